@@ -1,0 +1,84 @@
+// Package fileio is the storage abstraction under every lakesql table: a
+// warehouse is a tree of immutable files plus a few hint files, and this
+// package says exactly what the commit protocol may assume of it.
+package fileio
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"time"
+)
+
+var (
+	// ErrExist is returned by PutIfAbsent when the path already exists. It is
+	// the normal outcome for the loser of a publish race.
+	ErrExist = fs.ErrExist
+	// ErrNotExist is returned when a path does not exist.
+	ErrNotExist = fs.ErrNotExist
+	// ErrInjected is returned by fault-injecting wrappers, so tests can tell an
+	// injected failure from a real one.
+	ErrInjected = errors.New("injected fault")
+)
+
+// FileInfo describes one file.
+type FileInfo struct {
+	// Path is the full path, in the same form the FileIO was given.
+	Path    string
+	Size    int64
+	ModTime time.Time
+	IsDir   bool
+}
+
+// FileIO is the set of operations lakesql performs on a warehouse.
+//
+// Paths are slash-separated. Implementations are safe for concurrent use.
+//
+// Guarantees every implementation must provide (checked by fileiotest):
+//
+//   - PutIfAbsent is an atomic create. Under any number of concurrent callers
+//     for the same path, in goroutines of one process or in separate
+//     processes, exactly one succeeds; every other caller gets an error
+//     wrapping ErrExist. No reader ever observes a partially written file:
+//     a path either does not exist or holds the complete bytes of the winner.
+//     When PutIfAbsent returns nil the file is durable.
+//   - Overwrite atomically replaces the content of a path (used only for
+//     LATEST/EARLIEST hints, which readers treat as advisory). Readers see the
+//     old or the new content, never a mix.
+//   - ReadFile and Stat of a path written by a completed PutIfAbsent or
+//     Overwrite see that write (read-after-write consistency).
+//   - List returns the direct children of a directory, files and
+//     sub-directories, in lexical order. A missing directory lists as empty.
+//   - Delete removes a file; deleting a missing file wraps ErrNotExist.
+type FileIO interface {
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// Open returns a random-access reader for large files (Parquet) whose
+	// footer is read before the pages. The caller closes it.
+	Open(ctx context.Context, path string) (File, error)
+	Stat(ctx context.Context, path string) (FileInfo, error)
+	List(ctx context.Context, dir string) ([]FileInfo, error)
+	Delete(ctx context.Context, path string) error
+	PutIfAbsent(ctx context.Context, path string, data []byte) error
+	Overwrite(ctx context.Context, path string, data []byte) error
+}
+
+// File is an open, immutable file.
+type File interface {
+	io.ReaderAt
+	io.Closer
+	Size() int64
+}
+
+// Exists reports whether path exists. Errors other than ErrNotExist are
+// returned, so a transient failure is never mistaken for absence.
+func Exists(ctx context.Context, f FileIO, path string) (bool, error) {
+	_, err := f.Stat(ctx, path)
+	if err == nil {
+		return true, nil
+	}
+	if errors.Is(err, ErrNotExist) {
+		return false, nil
+	}
+	return false, err
+}
