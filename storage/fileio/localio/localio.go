@@ -1,0 +1,247 @@
+// Package localio is the fileio.FileIO of a local disk. Paths are OS paths,
+// absolute or relative to the working directory.
+//
+// Writes never expose a partial file: the bytes are staged in a temp file
+// ".<name>.<uuid>.tmp" next to the target (fileio.IsTempName), fsynced, and
+// only then published under the target name. PutIfAbsent publishes with
+// link(2), which the kernel refuses when the target exists, so exactly one of
+// any number of racing writers wins, across processes too. Overwrite
+// publishes with rename(2). Both fsync the directory before returning, so a
+// nil error means the target survives a crash.
+//
+// A writer that crashes mid-way may leave its temp file behind. Temp files
+// are never read back as data and never block a later write; List reports
+// them because they exist, and callers skip them with fileio.IsTempName.
+package localio
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/uuid"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+)
+
+// FS is the local-disk FileIO. The zero value is ready to use.
+type FS struct{}
+
+var _ fileio.FileIO = (*FS)(nil)
+
+// New returns a local-disk FileIO.
+func New() *FS { return &FS{} }
+
+// ReadFile returns the whole content of path.
+func (*FS) ReadFile(ctx context.Context, path string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return os.ReadFile(path)
+}
+
+// Open opens path for random access.
+func (*FS) Open(ctx context.Context, path string) (fileio.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &file{f: f, size: info.Size()}, nil
+}
+
+// Stat describes path, which may be a file or a directory.
+func (*FS) Stat(ctx context.Context, path string) (fileio.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return fileio.FileInfo{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileio.FileInfo{}, err
+	}
+	return fileInfo(path, info), nil
+}
+
+// List returns the direct children of dir in lexical order. A missing dir
+// lists as empty, because a table directory that was never written to is
+// not an error.
+func (*FS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "list", Path: dir, Err: err}
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]fileio.FileInfo, 0, len(entries))
+	for _, entry := range entries {
+		info, err := entry.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			// Deleted since ReadDir: it is no longer a child.
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, fileInfo(filepath.Join(dir, entry.Name()), info))
+	}
+	return infos, nil
+}
+
+// Delete removes path and fsyncs its directory, so that a file deleted
+// before a crash (an expired snapshot, say) does not come back after it.
+func (*FS) Delete(ctx context.Context, path string) error {
+	if err := ctx.Err(); err != nil {
+		return &fs.PathError{Op: "delete", Path: path, Err: err}
+	}
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// PutIfAbsent creates path holding data, creating missing parent
+// directories, and fails with an error wrapping fileio.ErrExist if path
+// already exists. An error other than ErrExist raised after the link (the
+// directory fsync) leaves the outcome unknown: the file may be in place.
+func (*FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return &fs.PathError{Op: "put-if-absent", Path: path, Err: err}
+	}
+	tmp, err := stageTemp(path, data)
+	if err != nil {
+		return err
+	}
+	err = os.Link(tmp, path)
+	removeTemp(tmp)
+	if errors.Is(err, fs.ErrExist) {
+		return &fs.PathError{Op: "put-if-absent", Path: path, Err: fileio.ErrExist}
+	}
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// Overwrite atomically replaces the content of path, creating it and its
+// missing parent directories if needed.
+func (*FS) Overwrite(ctx context.Context, path string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return &fs.PathError{Op: "overwrite", Path: path, Err: err}
+	}
+	tmp, err := stageTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		removeTemp(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// stageTemp writes data to a new, fsynced temp file in the directory of
+// target and returns its path. Nothing is left behind on failure.
+func stageTemp(target string, data []byte) (string, error) {
+	dir := filepath.Dir(target)
+	if err := ensureDir(dir); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(target)+"."+uuid.NewString()+".tmp")
+	// Not os.CreateTemp: its 0600 mode would hide table files from readers
+	// running as other users (Spark, Flink).
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	if err := writeAndSync(f, data); err != nil {
+		removeTemp(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+func writeAndSync(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	return err
+}
+
+// removeTemp removes a temp file whose job is done or failed. Its error is
+// dropped on purpose: the outcome of the write is already decided, and a temp
+// file left behind is harmless (fileio.IsTempName marks it).
+func removeTemp(tmp string) {
+	_ = os.Remove(tmp)
+}
+
+// ensureDir creates dir and its missing ancestors, fsyncing the parent of
+// each directory it creates: a file fsynced into a directory whose own entry
+// was lost in a crash would be lost with it.
+func ensureDir(dir string) error {
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		// Present, or unusable in a way the caller's create will report.
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := ensureDir(parent); err != nil {
+			return err
+		}
+	}
+	// A concurrent writer may have created dir meanwhile; it still gets
+	// fsynced below, in case that writer crashes before doing so.
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return syncDir(parent)
+}
+
+// syncDir makes the entries of dir (links, renames, removals) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if closeErr := d.Close(); err == nil {
+		err = closeErr
+	}
+	return err
+}
+
+// fileInfo converts an OS description. A directory's size means nothing
+// portable (ext4 says 4096, tmpfs counts entries), so it is reported as 0.
+func fileInfo(path string, info fs.FileInfo) fileio.FileInfo {
+	if info.IsDir() {
+		return fileio.FileInfo{Path: path, ModTime: info.ModTime(), IsDir: true}
+	}
+	return fileio.FileInfo{Path: path, Size: info.Size(), ModTime: info.ModTime()}
+}
+
+// file is an open local file. Its size is fixed at Open because files are
+// immutable once published.
+type file struct {
+	f    *os.File
+	size int64
+}
+
+func (f *file) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+func (f *file) Close() error                            { return f.f.Close() }
+func (f *file) Size() int64                             { return f.size }
