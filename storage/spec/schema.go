@@ -14,10 +14,22 @@ type TableSchema struct {
 	Options        map[string]string
 	Comment        *string
 	TimeMillis     int64
+
+	// optionOrder is the key order of "options" in the decoded file, or nil
+	// when the keys were sorted. Java writes options in its map's iteration
+	// order, so EncodeSchema follows it to reproduce Java's bytes; keys not
+	// listed are written after it, sorted.
+	optionOrder []string
 }
 
 // CurrentSchemaVersion is TableSchema.CURRENT_VERSION.
 const CurrentSchemaVersion = 3
+
+// RowType returns the table's columns as a non-null ROW type, the form
+// Java's TableSchema.logicalRowType gives them.
+func (s *TableSchema) RowType() DataType {
+	return DataType{Root: Row, Fields: s.Fields}
+}
 
 // FieldIndex returns the position of the named field, or -1.
 func (s *TableSchema) FieldIndex(name string) int {
