@@ -131,11 +131,12 @@ type externalPathRemap struct {
 	dbDir string
 }
 
-const fixtureExternalRoot = "/tmp/"
+// fixtureExternalRoot is the external data path the Java writer used.
+const fixtureExternalRoot = "/tmp/external/"
 
 func (e externalPathRemap) remap(p string) string {
 	if rest, ok := strings.CutPrefix(p, fixtureExternalRoot); ok {
-		return filepath.Join(e.dbDir, rest)
+		return filepath.Join(e.dbDir, "external", rest)
 	}
 	return p
 }
