@@ -58,7 +58,7 @@ func unsupported(cause error, feature string) error {
 	if cause != nil {
 		return cause
 	}
-	return fmt.Errorf("unsupported: %s: %w", feature, lakeerr.ErrUnsupported)
+	return fmt.Errorf("%w: %s", lakeerr.ErrUnsupported, feature)
 }
 
 // checkIndexSupported refuses global indexes (see indexType constants).
