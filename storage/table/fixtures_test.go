@@ -80,7 +80,33 @@ func TestJavaFixturesReadExactly(t *testing.T) {
 				latestFile = fmt.Sprintf("snapshot-%d.jsonl", want.Snapshots[len(want.Snapshots)-1])
 			}
 			compareRows(t, "latest", readJSON(t, tbl, snapshot.TimeTravel{}), expectedRows(t, ft.Name, latestFile))
+			checkBranches(t, ft)
 		})
+	}
+}
+
+// checkBranches reads each branch that has expected rows (a branch-<name>
+// directory next to the table's expected snapshots) at every snapshot.
+func checkBranches(t *testing.T, ft fixtures.Table) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(expectedDir(), ft.Name, "branch-*"))
+	for _, dir := range dirs {
+		branch := strings.TrimPrefix(filepath.Base(dir), "branch-")
+		tbl, err := OpenBranch(context.Background(), localio.New(), ft.Dir, branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "snapshot-*.jsonl"))
+		if len(files) == 0 {
+			t.Fatalf("branch %s: no expected snapshots", branch)
+		}
+		for _, f := range files {
+			var id int64
+			fmt.Sscanf(filepath.Base(f), "snapshot-%d.jsonl", &id)
+			got := readJSON(t, tbl, snapshot.TimeTravel{SnapshotID: id})
+			rel, _ := filepath.Rel(filepath.Join(expectedDir(), ft.Name), f)
+			compareRows(t, "branch "+branch+" snapshot "+fmt.Sprint(id), got, expectedRows(t, ft.Name, rel))
+		}
 	}
 }
 
