@@ -1,0 +1,158 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+)
+
+// ListDatabases returns the names of the databases, sorted: every
+// directory of the warehouse whose name ends in ".db". Directories whose
+// name is not a valid database name (".db", ".hidden.db") are skipped,
+// since no statement could address them.
+func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	infos, err := c.io.List(ctx, c.warehouse)
+	if err != nil {
+		return nil, fmt.Errorf("list databases in %s: %w", c.warehouse, err)
+	}
+	var names []string
+	for _, fi := range infos {
+		name, ok := strings.CutSuffix(path.Base(fi.Path), databaseSuffix)
+		if fi.IsDir && ok && validateDatabaseName(name) == nil {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// DatabaseExists reports whether the database directory exists.
+func (c *Catalog) DatabaseExists(ctx context.Context, db string) (bool, error) {
+	if err := validateDatabaseName(db); err != nil {
+		return false, err
+	}
+	return c.databaseExists(ctx, db)
+}
+
+func (c *Catalog) databaseExists(ctx context.Context, db string) (bool, error) {
+	fi, err := c.io.Stat(ctx, c.databaseDir(db))
+	switch {
+	case errors.Is(err, fileio.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("database %s: %w", db, err)
+	}
+	return fi.IsDir, nil
+}
+
+// CreateDatabase creates a database. An existing database is an error
+// wrapping ErrDatabaseExists unless ifNotExists is set.
+func (c *Catalog) CreateDatabase(ctx context.Context, db string, ifNotExists bool) error {
+	if err := validateDatabaseName(db); err != nil {
+		return err
+	}
+	exists, err := c.databaseExists(ctx, db)
+	if err == nil && exists {
+		err = ErrDatabaseExists
+	}
+	if err == nil {
+		err = c.io.PutIfAbsent(ctx, childPath(c.databaseDir(db), databaseMarker), nil)
+		if errors.Is(err, fileio.ErrExist) {
+			err = fmt.Errorf("%w: %w", ErrDatabaseExists, err)
+		}
+	}
+	if errors.Is(err, ErrDatabaseExists) && ifNotExists {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", db, err)
+	}
+	return nil
+}
+
+// DropDatabase deletes a database and everything under it. A database that
+// holds tables is refused with ErrDatabaseNotEmpty unless cascade is set; a
+// missing one is an error wrapping ErrDatabaseNotFound unless ifExists is
+// set. Other files under the database directory do not count as tables
+// and are deleted with it, as Java does.
+func (c *Catalog) DropDatabase(ctx context.Context, db string, ifExists, cascade bool) error {
+	if err := validateDatabaseName(db); err != nil {
+		return err
+	}
+	tables, err := c.ListTables(ctx, db)
+	if errors.Is(err, ErrDatabaseNotFound) && ifExists {
+		return nil
+	}
+	if err == nil && len(tables) > 0 && !cascade {
+		err = fmt.Errorf("%w: it holds %d tables", ErrDatabaseNotEmpty, len(tables))
+	}
+	if err == nil {
+		err = c.deleteTree(ctx, c.databaseDir(db))
+	}
+	if err != nil {
+		return fmt.Errorf("drop database %s: %w", db, err)
+	}
+	return nil
+}
+
+// deleteTree deletes dir and everything below it. Within each directory
+// the snapshot directory goes first, so that an interrupted drop leaves a
+// table that reads as empty rather than one whose snapshots point at
+// deleted files; the schema directory and the database marker go last, so
+// that it leaves a table or database that still exists and can be dropped
+// again, rather than table files without a schema that a later CREATE
+// TABLE of the same name would adopt.
+//
+// Directories are deleted once empty where the FileIO has real directories
+// (local disk); where they are implied by the files below them (memio,
+// object stores) they disappear with their last file.
+func (c *Catalog) deleteTree(ctx context.Context, dir string) error {
+	children, err := c.io.List(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("list %s: %w", dir, err)
+	}
+	for _, child := range deletionOrder(children) {
+		if child.IsDir {
+			if err := c.deleteTree(ctx, child.Path); err != nil {
+				return err
+			}
+			continue
+		}
+		// A file deleted meanwhile, by a concurrent drop, is gone as wanted.
+		if err := c.io.Delete(ctx, child.Path); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+			return fmt.Errorf("delete %s: %w", child.Path, err)
+		}
+	}
+	return c.deleteEmptyDir(ctx, dir)
+}
+
+func (c *Catalog) deleteEmptyDir(ctx context.Context, dir string) error {
+	exists, err := fileio.Exists(ctx, c.io, dir)
+	if err == nil && exists {
+		err = c.io.Delete(ctx, dir)
+	}
+	if err != nil && !errors.Is(err, fileio.ErrNotExist) {
+		return fmt.Errorf("delete %s: %w", dir, err)
+	}
+	return nil
+}
+
+// deletionOrder orders the children of a directory for deleteTree.
+func deletionOrder(children []fileio.FileInfo) []fileio.FileInfo {
+	var first, middle, last []fileio.FileInfo
+	for _, child := range children {
+		switch name := path.Base(child.Path); {
+		case child.IsDir && name == snapshotDirName:
+			first = append(first, child)
+		case child.IsDir && name == schemaDirName, !child.IsDir && name == databaseMarker:
+			last = append(last, child)
+		default:
+			middle = append(middle, child)
+		}
+	}
+	return slices.Concat(first, middle, last)
+}
