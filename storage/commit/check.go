@@ -1,0 +1,152 @@
+package commit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// checkConflicts runs CheckConflicts for part p on top of latest and
+// returns the index files the new snapshot lists (see combineIndex).
+func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) (*indexPlan, error) {
+	if err := r.resolveOverwrite(ctx, p, latest, attempt); err != nil {
+		return nil, err
+	}
+	in := r.conflictInput(p, latest, attempt)
+	in.Delta = p.entries
+	var keyErr error
+	in.CompareKeys = r.table.keyComparator(&keyErr)
+	if err := r.fillHistory(ctx, in, p, latest); err != nil {
+		return nil, err
+	}
+	if err := CheckConflicts(*in); err != nil {
+		return nil, err
+	}
+	if keyErr != nil {
+		return nil, keyErr
+	}
+	if p.overwrite != nil && p.overwrite.target.err != nil {
+		return nil, p.overwrite.target.err
+	}
+	return r.combineIndex(ctx, p, latest, in)
+}
+
+// conflictInput describes part p on top of latest for the conflict
+// checker and its reports, without the entries.
+func (r *run) conflictInput(p *part, latest *spec.Snapshot, attempt int) *ConflictInput {
+	in := &ConflictInput{
+		CommitKind:       p.kind,
+		CommitUser:       r.req.CommitUser,
+		CommitIdentifier: r.req.Identifier,
+		Attempt:          attempt,
+		BaseSnapshotID:   p.baseSnapshotID,
+		PrimaryKey:       r.table.primaryKey,
+		FormatPartition:  r.table.formatPartition,
+	}
+	if latest != nil {
+		in.Latest = RefOf(latest)
+	}
+	if p.overwrite != nil {
+		in.OverwriteTarget = p.overwrite.target.contains
+	}
+	return in
+}
+
+// fillHistory supplies the live entries of latest in the partitions p
+// changes and, for an overwrite, the deltas since its base.
+//
+// A row-level rewrite (an OVERWRITE-kind data part without an overwrite
+// scope) replaces named files, and DeletedFileNotLive already fails it if
+// any of them changed; it is not checked for other changes to its
+// partitions, so its base is taken to be latest.
+func (r *run) fillHistory(ctx context.Context, in *ConflictInput, p *part, latest *spec.Snapshot) error {
+	if latest != nil {
+		live, err := r.liveEntries(ctx, latest)
+		if err != nil {
+			return err
+		}
+		in.Base = inPartitionsOf(p.entries, live)
+	}
+	switch {
+	case p.overwrite != nil:
+		since, err := r.deltasSince(ctx, p.overwrite.baseSnapshotID, latest)
+		if err != nil {
+			return err
+		}
+		in.SinceBase = since
+	case p.kind == spec.CommitKindOverwrite:
+		in.BaseSnapshotID = idOf(latest)
+	}
+	return nil
+}
+
+// inPartitionsOf returns the entries of live in the partitions of delta.
+func inPartitionsOf(delta, live []spec.ManifestEntry) []spec.ManifestEntry {
+	changed := map[string]bool{}
+	for i := range delta {
+		changed[string(delta[i].Partition)] = true
+	}
+	var out []spec.ManifestEntry
+	for i := range live {
+		if changed[string(live[i].Partition)] {
+			out = append(out, live[i])
+		}
+	}
+	return out
+}
+
+// resolveOverwrite adds to an overwrite part, once, a DELETE of every data
+// and index file live in its base snapshot inside its target. The deletes
+// come from the base, the snapshot the writer read, never from whatever is
+// latest: files published since then are either outside the target or make
+// CheckConflicts fail with OverwriteTargetChanged (apache/paimon#4802).
+func (r *run) resolveOverwrite(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) error {
+	ow := p.overwrite
+	if ow == nil || ow.resolved || ow.baseSnapshotID == 0 {
+		return nil
+	}
+	base, found, err := r.readSnapshot(ctx, ow.baseSnapshotID)
+	if err != nil {
+		return err
+	}
+	if !found {
+		in := r.conflictInput(p, latest, attempt)
+		return in.conflict(OverwriteTargetChanged, in.Latest, nil,
+			fmt.Sprintf("base snapshot %d does not exist (expired?)", ow.baseSnapshotID))
+	}
+	live, err := r.liveEntries(ctx, base)
+	if err != nil {
+		return err
+	}
+	liveIndex, err := r.indexEntries(ctx, base)
+	if err != nil {
+		return err
+	}
+	p.entries = append(deletesInTarget(live, ow.target), p.entries...)
+	p.index = append(indexDeletesInTarget(liveIndex, ow.target), p.index...)
+	ow.resolved = true
+	return nil
+}
+
+func deletesInTarget(live []spec.ManifestEntry, target *partitionMatcher) []spec.ManifestEntry {
+	var out []spec.ManifestEntry
+	for _, e := range live {
+		if target.contains(e.Partition) {
+			e.Kind = spec.FileKindDelete
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func indexDeletesInTarget(live []spec.IndexManifestEntry, target *partitionMatcher) []spec.IndexManifestEntry {
+	var out []spec.IndexManifestEntry
+	for _, e := range live {
+		if target.contains(e.Partition) {
+			e.Kind = spec.FileKindDelete
+			out = append(out, e)
+		}
+	}
+	return out
+}

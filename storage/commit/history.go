@@ -1,0 +1,169 @@
+package commit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/manifest"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// metaCache holds the metadata one Commit call read. Snapshot, manifest
+// list and manifest files are immutable, so a retry reads only what the
+// snapshots published since the previous attempt added.
+type metaCache struct {
+	snapshots map[int64]*spec.Snapshot
+	lists     map[string][]spec.ManifestFileMeta
+	entries   map[string][]spec.ManifestEntry
+	live      map[int64][]spec.ManifestEntry
+	index     map[string][]spec.IndexManifestEntry
+}
+
+func newMetaCache() metaCache {
+	return metaCache{
+		snapshots: map[int64]*spec.Snapshot{},
+		lists:     map[string][]spec.ManifestFileMeta{},
+		entries:   map[string][]spec.ManifestEntry{},
+		live:      map[int64][]spec.ManifestEntry{},
+		index:     map[string][]spec.IndexManifestEntry{},
+	}
+}
+
+// readSnapshot reads snapshot-<id>; found is false if it does not exist
+// (not yet published, or expired). The file is read directly rather than
+// through snapshot.Manager.Snapshot, which lists the directory to explain
+// a missing file: here a missing file is an expected answer.
+func (r *run) readSnapshot(ctx context.Context, id int64) (s *spec.Snapshot, found bool, err error) {
+	if s, ok := r.cache.snapshots[id]; ok {
+		return s, true, nil
+	}
+	p := r.c.snapshots.SnapshotPath(id)
+	data, err := r.c.io.ReadFile(ctx, p)
+	if errors.Is(err, fileio.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("commit: read snapshot %d: %w", id, err)
+	}
+	s, err = spec.DecodeSnapshot(data)
+	if err != nil {
+		return nil, false, fmt.Errorf("commit: snapshot file %s: %w", p, err)
+	}
+	r.cache.snapshots[id] = s
+	return s, true, nil
+}
+
+// readLatest returns the newest snapshot, or nil for an empty table.
+func (r *run) readLatest(ctx context.Context) (*spec.Snapshot, error) {
+	id, ok, err := r.c.snapshots.LatestID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("commit: find latest snapshot: %w", err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	s, found, err := r.readSnapshot(ctx, id)
+	if err == nil && !found {
+		err = fmt.Errorf("commit: latest snapshot %d disappeared while being read", id)
+	}
+	return s, err
+}
+
+func (r *run) manifestList(ctx context.Context, name string) ([]spec.ManifestFileMeta, error) {
+	if metas, ok := r.cache.lists[name]; ok {
+		return metas, nil
+	}
+	metas, err := r.c.manifests.ManifestList(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	r.cache.lists[name] = metas
+	return metas, nil
+}
+
+func (r *run) manifestEntries(ctx context.Context, name string) ([]spec.ManifestEntry, error) {
+	if entries, ok := r.cache.entries[name]; ok {
+		return entries, nil
+	}
+	entries, err := r.c.manifests.Entries(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	r.cache.entries[name] = entries
+	return entries, nil
+}
+
+// dataManifests returns the manifests of a snapshot's base list, then
+// those of its delta list: the input of the next snapshot's base list.
+func (r *run) dataManifests(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestFileMeta, error) {
+	base, err := r.manifestList(ctx, s.BaseManifestList)
+	if err != nil {
+		return nil, err
+	}
+	delta, err := r.manifestList(ctx, s.DeltaManifestList)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]spec.ManifestFileMeta{}, base...), delta...), nil
+}
+
+// liveEntries returns the data files live in snapshot s.
+func (r *run) liveEntries(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	if live, ok := r.cache.live[s.ID]; ok {
+		return live, nil
+	}
+	metas, err := r.dataManifests(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	merger := manifest.NewMerger()
+	for _, meta := range metas {
+		entries, err := r.manifestEntries(ctx, meta.FileName)
+		if err != nil {
+			return nil, err
+		}
+		if err := merger.Add(entries); err != nil {
+			return nil, fmt.Errorf("commit: snapshot %d, manifest %s: %w", s.ID, meta.FileName, err)
+		}
+	}
+	r.cache.live[s.ID] = merger.Live()
+	return r.cache.live[s.ID], nil
+}
+
+// deltaEntries returns the entries snapshot s committed.
+func (r *run) deltaEntries(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	metas, err := r.manifestList(ctx, s.DeltaManifestList)
+	if err != nil {
+		return nil, err
+	}
+	var out []spec.ManifestEntry
+	for _, meta := range metas {
+		entries, err := r.manifestEntries(ctx, meta.FileName)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entries...)
+	}
+	return out, nil
+}
+
+// deltasSince returns the deltas of the snapshots after base up to latest,
+// in id order. It stops at the first missing (expired) snapshot: the
+// conflict checker treats the shortened history as a gap and fails closed.
+func (r *run) deltasSince(ctx context.Context, base int64, latest *spec.Snapshot) ([]SnapshotDelta, error) {
+	var out []SnapshotDelta
+	for id := base + 1; id <= idOf(latest); id++ {
+		s, found, err := r.readSnapshot(ctx, id)
+		if err != nil || !found {
+			return out, err
+		}
+		entries, err := r.deltaEntries(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SnapshotDelta{Snapshot: RefOf(s), Entries: entries})
+	}
+	return out, nil
+}

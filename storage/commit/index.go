@@ -1,0 +1,133 @@
+package commit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// indexPlan is the full list of index files a snapshot lists, when a part
+// changes index files; a nil plan keeps the latest snapshot's index
+// manifest.
+type indexPlan struct {
+	entries []spec.IndexManifestEntry
+}
+
+// indexKey identifies an index file in the index manifest.
+type indexKey struct {
+	partition string
+	bucket    int32
+	file      string
+}
+
+func indexKeyOf(e *spec.IndexManifestEntry) indexKey {
+	return indexKey{partition: string(e.Partition), bucket: e.Bucket, file: e.IndexFile.FileName}
+}
+
+// indexEntries returns the live index files of snapshot s.
+func (r *run) indexEntries(ctx context.Context, s *spec.Snapshot) ([]spec.IndexManifestEntry, error) {
+	if s == nil || s.IndexManifest == nil {
+		return nil, nil
+	}
+	if entries, ok := r.cache.index[*s.IndexManifest]; ok {
+		return entries, nil
+	}
+	entries, err := r.c.manifests.IndexEntries(ctx, *s.IndexManifest)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	r.cache.index[*s.IndexManifest] = entries
+	return entries, nil
+}
+
+// combineIndex applies p's index changes to the latest snapshot's index
+// files, as Java's IndexManifestFileHandler rewrites the full list each
+// commit: DELETEs first, then ADDs. Unlike Java's bucketed combiner, which
+// lets a new file silently replace the previous one of its bucket and
+// type, files are matched by name, so a deletion vector another writer
+// replaced meanwhile is a conflict, not a lost update: deleting a file
+// that is no longer live, or adding one that is, conflicts as the same
+// change to a data file would.
+func (r *run) combineIndex(ctx context.Context, p *part, latest *spec.Snapshot, in *ConflictInput) (*indexPlan, error) {
+	if len(p.index) == 0 {
+		return nil, nil
+	}
+	live, err := r.indexEntries(ctx, latest)
+	if err != nil {
+		return nil, err
+	}
+	files := newIndexSet(live)
+	var missing, added []spec.ManifestEntry
+	for i := range p.index {
+		if e := &p.index[i]; e.Kind == spec.FileKindDelete && !files.remove(e) {
+			missing = append(missing, asConflictEntry(e))
+		}
+	}
+	for i := range p.index {
+		if e := &p.index[i]; e.Kind == spec.FileKindAdd && !files.add(e) {
+			added = append(added, asConflictEntry(e))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, in.conflict(DeletedFileNotLive, in.Latest, missing, "index files")
+	}
+	if len(added) > 0 {
+		return nil, in.conflict(FileAddedTwice, in.Latest, added, "index files")
+	}
+	return &indexPlan{entries: files.list()}, nil
+}
+
+// asConflictEntry presents an index file the way conflict reports name
+// files.
+func asConflictEntry(e *spec.IndexManifestEntry) spec.ManifestEntry {
+	return spec.ManifestEntry{Kind: e.Kind, Partition: e.Partition, Bucket: e.Bucket, File: spec.DataFileMeta{FileName: e.IndexFile.FileName}}
+}
+
+// indexSet is an ordered set of live index files.
+type indexSet struct {
+	order []indexKey
+	files map[indexKey]spec.IndexManifestEntry
+}
+
+func newIndexSet(live []spec.IndexManifestEntry) *indexSet {
+	s := &indexSet{files: map[indexKey]spec.IndexManifestEntry{}}
+	for i := range live {
+		s.add(&live[i])
+	}
+	return s
+}
+
+func (s *indexSet) add(e *spec.IndexManifestEntry) bool {
+	k := indexKeyOf(e)
+	if _, ok := s.files[k]; ok {
+		return false
+	}
+	added := *e
+	added.Kind = spec.FileKindAdd
+	s.files[k] = added
+	s.order = append(s.order, k)
+	return true
+}
+
+func (s *indexSet) remove(e *spec.IndexManifestEntry) bool {
+	k := indexKeyOf(e)
+	if _, ok := s.files[k]; !ok {
+		return false
+	}
+	delete(s.files, k)
+	return true
+}
+
+// list returns the live files in the order they were added.
+func (s *indexSet) list() []spec.IndexManifestEntry {
+	out := make([]spec.IndexManifestEntry, 0, len(s.files))
+	emitted := map[indexKey]bool{}
+	for _, k := range s.order {
+		if e, ok := s.files[k]; ok && !emitted[k] {
+			emitted[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

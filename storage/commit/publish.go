@@ -1,0 +1,95 @@
+package commit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// publish creates snapshot-<id> with PutIfAbsent, the commit point: the
+// table changes exactly when the put succeeds, and ErrExist means another
+// commit took the id. Any other error leaves the outcome unknown until the
+// snapshot is read back (resolveUnknown).
+func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64) (attemptOutcome, error) {
+	data, err := spec.EncodeSnapshot(snap)
+	if err != nil {
+		return attemptOutcome{}, fmt.Errorf("commit: %w", err)
+	}
+	out := attemptOutcome{snapshotID: snap.ID, latestID: latestID}
+	putErr := r.c.io.PutIfAbsent(ctx, r.c.snapshots.SnapshotPath(snap.ID), data)
+	switch {
+	case putErr == nil:
+		out.status = published
+	case errors.Is(putErr, fileio.ErrExist):
+		// The id is taken, so this put can never land.
+		delete(r.c.pending, uuidOf(snap))
+		out.status = lostRace
+		return out, nil
+	default:
+		out.status, err = r.resolveUnknown(ctx, snap, putErr)
+		if out.status == lostRace {
+			delete(r.c.pending, uuidOf(snap))
+		}
+		if err != nil || out.status != published {
+			out.cause = putErr
+			return out, err
+		}
+	}
+	out.warnings = r.afterPublish(ctx, snap)
+	return out, nil
+}
+
+// resolveUnknown decides a put that failed with an error other than
+// ErrExist by reading the snapshot back, never by guessing: this
+// attempt's snapshot (same uuid, user and identifier) means it landed;
+// another one means the race was lost; none means it did not land. If it
+// cannot be read, the outcome stays unknown, and nothing is cleaned up:
+// the files may be referenced by a published snapshot.
+func (r *run) resolveUnknown(ctx context.Context, snap *spec.Snapshot, putErr error) (attemptStatus, error) {
+	data, err := r.c.io.ReadFile(ctx, r.c.snapshots.SnapshotPath(snap.ID))
+	if errors.Is(err, fileio.ErrNotExist) {
+		return notLanded, nil
+	}
+	if err == nil {
+		var found *spec.Snapshot
+		if found, err = spec.DecodeSnapshot(data); err == nil {
+			if sameCommit(found, snap) {
+				return published, nil
+			}
+			return lostRace, nil
+		}
+	}
+	return unknownOutcome, fmt.Errorf("commit: snapshot %d of user %s identifier %d: %w: the put failed (%w) and reading the snapshot back failed (%v); retry the same request to find out",
+		snap.ID, snap.CommitUser, snap.CommitIdentifier, lakeerr.ErrUnknownOutcome, putErr, err)
+}
+
+func sameCommit(a, b *spec.Snapshot) bool {
+	return uuidOf(a) != "" && uuidOf(a) == uuidOf(b) &&
+		a.CommitUser == b.CommitUser && a.CommitIdentifier == b.CommitIdentifier
+}
+
+// afterPublish records the publish in this Committer, then updates the
+// LATEST hint (readers verify it, so it only saves a listing) and the
+// user's receipt (expiry records it again before deleting the snapshot).
+// Both are best effort: their failures are returned as warnings.
+func (r *run) afterPublish(ctx context.Context, snap *spec.Snapshot) []error {
+	user := r.req.CommitUser
+	r.c.settle(user, snap.ID)
+	r.cache.snapshots[snap.ID] = snap
+	var warnings []error
+	hint := path.Join(r.c.snapshots.BranchDir(), "snapshot", "LATEST")
+	if err := r.c.io.Overwrite(ctx, hint, []byte(strconv.FormatInt(snap.ID, 10))); err != nil {
+		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but updating the LATEST hint failed: %w", snap.ID, err))
+	}
+	rc := receipt{Identifier: snap.CommitIdentifier, SnapshotID: snap.ID, CommitKind: snap.CommitKind}
+	if err := r.c.writeReceipt(ctx, user, rc); err != nil {
+		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but %w", snap.ID, err))
+	}
+	return warnings
+}

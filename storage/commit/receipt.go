@@ -1,0 +1,118 @@
+package commit
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// receipt is the content of commit-user/<user> in the branch directory: the
+// newest commit of the user known to have landed. Java Paimon has no such
+// file; it finds a user's last commit by walking snapshots
+// (SnapshotManager.latestSnapshotOfUser), which forgets the commit once its
+// snapshot expires, so a retry after expiry commits the batch again. A
+// receipt outlives the snapshot: the Committer writes it after each publish
+// and expiry writes it (WriteReceipts) before deleting snapshots. Java
+// readers ignore the directory.
+//
+// Identifiers increase per user, so the newest commit answers "did
+// identifier N land?" for every N up to it. CommitKind tells which part of
+// the newest identifier landed (see phase); a receipt without it counts as
+// the whole commit.
+type receipt struct {
+	Identifier int64           `json:"identifier"`
+	SnapshotID int64           `json:"snapshotId"`
+	CommitKind spec.CommitKind `json:"commitKind,omitempty"`
+}
+
+// covers reports whether the receipt shows the part of kind of the commit
+// with identifier landed.
+func (rc *receipt) covers(identifier int64, kind spec.CommitKind) bool {
+	return rc.Identifier > identifier || rc.Identifier == identifier && (rc.CommitKind == "" || shows(rc.CommitKind, kind))
+}
+
+// newerThan orders receipts of one user by the commit they record.
+func (rc *receipt) newerThan(other *receipt) bool {
+	return cmp.Or(
+		cmp.Compare(rc.Identifier, other.Identifier),
+		cmp.Compare(phase(rc.CommitKind), phase(other.CommitKind)),
+		cmp.Compare(rc.SnapshotID, other.SnapshotID)) > 0
+}
+
+func (c *Committer) receiptPath(user string) string { return path.Join(c.receiptDir, user) }
+
+// readReceipt returns the user's receipt, or nil if there is none.
+func (c *Committer) readReceipt(ctx context.Context, user string) (*receipt, error) {
+	p := c.receiptPath(user)
+	data, err := c.io.ReadFile(ctx, p)
+	if errors.Is(err, fileio.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("commit: read receipt: %w", err)
+	}
+	var rc receipt
+	if err := json.Unmarshal(data, &rc); err != nil {
+		return nil, fmt.Errorf("commit: receipt %s: %v: %w", p, err, lakeerr.ErrCorruption)
+	}
+	return &rc, nil
+}
+
+// writeReceipt replaces the user's receipt. Overwrite is atomic, so a
+// reader sees the old or the new receipt, never a torn one.
+func (c *Committer) writeReceipt(ctx context.Context, user string, rc receipt) error {
+	data, err := json.Marshal(rc)
+	if err != nil {
+		return fmt.Errorf("commit: encode receipt: %w", err)
+	}
+	if err := c.io.Overwrite(ctx, c.receiptPath(user), data); err != nil {
+		return fmt.Errorf("commit: write receipt of user %s: %w", user, err)
+	}
+	return nil
+}
+
+// WriteReceipts records, for every commit user of the given snapshots, its
+// newest commit among them, unless the user's receipt already records that
+// or a newer one. Snapshot expiry must call it with the snapshots it is
+// about to delete, before deleting them, so that a writer retrying a
+// commit whose snapshot expired still finds it landed. Users whose name
+// Commit would refuse (see Request.CommitUser) are skipped: no retry of
+// theirs can come through a Committer.
+func (c *Committer) WriteReceipts(ctx context.Context, snapshots []*spec.Snapshot) error {
+	newest := map[string]*receipt{}
+	for _, s := range snapshots {
+		if validateCommitUser(s.CommitUser) != nil {
+			continue
+		}
+		rc := &receipt{Identifier: s.CommitIdentifier, SnapshotID: s.ID, CommitKind: s.CommitKind}
+		if prev, ok := newest[s.CommitUser]; !ok || rc.newerThan(prev) {
+			newest[s.CommitUser] = rc
+		}
+	}
+	for _, user := range slices.Sorted(maps.Keys(newest)) {
+		if err := c.advanceReceipt(ctx, user, newest[user]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Committer) advanceReceipt(ctx context.Context, user string, rc *receipt) error {
+	current, err := c.readReceipt(ctx, user)
+	if err != nil {
+		return err
+	}
+	if current != nil && !rc.newerThan(current) {
+		return nil
+	}
+	return c.writeReceipt(ctx, user, *rc)
+}

@@ -1,0 +1,197 @@
+package commit
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// run is the state of one Commit call, shared by its parts and attempts.
+type run struct {
+	c     *Committer
+	req   *Request
+	table *tableLayout
+	// fileUUID and fileCount name the metadata files of this call,
+	// manifest-<uuid>-<n>, as one Java FileStorePathFactory does.
+	fileUUID  string
+	fileCount int
+	cache     metaCache
+}
+
+func (c *Committer) newRun(req *Request, table *tableLayout) *run {
+	return &run{c: c, req: req, table: table, fileUUID: c.newUUID(), cache: newMetaCache()}
+}
+
+type attemptStatus int
+
+const (
+	// published: this attempt's snapshot is in the table.
+	published attemptStatus = iota
+	// alreadyLanded: an earlier attempt or call published the part.
+	alreadyLanded
+	// lostRace: another snapshot took the id this attempt wanted.
+	lostRace
+	// notLanded: the put failed and the snapshot is not there.
+	notLanded
+	// unknownOutcome: the put failed and the snapshot could not be read
+	// back; it comes with an error wrapping lakeerr.ErrUnknownOutcome.
+	unknownOutcome
+)
+
+type attemptOutcome struct {
+	status attemptStatus
+	// snapshotID is the snapshot published or found landed, or the id the
+	// attempt tried to take.
+	snapshotID int64
+	// latestID is the snapshot the attempt built on; 0 for an empty table.
+	latestID int64
+	// cause is why a notLanded put failed.
+	cause    error
+	warnings []error
+}
+
+// commitPart is Java's tryCommit: attempts until the part is published or
+// found landed, waiting between attempts, until commit.max-retries or
+// commit.timeout. Only lost races and puts that did not land are retried;
+// conflicts and other errors return at once.
+func (r *run) commitPart(ctx context.Context, p *part, res *Result) error {
+	start := r.c.now()
+	checkedUpTo := int64(-1)
+	for attempt := 1; ; attempt++ {
+		out, err := r.attempt(ctx, p, attempt, checkedUpTo)
+		if err != nil {
+			return err
+		}
+		switch out.status {
+		case published:
+			res.Snapshots = append(res.Snapshots, out.snapshotID)
+			res.Warnings = append(res.Warnings, out.warnings...)
+			return nil
+		case alreadyLanded:
+			res.AlreadyCommittedIn = max(res.AlreadyCommittedIn, out.snapshotID)
+			return nil
+		}
+		if reason := r.exhausted(attempt, start); reason != "" {
+			return r.retryExhausted(ctx, p, out, attempt, reason)
+		}
+		if err := r.c.sleep(ctx, r.c.backoff(attempt-1)); err != nil {
+			return fmt.Errorf("commit: waiting to retry snapshot %d: %w", out.snapshotID, err)
+		}
+		checkedUpTo = out.latestID
+	}
+}
+
+// attempt is Java's tryCommitOnce. checkedUpTo is the latest snapshot of
+// the previous attempt, whose history that attempt already searched for
+// this part; -1 on the first attempt.
+func (r *run) attempt(ctx context.Context, p *part, n int, checkedUpTo int64) (attemptOutcome, error) {
+	if n > 1 {
+		if err := r.refreshSchema(ctx); err != nil {
+			return attemptOutcome{}, err
+		}
+	}
+	latest, err := r.readLatest(ctx)
+	if err != nil {
+		return attemptOutcome{}, err
+	}
+	r.c.observe(latest)
+	if n == 1 && p.overwrite == nil {
+		p.baseSnapshotID = idOf(latest)
+	}
+	landedIn, err := r.landed(ctx, p, latest, checkedUpTo)
+	if err != nil || landedIn != 0 {
+		return attemptOutcome{status: alreadyLanded, snapshotID: landedIn}, err
+	}
+	index, err := r.checkConflicts(ctx, p, latest, n)
+	if err != nil {
+		return attemptOutcome{}, err
+	}
+	snap, err := r.prepare(ctx, p, latest, index)
+	if err != nil {
+		return attemptOutcome{}, err
+	}
+	return r.publish(ctx, snap, idOf(latest))
+}
+
+// refreshSchema re-reads the latest schema before a retry, so that the
+// snapshot records the schema current when it is published.
+func (r *run) refreshSchema(ctx context.Context) error {
+	table, err := r.c.loadTable(ctx)
+	if err != nil {
+		return err
+	}
+	r.table = table
+	return nil
+}
+
+func idOf(s *spec.Snapshot) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.ID
+}
+
+// observe sets the horizon on the first read of the table.
+func (c *Committer) observe(latest *spec.Snapshot) {
+	if c.horizon < 0 {
+		c.horizon = idOf(latest)
+	}
+}
+
+// exhausted returns why no further attempt may run, or "". As in Java,
+// retries count the attempts after the first.
+func (r *run) exhausted(attempts int, start time.Time) string {
+	cfg := r.c.cfg
+	if attempts > cfg.maxRetries {
+		return fmt.Sprintf("gave up after %d retries (commit.max-retries)", cfg.maxRetries)
+	}
+	if elapsed := r.c.now().Sub(start); cfg.timeoutLimited && elapsed > cfg.timeout {
+		return fmt.Sprintf("gave up after %s (commit.timeout %s)", elapsed, cfg.timeout)
+	}
+	return ""
+}
+
+// backoff is Paimon's RetryWaiter: min × 2^retry capped at max, plus a
+// uniform jitter in [0, 20%) of that, so that writers that lost to each
+// other do not retry in lockstep.
+func (c *Committer) backoff(retry int) time.Duration {
+	wait := c.cfg.minWait
+	for i := 0; i < retry && wait < c.cfg.maxWait; i++ {
+		if wait > c.cfg.maxWait/2 {
+			wait = c.cfg.maxWait
+			break
+		}
+		wait *= 2
+	}
+	wait = min(wait, c.cfg.maxWait)
+	if jitter := int64(wait) / 5; jitter > 0 {
+		wait += time.Duration(c.rand.Int64N(jitter))
+	}
+	return wait
+}
+
+// retryExhausted reports the last lost race with the facts an incident
+// needs; the snapshot that won is read again to name its writer.
+func (r *run) retryExhausted(ctx context.Context, p *part, out attemptOutcome, attempts int, reason string) error {
+	winner := out.latestID
+	if out.status == lostRace {
+		winner = out.snapshotID
+	}
+	e := &RetryExhaustedError{
+		Reason:           reason,
+		CommitKind:       p.kind,
+		CommitUser:       r.req.CommitUser,
+		CommitIdentifier: r.req.Identifier,
+		BaseSnapshotID:   p.baseSnapshotID,
+		Latest:           SnapshotRef{ID: winner},
+		Locations:        r.conflictInput(p, nil, attempts).locations(p.entries),
+		Attempts:         attempts,
+		Cause:            out.cause,
+	}
+	if s, found, err := r.readSnapshot(ctx, winner); err == nil && found {
+		e.Latest = RefOf(s)
+	}
+	return e
+}
