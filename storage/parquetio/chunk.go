@@ -13,16 +13,18 @@ import (
 
 const (
 	// maxPageValues and maxPageSize bound what one page header may claim.
-	// parquet-go allocates buffers of the claimed sizes before decoding, so
-	// a hostile header could otherwise exhaust memory. Real pages are far
-	// smaller: parquet-mr cuts pages at 1 MiB and 20,000 rows by default.
+	// Decoding allocates what the header claims (the decompressed body
+	// here, level buffers in parquet-go) before the data can disprove it,
+	// so a damaged header could otherwise exhaust memory. Real pages are
+	// far smaller: parquet-mr cuts pages at 1 MiB and 20,000 rows.
 	maxPageValues = 1 << 24
 	maxPageSize   = 1 << 28
 )
 
 // chunkReaderAt serves one column chunk, read from the file in a single
-// request, at its absolute file offsets. Like parquet-mr, which reads whole
-// row groups, this trades memory for few large reads on object stores.
+// request and decompressed, at its file offset. Like parquet-mr, which
+// reads whole row groups, this trades memory for few large reads on
+// object stores.
 type chunkReaderAt struct {
 	base int64
 	data []byte
@@ -59,7 +61,8 @@ func (r *Reader) openChunk(src *trackedSource, g, leaf int) (parquet.Pages, erro
 	if _, err := src.ReadAt(data, start); err != nil {
 		return nil, src.classify(r.name, err)
 	}
-	if err := checkPages(r.name, path, data); err != nil {
+	data, err := decodedChunk(r.name, path, data, meta.Codec)
+	if err != nil {
 		return nil, err
 	}
 	chunk, ok := r.file.RowGroups()[g].ColumnChunks()[leaf].(*parquet.FileColumnChunk)
@@ -69,39 +72,25 @@ func (r *Reader) openChunk(src *trackedSource, g, leaf int) (parquet.Pages, erro
 	return chunk.PagesFrom(&chunkReaderAt{base: start, data: data}), nil
 }
 
-func supportedCodec(c format.CompressionCodec) bool {
-	switch c {
-	case format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.Zstd, format.Lz4Raw:
-		return true
-	}
-	return false
-}
-
 func columnPathString(path []string) string { return strings.Join(path, ".") }
 
-// checkPages walks the page headers of a chunk before parquet-go decodes
-// it, rejecting sizes that do not fit and encodings it cannot decode.
-func checkPages(name, path string, data []byte) error {
-	var protocol thrift.CompactProtocol
-	for off := 0; off < len(data); {
-		var h format.PageHeader
-		in := protocol.NewReaderFromBytes(data[off:])
-		if err := thrift.NewDecoder(in).Decode(&h); err != nil {
-			return corruptionf(name, "column %s: page header at chunk offset %d: %v", path, off, err)
-		}
-		off += in.BytesRead()
-		if h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(data)-off {
-			return corruptionf(name, "column %s: page of %d bytes overruns its chunk", path, h.CompressedPageSize)
-		}
-		if h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageSize {
-			return corruptionf(name, "column %s: page claims %d uncompressed bytes", path, h.UncompressedPageSize)
-		}
-		if err := checkPageHeader(name, path, &h); err != nil {
-			return err
-		}
-		off += int(h.CompressedPageSize)
+// readPageHeader decodes the page header at the start of data and checks
+// that the page fits in the chunk and declares plausible sizes.
+func readPageHeader(name, path string, protocol *thrift.CompactProtocol, data []byte) (*format.PageHeader, int, error) {
+	size, err := checkThriftStruct(data)
+	h := new(format.PageHeader)
+	if err == nil {
+		err = thrift.Unmarshal(protocol, data[:size], h)
 	}
-	return nil
+	switch {
+	case err != nil:
+		return nil, 0, corruptionf(name, "column %s: page header: %v", path, err)
+	case h.CompressedPageSize < 0 || int(h.CompressedPageSize) > len(data)-size:
+		return nil, 0, corruptionf(name, "column %s: page of %d bytes overruns its chunk", path, h.CompressedPageSize)
+	case h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxPageSize:
+		return nil, 0, corruptionf(name, "column %s: page claims %d uncompressed bytes", path, h.UncompressedPageSize)
+	}
+	return h, size, checkPageHeader(name, path, h)
 }
 
 func checkPageHeader(name, path string, h *format.PageHeader) error {

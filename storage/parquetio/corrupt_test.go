@@ -3,7 +3,9 @@ package parquetio
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,24 +85,53 @@ func TestGarbageIsCorrupt(t *testing.T) {
 }
 
 func TestEncryptedFileIsUnsupported(t *testing.T) {
-	data := append([]byte("PARE"), bytes.Repeat([]byte{0}, 20)...)
+	data := append(append([]byte("PAR1"), bytes.Repeat([]byte{0}, 20)...), "PARE"...)
 	if err := decodeBytes(data); !errors.Is(err, lakeerr.ErrUnsupported) {
 		t.Fatalf("got %v, want ErrUnsupported", err)
 	}
 }
 
+// corruptionSeeds are the files the corruption tests damage: a Java file,
+// whose page checksums stop most damage early, and a file of this
+// package's writer, which has none, so damage reaches the decoders.
+func corruptionSeeds(t testing.TB) map[string][]byte {
+	return map[string][]byte{
+		"java":   smallFixture(t),
+		"writer": writeFile(t, allTypesFields(), allTypesRows(), WriterOptions{}),
+	}
+}
+
+func requireClassified(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil && !errors.Is(err, lakeerr.ErrCorruption) && !errors.Is(err, lakeerr.ErrUnsupported) {
+		t.Fatalf("%s: unclassified error %v", what, err)
+	}
+}
+
 // Flipping any single byte must give either a decodable file or a
-// classified error, never a panic or an unclassified failure.
+// classified error, never a panic, a runaway allocation or an
+// unclassified failure.
 func TestFlippedBytesNeverPanic(t *testing.T) {
-	data := smallFixture(t)
-	for i := range data {
-		for _, mask := range []byte{0x01, 0xff} {
-			corrupt := bytes.Clone(data)
-			corrupt[i] ^= mask
-			err := decodeBytes(corrupt)
-			if err != nil && !errors.Is(err, lakeerr.ErrCorruption) && !errors.Is(err, lakeerr.ErrUnsupported) {
-				t.Fatalf("byte %d ^ %#x: unclassified error %v", i, mask, err)
+	for name, data := range corruptionSeeds(t) {
+		for i := range data {
+			for _, mask := range []byte{0x01, 0xff} {
+				corrupt := bytes.Clone(data)
+				corrupt[i] ^= mask
+				requireClassified(t, fmt.Sprintf("%s: byte %d ^ %#x", name, i, mask), decodeBytes(corrupt))
 			}
+		}
+	}
+}
+
+func TestRandomDamageNeverPanics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for name, data := range corruptionSeeds(t) {
+		for i := range 2000 {
+			corrupt := bytes.Clone(data)
+			for range 1 + rng.IntN(4) {
+				corrupt[rng.IntN(len(corrupt))] = byte(rng.IntN(256))
+			}
+			requireClassified(t, fmt.Sprintf("%s: mutation %d", name, i), decodeBytes(corrupt))
 		}
 	}
 }
@@ -136,11 +167,10 @@ func TestStorageErrorsAreNotCorruption(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	f.Add(smallFixture(f))
+	for _, data := range corruptionSeeds(f) {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := decodeBytes(data)
-		if err != nil && !errors.Is(err, lakeerr.ErrCorruption) && !errors.Is(err, lakeerr.ErrUnsupported) {
-			t.Fatalf("unclassified error %v", err)
-		}
+		requireClassified(t, "fuzz", decodeBytes(data))
 	})
 }

@@ -9,8 +9,12 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
+
+// The storage layer's files are the Sources the reader is built for.
+var _ Source = fileio.File(nil)
 
 // openFixture opens a Parquet file of the bundled fixtures.
 func openFixture(t testing.TB, path string) *Reader {

@@ -1,17 +1,25 @@
-// Package parquetio reads Paimon data files in Parquet format, as Java
-// Paimon (parquet-mr) and parquet-go write them, into the in-memory value
-// representation of package spec.
+// Package parquetio reads and writes Paimon data files in Parquet format.
+// It reads what Java Paimon (parquet-mr), parquet-cpp and parquet-go write,
+// into the in-memory value representation of package spec, and writes
+// files laid out as Java Paimon writes them.
 //
 // A Reader holds the decoded footer; RowIterators stream rows of chosen
-// columns, decoding each column as the Paimon type the caller asks for.
-// Files that cannot be decoded yield errors wrapping lakeerr.ErrCorruption
-// and valid files using features outside Paimon's Parquet mapping yield
-// errors wrapping lakeerr.ErrUnsupported; hostile input never panics.
+// columns, decoding each column as the Paimon type the caller asks for,
+// one column chunk in memory at a time. Files that cannot be decoded
+// yield errors wrapping lakeerr.ErrCorruption and valid files using
+// features outside Paimon's Parquet mapping yield errors wrapping
+// lakeerr.ErrUnsupported; damaged or hostile input never panics and
+// cannot demand unbounded memory.
 package parquetio
 
 import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -55,9 +63,13 @@ type RowGroup struct {
 	NumRows  int64
 }
 
-// readBufferSize is large enough to fetch a typical Paimon footer in one
-// request.
-const readBufferSize = 64 << 10
+const (
+	// tailReadSize is large enough to fetch a typical Paimon footer with
+	// the first read.
+	tailReadSize = 64 << 10
+	// maxFooterSize bounds the footer; Paimon footers take kilobytes.
+	maxFooterSize = 64 << 20
+)
 
 // Open reads the footer of a Parquet file; name identifies the file in
 // errors.
@@ -65,40 +77,101 @@ func Open(src Source, name string) (r *Reader, err error) {
 	defer recoverCorruption(name, &err)
 	size := src.Size()
 	tracked := &trackedSource{src: src, size: size}
-	if err := checkMagic(tracked, name, size); err != nil {
+	footer, err := readFooter(tracked, name, size)
+	if err != nil {
 		return nil, err
 	}
-	f, err := parquet.OpenFile(tracked, size,
-		parquet.SkipMagicBytes(true),
-		parquet.SkipPageIndex(true),
-		parquet.SkipBloomFilters(true),
-		parquet.OptimisticRead(true),
-		parquet.ReadBufferSize(readBufferSize))
-	if err != nil {
-		return nil, tracked.classify(name, err)
+	meta := new(format.FileMetaData)
+	if err := thrift.Unmarshal(new(thrift.CompactProtocol), footer, meta); err != nil {
+		return nil, corruptionf(name, "footer: %v", err)
 	}
-	r = &Reader{name: name, src: src, size: size, file: f, meta: f.Metadata()}
+	if meta.EncryptionAlgorithm.Value != nil {
+		return nil, unsupportedf(name, "encrypted parquet file")
+	}
+	view, err := decodingView(*meta)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(view), int64(len(view)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, corruptionf(name, "footer: %v", err)
+	}
+	r = &Reader{name: name, src: src, size: size, file: f, meta: meta}
 	if err := r.index(); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func checkMagic(src *trackedSource, name string, size int64) error {
+// readFooter reads the footer and checks its magic, length and thrift
+// structure, so that decoding it cannot demand unbounded memory.
+func readFooter(src *trackedSource, name string, size int64) ([]byte, error) {
 	if size < 12 {
-		return corruptionf(name, "%d bytes is too short for a parquet file", size)
+		return nil, corruptionf(name, "%d bytes is too short for a parquet file", size)
 	}
-	var magic [4]byte
-	if _, err := src.ReadAt(magic[:], 0); err != nil {
-		return src.classify(name, err)
+	tail, err := readAtEnd(src, name, size, min(size, tailReadSize))
+	if err != nil {
+		return nil, err
 	}
-	switch string(magic[:]) {
+	switch string(tail[len(tail)-4:]) {
 	case "PAR1":
-		return nil
 	case "PARE":
-		return unsupportedf(name, "encrypted parquet file")
+		return nil, unsupportedf(name, "encrypted parquet file")
+	default:
+		return nil, corruptionf(name, "bad footer magic %q", tail[len(tail)-4:])
 	}
-	return corruptionf(name, "bad magic %q", magic[:])
+	footerSize := int64(binary.LittleEndian.Uint32(tail[len(tail)-8:]))
+	switch {
+	case footerSize > size-12:
+		return nil, corruptionf(name, "footer of %d bytes in a file of %d", footerSize, size)
+	case footerSize > maxFooterSize:
+		return nil, unsupportedf(name, "footer of %d bytes exceeds %d", footerSize, maxFooterSize)
+	case footerSize+8 > int64(len(tail)):
+		if tail, err = readAtEnd(src, name, size, footerSize+8); err != nil {
+			return nil, err
+		}
+	}
+	footer := tail[int64(len(tail))-8-footerSize : len(tail)-8]
+	if n, err := checkThriftStruct(footer); err != nil || n != len(footer) {
+		return nil, corruptionf(name, "malformed footer (%d of %d bytes parsed): %v", n, len(footer), err)
+	}
+	return footer, nil
+}
+
+func readAtEnd(src *trackedSource, name string, size, n int64) ([]byte, error) {
+	buf := make([]byte, n)
+	if _, err := src.ReadAt(buf, size-n); err != nil {
+		return nil, src.classify(name, err)
+	}
+	return buf, nil
+}
+
+// unboundedChunk stands in for the stored chunk sizes in the decoding
+// view: chunks grow when openChunk decompresses them, and a chunk reader
+// ends at its data anyway.
+const unboundedChunk = 1 << 50
+
+// decodingView encodes a minimal Parquet file, just the footer, from which
+// parquet-go builds its column decoders. It declares every chunk
+// uncompressed because openChunk hands parquet-go pages it already
+// decompressed, with bounds parquet-go's own codecs lack.
+func decodingView(meta format.FileMetaData) ([]byte, error) {
+	meta.RowGroups = slices.Clone(meta.RowGroups)
+	for i := range meta.RowGroups {
+		columns := slices.Clone(meta.RowGroups[i].Columns)
+		for j := range columns {
+			columns[j].MetaData.Codec = format.Uncompressed
+			columns[j].MetaData.TotalCompressedSize = unboundedChunk
+		}
+		meta.RowGroups[i].Columns = columns
+	}
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &meta)
+	if err != nil {
+		return nil, err
+	}
+	view := append([]byte("PAR1"), footer...)
+	view = binary.LittleEndian.AppendUint32(view, uint32(len(footer)))
+	return append(view, "PAR1"...), nil
 }
 
 // index builds the schema tree and the row-group positions, checking that
