@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/internal/ids"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/schema"
@@ -172,7 +173,7 @@ func withDefaults(o *Options) {
 		o.Now = time.Now
 	}
 	if o.NewUUID == nil {
-		o.NewUUID = randomUUID
+		o.NewUUID = ids.NewUUID
 	}
 	if o.Rand == nil {
 		var seed [16]byte
@@ -182,15 +183,6 @@ func withDefaults(o *Options) {
 	if o.Sleep == nil {
 		o.Sleep = sleepContext
 	}
-}
-
-// randomUUID returns a version-4 UUID in its canonical text form.
-func randomUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {

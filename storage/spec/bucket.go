@@ -1,9 +1,9 @@
 package spec
 
 import (
+	"encoding/binary"
 	"fmt"
-
-	"github.com/spaolacci/murmur3"
+	"math/bits"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -12,12 +12,37 @@ import (
 const bucketHashSeed = 42
 
 // BucketHash is BinaryRow.hashCode: MurmurHash3 x86_32 with seed 42 over the
-// row bytes (MurmurHashUtils.hashBytesByWords). Rows are whole 8-byte words,
-// so the word-wise Java hash equals standard murmur3. row is the bare
-// BinaryRow, without the manifest arity prefix. Dynamic-bucket HASH index
-// files store this value for each key.
+// row bytes, read as little-endian 4-byte words
+// (MurmurHashUtils.hashBytesByWords). A BinaryRow is whole 8-byte words, so
+// there is never a tail; bytes past the last whole word would be ignored,
+// as Java's word-wise hash does. row is the bare BinaryRow, without the
+// manifest arity prefix. Dynamic-bucket HASH index files store this value
+// for each key.
 func BucketHash(row []byte) int32 {
-	return int32(murmur3.Sum32WithSeed(row, bucketHashSeed))
+	h := uint32(bucketHashSeed)
+	n := len(row) &^ 3
+	for i := 0; i < n; i += 4 {
+		h = mixH1(h, mixK1(binary.LittleEndian.Uint32(row[i:])))
+	}
+	return int32(fmix32(h ^ uint32(n)))
+}
+
+// mixK1, mixH1 and fmix32 are the steps of MurmurHash3 x86_32
+// (MurmurHashUtils.mixK1, mixH1, fmix).
+func mixK1(k uint32) uint32 {
+	return bits.RotateLeft32(k*0xcc9e2d51, 15) * 0x1b873593
+}
+
+func mixH1(h, k uint32) uint32 {
+	return bits.RotateLeft32(h^k, 13)*5 + 0xe6546b64
+}
+
+func fmix32(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	return h ^ h>>16
 }
 
 // Bucket is the default bucket function (DefaultBucketFunction):

@@ -21,9 +21,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/uuid"
-
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/internal/ids"
 )
 
 // FS is the local-disk FileIO. The zero value is ready to use.
@@ -159,7 +158,7 @@ func stageTemp(target string, data []byte) (string, error) {
 	if err := ensureDir(dir); err != nil {
 		return "", err
 	}
-	tmp := filepath.Join(dir, "."+filepath.Base(target)+"."+uuid.NewString()+".tmp")
+	tmp := filepath.Join(dir, "."+filepath.Base(target)+"."+ids.NewUUID()+".tmp")
 	// Not os.CreateTemp: its 0600 mode would hide table files from readers
 	// running as other users (Spark, Flink).
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

@@ -1,0 +1,21 @@
+package ids
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestNewUUIDIsARandomVersion4UUID(t *testing.T) {
+	form := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	seen := map[string]bool{}
+	for range 1000 {
+		id := NewUUID()
+		if !form.MatchString(id) {
+			t.Fatalf("%q is not a version-4 UUID", id)
+		}
+		if seen[id] {
+			t.Fatalf("%q repeated", id)
+		}
+		seen[id] = true
+	}
+}

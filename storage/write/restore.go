@@ -1,0 +1,111 @@
+package write
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// restorer answers, for a new bucket writer, what the latest snapshot holds
+// in its bucket: Java's FileSystemWriteRestore. The live files of a
+// snapshot are read once and indexed; a later writer re-reads them only
+// when a newer snapshot has been published since.
+type restorer struct {
+	table      *table.Table
+	snapshotID int64 // of the index; 0 before the first read or for an empty table
+	read       bool
+	partitions map[string]*partitionFiles
+}
+
+// partitionFiles summarizes the live files of one partition.
+type partitionFiles struct {
+	// totalBuckets is the _TOTAL_BUCKETS of the first live file; mixed is
+	// set when files disagree (Java: "this should be a bug").
+	totalBuckets int32
+	mixed        bool
+	maxSeq       map[int32]int64 // per bucket
+}
+
+// nextSequence returns the first sequence number of a new writer of
+// (partition, bucket): one above the bucket's largest, or 0. It fails with
+// ErrBucketCountChanged unless every live file of the partition was
+// written with the table's bucket count. Java checks only the bucket being
+// written, which misses a rescaled table while that bucket has no files;
+// checking the whole partition refuses the first write of the new layout.
+func (r *restorer) nextSequence(ctx context.Context, ts *tableSettings, partition []byte, bucket int) (int64, error) {
+	if err := r.refresh(ctx); err != nil {
+		return 0, err
+	}
+	files, ok := r.partitions[string(partition)]
+	if !ok {
+		return 0, nil
+	}
+	expected := ts.totalBuckets()
+	if files.mixed || files.totalBuckets != expected {
+		return 0, bucketCountError(describePartition(ts, partition), expected, files.totalBuckets)
+	}
+	maxSeq, ok := files.maxSeq[int32(bucket)]
+	if !ok {
+		return 0, nil
+	}
+	return maxSeq + 1, nil
+}
+
+// refresh re-indexes the live files when the latest snapshot changed.
+func (r *restorer) refresh(ctx context.Context) error {
+	id, ok, err := r.table.Snapshots().LatestID(ctx)
+	if err != nil {
+		return fmt.Errorf("restore writer: %w", err)
+	}
+	if r.read && (id == r.snapshotID || !ok) {
+		return nil
+	}
+	r.read, r.snapshotID, r.partitions = true, 0, map[string]*partitionFiles{}
+	if !ok {
+		return nil
+	}
+	snap, err := r.table.Snapshots().Snapshot(ctx, id)
+	if err != nil {
+		return fmt.Errorf("restore writer: %w", err)
+	}
+	entries, err := r.table.LiveFiles(ctx, snap)
+	if err != nil {
+		return fmt.Errorf("restore writer from snapshot %d: %w", id, err)
+	}
+	r.snapshotID = id
+	for i := range entries {
+		r.index(&entries[i])
+	}
+	return nil
+}
+
+func (r *restorer) index(e *spec.ManifestEntry) {
+	p, ok := r.partitions[string(e.Partition)]
+	if !ok {
+		p = &partitionFiles{totalBuckets: e.TotalBuckets, maxSeq: map[int32]int64{}}
+		r.partitions[string(e.Partition)] = p
+	}
+	p.mixed = p.mixed || p.totalBuckets != e.TotalBuckets
+	if seq, seen := p.maxSeq[e.Bucket]; !seen || e.File.MaxSequenceNumber > seq {
+		p.maxSeq[e.Bucket] = e.File.MaxSequenceNumber
+	}
+}
+
+// describePartition names a partition in errors as Java does ("partition
+// dt=2024-01-01", or "table" when unpartitioned).
+func describePartition(ts *tableSettings, partition []byte) string {
+	if len(ts.partition.names) == 0 {
+		return "table"
+	}
+	values, err := spec.DeserializeBinaryRow(ts.partition.types, partition)
+	if err != nil {
+		return "partition " + fmt.Sprintf("%x", partition)
+	}
+	p, err := spec.PartitionPath(ts.partition.names, ts.partition.types, values, ts.defaultPartition, ts.legacyPartition)
+	if err != nil {
+		return "partition " + fmt.Sprint(values)
+	}
+	return "partition " + p
+}

@@ -1,0 +1,385 @@
+package write
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/internal/ids"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// Options configures a TableWriter. Every source of nondeterminism of the
+// write path is here.
+type Options struct {
+	// FileIO reaches the table; data files are stored with PutIfAbsent.
+	FileIO fileio.FileIO
+	// TableDir is the table directory; Branch names the branch ("" is main).
+	TableDir string
+	Branch   string
+	// Now stamps _CREATION_TIME (as Java's local wall clock). Default time.Now.
+	Now func() time.Time
+	// NewUUID names the files of each bucket writer. Default: random
+	// version-4 UUIDs.
+	NewUUID func() string
+	// SpillDir is the local directory for the write buffer's spill files;
+	// "" is os.TempDir(). Each TableWriter works in a private
+	// sub-directory it removes on Close and Abort.
+	SpillDir string
+	// MemoryBudget, when positive, replaces the table's write-buffer-size as
+	// the memory all buffers and open files of the TableWriter may hold.
+	MemoryBudget int64
+	// IgnorePreviousFiles starts every bucket from sequence number 0
+	// without looking at the table's files, as Java does for a static
+	// INSERT OVERWRITE, whose commit replaces them.
+	IgnorePreviousFiles bool
+}
+
+// TableWriter writes rows of one table branch into new data files and
+// turns them into commit messages. Mirrors Java's TableWriteImpl over
+// AbstractFileStoreWrite. It is not safe for concurrent use.
+//
+// After an error other than ErrInvalidRow the TableWriter is broken: every
+// later Write and PrepareCommit returns that error, and only Abort and
+// Close remain useful.
+type TableWriter struct {
+	env      *writerEnv
+	settings *tableSettings
+	router   *router
+	restorer *restorer
+	// ignorePreviousFiles skips restoring from the table's files.
+	ignorePreviousFiles bool
+	budget              int64
+	used                int64
+	writers             map[string]*partitionWriters
+	// prepared are the files of the last PrepareCommit, which Abort deletes.
+	prepared []commit.Message
+	err      error
+}
+
+// partitionWriters are the bucket writers of one partition.
+type partitionWriters struct {
+	partition []byte
+	dir       string
+	buckets   map[int]*bucketEntry
+}
+
+type bucketEntry struct {
+	bucket int
+	writer bucketWriter
+}
+
+// bucketWriter is the writer of one (partition, bucket).
+type bucketWriter interface {
+	// write takes a validated row and returns the change in the memory it
+	// holds.
+	write(ctx context.Context, row []any, kind spec.RowKind) (int64, error)
+	memory() int64
+	// release gives memory back (spill, flush or roll) and returns how much.
+	release(ctx context.Context) (int64, error)
+	// prepare flushes and hands over the files written since the last call.
+	prepare(ctx context.Context) ([]spec.DataFileMeta, error)
+	// discard drops buffered rows and deletes files not handed over.
+	discard(ctx context.Context) error
+}
+
+// Open opens a TableWriter on the latest schema of the table. Tables whose
+// files lakesql cannot write the way Java would are refused with an error
+// wrapping lakeerr.ErrUnsupported.
+func Open(ctx context.Context, opts Options) (*TableWriter, error) {
+	if opts.FileIO == nil {
+		return nil, errors.New("write: Options.FileIO is nil")
+	}
+	t, err := table.OpenBranch(ctx, opts.FileIO, opts.TableDir, opts.Branch)
+	if err != nil {
+		return nil, err
+	}
+	s, err := t.LatestSchema(ctx)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := parseSettings(s)
+	if err != nil {
+		return nil, fmt.Errorf("open writer on %s: %w", opts.TableDir, err)
+	}
+	withDefaults(&opts)
+	budget := settings.bufferSize
+	if opts.MemoryBudget > 0 {
+		budget = opts.MemoryBudget
+	}
+	return &TableWriter{
+		env: &writerEnv{io: opts.FileIO, tableDir: t.Dir(), settings: settings, now: opts.Now,
+			newUUID: opts.NewUUID, spills: &spillDir{parent: opts.SpillDir}},
+		settings:            settings,
+		router:              newRouter(settings),
+		restorer:            &restorer{table: t},
+		ignorePreviousFiles: opts.IgnorePreviousFiles,
+		budget:              budget,
+		writers:             map[string]*partitionWriters{},
+	}, nil
+}
+
+func withDefaults(o *Options) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.NewUUID == nil {
+		o.NewUUID = ids.NewUUID
+	}
+}
+
+// Schema is the schema rows are written with.
+func (w *TableWriter) Schema() *spec.TableSchema { return w.settings.schema }
+
+// Write adds one row with its change kind. The row holds one value per
+// column, in the Go types of spec/values.go; the writer copies the slice
+// but keeps the values, so byte slices and composite values must not be
+// modified afterwards. A row the table cannot take fails with an error
+// wrapping ErrInvalidRow and changes nothing. Rows of a kind the table
+// ignores (ignore-delete, ignore-update-before) are dropped, as in Java.
+func (w *TableWriter) Write(ctx context.Context, row []any, kind spec.RowKind) error {
+	if w.err != nil {
+		return w.err
+	}
+	if !w.settings.acceptsKind(kind) {
+		return nil
+	}
+	own, err := w.accept(row, kind)
+	if err != nil {
+		return err
+	}
+	if err := w.route(ctx, own, kind); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// accept copies and validates a row. The copy reserves room for the key
+// columns, which primary-key writers store next to the values.
+func (w *TableWriter) accept(row []any, kind spec.RowKind) ([]any, error) {
+	if kind < spec.RowKindInsert || kind > spec.RowKindDelete {
+		return nil, fmt.Errorf("%w: unknown row kind %d", ErrInvalidRow, kind)
+	}
+	if !w.settings.primaryKey && kind.IsRetract() {
+		return nil, fmt.Errorf("%w: an append table cannot take %s rows", ErrInvalidRow, kind)
+	}
+	own := make([]any, len(row), len(row)+len(w.settings.key.indexes))
+	copy(own, row)
+	if err := w.settings.checkRow(own); err != nil {
+		return nil, err
+	}
+	return own, nil
+}
+
+func (w *TableWriter) route(ctx context.Context, row []any, kind spec.RowKind) error {
+	partition, err := w.router.partition(row)
+	if err != nil {
+		return err
+	}
+	bucket, err := w.router.bucket(row)
+	if err != nil {
+		return err
+	}
+	bw, err := w.writerFor(ctx, partition, bucket)
+	if err != nil {
+		return err
+	}
+	delta, err := bw.write(ctx, row, kind)
+	if err != nil {
+		return err
+	}
+	w.used += delta
+	return w.enforceBudget(ctx)
+}
+
+// enforceBudget releases the largest holders of memory until the writer is
+// within its budget again (MemoryPoolFactory#preemptMemory).
+func (w *TableWriter) enforceBudget(ctx context.Context) error {
+	for w.used > w.budget {
+		largest := w.largestWriter()
+		if largest == nil {
+			return nil
+		}
+		freed, err := largest.release(ctx)
+		if err != nil {
+			return err
+		}
+		w.used -= freed
+	}
+	return nil
+}
+
+func (w *TableWriter) largestWriter() bucketWriter {
+	var largest bucketWriter
+	var size int64
+	for _, p := range w.writers {
+		for _, b := range p.buckets {
+			if m := b.writer.memory(); m > size {
+				largest, size = b.writer, m
+			}
+		}
+	}
+	return largest
+}
+
+// writerFor returns the writer of (partition, bucket), creating it and
+// restoring its starting sequence number on first use.
+func (w *TableWriter) writerFor(ctx context.Context, partition []byte, bucket int) (bucketWriter, error) {
+	p, ok := w.writers[string(partition)]
+	if ok {
+		if b, ok := p.buckets[bucket]; ok {
+			return b.writer, nil
+		}
+	} else {
+		dir, err := w.partitionDir(partition)
+		if err != nil {
+			return nil, err
+		}
+		p = &partitionWriters{partition: bytes.Clone(partition), dir: dir, buckets: map[int]*bucketEntry{}}
+		w.writers[string(p.partition)] = p
+	}
+	bw, err := w.newBucketWriter(ctx, p, bucket)
+	if err != nil {
+		return nil, err
+	}
+	p.buckets[bucket] = &bucketEntry{bucket: bucket, writer: bw}
+	return bw, nil
+}
+
+func (w *TableWriter) newBucketWriter(ctx context.Context, p *partitionWriters, bucket int) (bucketWriter, error) {
+	nextSeq := int64(0)
+	if !w.ignorePreviousFiles {
+		var err error
+		if nextSeq, err = w.restorer.nextSequence(ctx, w.settings, p.partition, bucket); err != nil {
+			return nil, err
+		}
+	}
+	dir := path.Join(p.dir, fmt.Sprintf("bucket-%d", bucket))
+	if w.settings.primaryKey {
+		return newMergeTreeWriter(w.env, dir, nextSeq), nil
+	}
+	return newAppendWriter(w.env, dir, nextSeq), nil
+}
+
+// partitionDir is <table>/<k1=v1/...>, formatted with the table's
+// partition.default-name and partition.legacy-name.
+func (w *TableWriter) partitionDir(partition []byte) (string, error) {
+	cols := w.settings.partition
+	if len(cols.names) == 0 {
+		return w.env.tableDir, nil
+	}
+	values, err := spec.DeserializeBinaryRow(cols.types, partition)
+	if err != nil {
+		return "", err
+	}
+	rel, err := spec.PartitionPath(cols.names, cols.types, values, w.settings.defaultPartition, w.settings.legacyPartition)
+	if err != nil {
+		return "", err
+	}
+	return path.Join(w.env.tableDir, rel), nil
+}
+
+// PrepareCommit flushes every writer and returns one message per
+// (partition, bucket) that has new files, ordered by partition bytes and
+// bucket. The files then belong to the messages: commit them, or call Abort
+// to delete them if they will not be committed.
+func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	var msgs []commit.Message
+	for _, p := range w.sortedPartitions() {
+		for _, b := range sortedBuckets(p) {
+			files, err := b.writer.prepare(ctx)
+			if err != nil {
+				w.err = err
+				return nil, err
+			}
+			if len(files) > 0 {
+				msgs = append(msgs, commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
+					TotalBuckets: w.settings.totalBuckets(), NewFiles: files})
+			}
+		}
+	}
+	w.used = 0
+	w.prepared = msgs
+	return msgs, nil
+}
+
+func (w *TableWriter) sortedPartitions() []*partitionWriters {
+	out := make([]*partitionWriters, 0, len(w.writers))
+	for _, p := range w.writers {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return bytes.Compare(out[i].partition, out[j].partition) < 0 })
+	return out
+}
+
+func sortedBuckets(p *partitionWriters) []*bucketEntry {
+	out := make([]*bucketEntry, 0, len(p.buckets))
+	for _, b := range p.buckets {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].bucket < out[j].bucket })
+	return out
+}
+
+// Abort deletes the data files this TableWriter wrote that are not
+// committed: those written since the last PrepareCommit and those of the
+// messages it returned. Call it only when those messages were not, and will
+// not be, committed: after a commit whose outcome is unknown, call Close
+// and leave the files to orphan cleanup. Abort also releases what Close
+// releases; the TableWriter cannot be used afterwards.
+func (w *TableWriter) Abort(ctx context.Context) error {
+	var errs []error
+	for _, m := range w.prepared {
+		dir, err := w.bucketDir(m.Partition, int(m.Bucket))
+		if err == nil {
+			err = w.env.deleteFiles(ctx, dir, m.NewFiles)
+		}
+		errs = append(errs, err)
+	}
+	w.prepared = nil
+	errs = append(errs, w.discardAll(ctx), w.env.spills.remove())
+	w.err = errClosed
+	return errors.Join(errs...)
+}
+
+func (w *TableWriter) bucketDir(partition []byte, bucket int) (string, error) {
+	p, ok := w.writers[string(partition)]
+	if !ok {
+		return "", fmt.Errorf("write: no writer for a prepared partition")
+	}
+	return path.Join(p.dir, fmt.Sprintf("bucket-%d", bucket)), nil
+}
+
+// Close releases the write buffers and spill files. Data files written
+// since the last PrepareCommit can never be committed, so they are
+// deleted, as Java's writers do on close; files of prepared messages are
+// left alone.
+func (w *TableWriter) Close() error {
+	err := errors.Join(w.discardAll(context.Background()), w.env.spills.remove())
+	w.err = errClosed
+	return err
+}
+
+var errClosed = errors.New("write: TableWriter is closed")
+
+func (w *TableWriter) discardAll(ctx context.Context) error {
+	var errs []error
+	for _, p := range w.writers {
+		for _, b := range p.buckets {
+			errs = append(errs, b.writer.discard(ctx))
+		}
+	}
+	w.used = 0
+	return errors.Join(errs...)
+}
