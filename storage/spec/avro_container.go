@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"compress/flate"
 	"crypto/rand"
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"sync"
 
+	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -21,14 +22,9 @@ import (
 //
 //	"Obj" 0x01 | metadata map<bytes> | 16-byte sync marker
 //	then blocks of: object count (long) | byte size (long) | data | sync marker
-//
-// The container is implemented here rather than with hamba/avro's ocf
-// package because that package pulls in a snappy module this repository does
-// not carry, and because writing the schema text verbatim keeps our headers
-// byte-identical to Java's.
 
 var (
-	avroMagic = []byte("Obj\x01")
+	avroMagic = [4]byte{'O', 'b', 'j', 1}
 	orcMagic  = []byte("ORC")
 )
 
@@ -40,247 +36,172 @@ const (
 	// avroMaxBlockSize bounds one decompressed block, so that a small hostile
 	// file cannot expand into gigabytes. Java writes blocks of about 64 KB.
 	avroMaxBlockSize = 16 << 20
-	avroCodecZstd    = "zstandard"
+	// avroMaxSchemaText bounds the writer schema, as ocf does; Java's are
+	// about 2 KB.
+	avroMaxSchemaText = 1 << 20
 )
 
-// avroContainer is a parsed container header and its undecoded blocks.
-type avroContainer struct {
-	schema []byte
-	codec  string
-	sync   []byte
-	body   avroReader // positioned at the first block
+// avroAPI reads container headers and writes records. Decoding records
+// uses avroDecoding.api, which is replaced from time to time.
+var avroAPI = avroConfig.Freeze()
+
+// avroScan is what avroScanBlocks learned about a container file.
+type avroScan struct {
+	schema  string // the avro.schema metadata
+	records int    // total object count of the blocks, capped
 }
 
-// avroOpenContainer parses the container header. Files written with
+// avroScanBlocks checks a container file before ocf reads it, because ocf
+// takes a block count of zero or less for the end of the file (ignoring the
+// rest), allocates whatever byte size a block declares, and decompresses
+// snappy and deflate blocks without bound. Files written with
 // manifest.format=orc are reported as unsupported rather than corrupt.
-func avroOpenContainer(data []byte) (*avroContainer, error) {
+func avroScanBlocks(data []byte) (avroScan, error) {
 	if bytes.HasPrefix(data, orcMagic) {
-		return nil, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)
+		return avroScan{}, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)
 	}
-	if !bytes.HasPrefix(data, avroMagic) {
-		return nil, fmt.Errorf("not an Avro container file: %w", lakeerr.ErrCorruption)
+	if !bytes.HasPrefix(data, avroMagic[:]) {
+		return avroScan{}, fmt.Errorf("not an Avro container file: %w", lakeerr.ErrCorruption)
 	}
-	c := &avroContainer{codec: "null", body: avroReader{buf: data, pos: len(avroMagic)}}
-	if err := c.readMetadata(); err != nil {
-		return nil, fmt.Errorf("avro header: %w", err)
+	r := avro.NewReader(bytes.NewReader(data), 4096, avro.WithReaderConfig(avroAPI))
+	var h ocf.Header
+	if r.ReadVal(ocf.HeaderSchema, &h); r.Error != nil {
+		return avroScan{}, fmt.Errorf("avro header: %w: %w", r.Error, lakeerr.ErrCorruption)
 	}
-	if c.schema == nil {
-		return nil, fmt.Errorf("avro header: no avro.schema: %w", lakeerr.ErrCorruption)
+	codec := ocf.CodecName(h.Meta["avro.codec"])
+	if err := avroCheckCodec(codec); err != nil {
+		return avroScan{}, err
 	}
-	sync, err := c.body.take(avroSyncSize)
-	if err != nil {
-		return nil, fmt.Errorf("avro header: %w", err)
+	scan := avroScan{schema: string(h.Meta["avro.schema"])}
+	if len(scan.schema) > avroMaxSchemaText {
+		return avroScan{}, fmt.Errorf("avro schema of %d bytes: %w", len(scan.schema), lakeerr.ErrCorruption)
 	}
-	c.sync = sync
-	return c, nil
-}
-
-func (c *avroContainer) readMetadata() error {
-	return c.body.items(func() error {
-		key, err := c.body.string()
+	for r.Peek(); r.Error == nil; r.Peek() {
+		count, err := avroScanBlock(r, codec, h.Sync, len(data))
 		if err != nil {
-			return err
+			return avroScan{}, fmt.Errorf("avro block: %w: %w", err, lakeerr.ErrCorruption)
 		}
-		value, err := c.body.bytes()
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "avro.schema":
-			c.schema = value
-		case "avro.codec":
-			c.codec = string(value)
-		}
-		return nil
-	})
+		scan.records = int(min(int64(scan.records)+count, math.MaxInt32))
+	}
+	return scan, nil
 }
 
-// nextBlock returns the object count and decompressed data of the next
-// block, or count 0 and no error at the end of the file.
-func (c *avroContainer) nextBlock() (int, []byte, error) {
-	r := &c.body
-	if r.remaining() == 0 {
-		return 0, nil, nil
-	}
-	count, err := r.long()
-	if err != nil {
-		return 0, nil, err
-	}
-	size, err := r.long()
-	if err != nil {
-		return 0, nil, err
-	}
-	raw, err := r.take(size)
-	if err != nil {
-		return 0, nil, err
-	}
-	sync, err := r.take(avroSyncSize)
-	if err != nil {
-		return 0, nil, err
-	}
-	if !bytes.Equal(sync, c.sync) {
-		return 0, nil, fmt.Errorf("avro: sync marker mismatch: %w", lakeerr.ErrCorruption)
-	}
-	data, err := avroDecompress(c.codec, raw)
-	if err != nil {
-		return 0, nil, err
-	}
-	// Every record holds at least its _VERSION, so it takes at least a byte.
-	if count <= 0 || count > int64(len(data)) {
-		return 0, nil, fmt.Errorf("avro: invalid block count %d: %w", count, lakeerr.ErrCorruption)
-	}
-	return int(count), data, nil
-}
-
-// recordCount sums the object counts of the block headers, without
-// decompressing, so that the result can be sized once. It stops at the
-// first malformed header; nextBlock reports the error.
-func (c *avroContainer) recordCount() int {
-	r := c.body
-	total := int64(0)
-	for r.remaining() > 0 {
-		count, err := r.long()
-		if err != nil || count <= 0 {
-			break
-		}
-		size, err := r.long()
-		if err != nil {
-			break
-		}
-		if _, err := r.take(size); err != nil {
-			break
-		}
-		if _, err := r.take(avroSyncSize); err != nil {
-			break
-		}
-		total = min(total+count, math.MaxInt32)
-	}
-	return int(total)
-}
-
-// avroDecompress returns a block's uncompressed data in a buffer that the
-// caller owns (decoded values alias it).
-func avroDecompress(codec string, raw []byte) ([]byte, error) {
-	var data []byte
-	var err error
+func avroCheckCodec(codec ocf.CodecName) error {
 	switch codec {
-	case "null":
-		data = bytes.Clone(raw)
-	case avroCodecZstd:
-		data, err = avroZstdDecoder().DecodeAll(raw, nil)
-	case "snappy":
-		data, err = avroSnappyDecode(raw)
-	case "deflate":
-		data, err = avroInflate(raw)
-	default:
-		return nil, fmt.Errorf("avro codec %q: %w", codec, lakeerr.ErrUnsupported)
+	case ocf.Null, "", ocf.ZStandard, ocf.Snappy, ocf.Deflate:
+		return nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("avro %s block: %v: %w", codec, err, lakeerr.ErrCorruption)
-	}
-	return data, nil
+	return fmt.Errorf("avro codec %q: %w", codec, lakeerr.ErrUnsupported)
 }
 
-// avroSnappyDecode decodes Avro's snappy framing: a raw snappy block followed
-// by the big-endian CRC-32 of the uncompressed data.
-func avroSnappyDecode(raw []byte) ([]byte, error) {
-	if len(raw) < 4 {
-		return nil, fmt.Errorf("block shorter than its checksum")
+// avroScanBlock checks one block and returns its object count. A block
+// cannot be larger than the file.
+func avroScanBlock(r *avro.Reader, codec ocf.CodecName, sync [avroSyncSize]byte, fileSize int) (int64, error) {
+	count, size := r.ReadLong(), r.ReadLong()
+	if r.Error == nil && (count <= 0 || size < 0 || size > int64(fileSize)) {
+		return 0, fmt.Errorf("invalid count %d or size %d", count, size)
 	}
-	block, sum := raw[:len(raw)-4], binary.BigEndian.Uint32(raw[len(raw)-4:])
-	n, err := snappy.DecodedLen(block)
+	if codec == ocf.Snappy || codec == ocf.Deflate {
+		block := make([]byte, max(size, 0))
+		r.Read(block)
+		if err := avroCheckBlockSize(codec, block); r.Error == nil && err != nil {
+			return 0, err
+		}
+	} else {
+		r.SkipNBytes(int(size))
+	}
+	var marker [avroSyncSize]byte
+	r.Read(marker[:])
+	switch {
+	case r.Error != nil:
+		return 0, r.Error
+	case marker != sync:
+		return 0, errors.New("sync marker mismatch")
+	}
+	return count, nil
+}
+
+// avroCheckBlockSize bounds what a snappy or deflate block decompresses to.
+// zstandard blocks are bounded by the decoder's options instead.
+func avroCheckBlockSize(codec ocf.CodecName, block []byte) error {
+	var n int
+	var err error
+	if codec == ocf.Snappy {
+		// A raw snappy block, then the CRC-32 of the uncompressed data.
+		n, err = snappy.DecodedLen(block[:max(len(block)-4, 0)])
+	} else {
+		var n64 int64
+		n64, err = io.Copy(io.Discard, io.LimitReader(flate.NewReader(bytes.NewReader(block)), avroMaxBlockSize+1))
+		n = int(n64)
+	}
+	if err == nil && n > avroMaxBlockSize {
+		err = fmt.Errorf("%s block of %d bytes is too large", codec, n)
+	}
+	return err
+}
+
+// Encoding writes files the way Java's DataFileWriter does: zstandard at
+// Paimon's default level 1, blocks of about avroBlockTarget bytes, and the
+// format's verbatim schema text in the header.
+
+var avroZstdEncoders = sync.Pool{New: func() any {
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(1)), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		panic(fmt.Sprintf("spec: zstd encoder options: %v", err))
+	}
+	return e
+}}
+
+// avroEncode writes n records, record(i) giving the wire struct of the i-th.
+func avroEncode[W any](format *avroFormat, n int, record func(i int) *W) ([]byte, error) {
+	var sync [avroSyncSize]byte
+	rand.Read(sync[:])
+	zenc := avroZstdEncoders.Get().(*zstd.Encoder)
+	defer avroZstdEncoders.Put(zenc) // ocf resets it after every block
+	var out bytes.Buffer
+	enc, err := ocf.NewEncoderWithSchema(format.schema, &out,
+		ocf.WithCodec(ocf.ZStandard), ocf.WithZStandardEncoder(zenc), ocf.WithEncodingConfig(avroAPI),
+		ocf.WithBlockLength(0), ocf.WithBlockSize(avroBlockTarget), ocf.WithSyncBlock(sync),
+		ocf.WithSchemaMarshaler(func(avro.Schema) ([]byte, error) { return []byte(format.text), nil }))
 	if err != nil {
 		return nil, err
 	}
-	if n > avroMaxBlockSize {
-		return nil, fmt.Errorf("block of %d bytes is too large", n)
-	}
-	data, err := snappy.Decode(nil, block)
-	if err != nil {
+	if err := avroRewriteHeader(&out, format.text, sync); err != nil {
 		return nil, err
 	}
-	if crc32.ChecksumIEEE(data) != sum {
-		return nil, fmt.Errorf("checksum mismatch")
-	}
-	return data, nil
-}
-
-// avroInflate decodes Avro's deflate codec: raw DEFLATE without zlib framing.
-func avroInflate(raw []byte) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), avroMaxBlockSize+1))
-	if err == nil && len(data) > avroMaxBlockSize {
-		err = fmt.Errorf("block is too large")
-	}
-	return data, err
-}
-
-// The zstd coder pair is shared: DecodeAll and EncodeAll are safe for
-// concurrent use, and building them allocates large tables.
-var (
-	avroZstdDecoder = sync.OnceValue(func() *zstd.Decoder {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(avroMaxBlockSize), zstd.WithDecoderConcurrency(0))
-		if err != nil {
-			panic(fmt.Sprintf("spec: zstd decoder options: %v", err))
+	for i := range n {
+		if err := enc.Encode(record(i)); err != nil {
+			return nil, fmt.Errorf("record %d: %w", i, err)
 		}
-		return d
-	})
-	avroZstdEncoder = sync.OnceValue(func() *zstd.Encoder {
-		// Paimon's default file.compression.zstd-level is 1.
-		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(1)))
-		if err != nil {
-			panic(fmt.Sprintf("spec: zstd encoder options: %v", err))
-		}
-		return e
-	})
-)
-
-// avroContainerWriter writes a zstandard-compressed container file with a
-// fixed schema text. Records are appended to block and flushed in blocks of
-// about avroBlockTarget bytes.
-type avroContainerWriter struct {
-	out   avroWriter
-	block avroWriter
-	count int
-	sync  [avroSyncSize]byte
-}
-
-func newAvroContainerWriter(schema string) *avroContainerWriter {
-	w := &avroContainerWriter{}
-	rand.Read(w.sync[:])
-	w.out.buf = append(w.out.buf, avroMagic...)
-	// The same two keys in the same order as Java's DataFileWriter.
-	w.out.long(2)
-	w.out.string("avro.schema")
-	w.out.string(schema)
-	w.out.string("avro.codec")
-	w.out.string(avroCodecZstd)
-	w.out.long(0)
-	w.out.buf = append(w.out.buf, w.sync[:]...)
-	return w
-}
-
-// endRecord marks the end of one record written to w.block.
-func (w *avroContainerWriter) endRecord() {
-	w.count++
-	if len(w.block.buf) >= avroBlockTarget {
-		w.flush()
 	}
-}
-
-func (w *avroContainerWriter) flush() {
-	if w.count == 0 {
-		return
+	if err := enc.Close(); err != nil {
+		return nil, err
 	}
-	compressed := avroZstdEncoder().EncodeAll(w.block.buf, nil)
-	w.out.long(int64(w.count))
-	w.out.long(int64(len(compressed)))
-	w.out.buf = append(w.out.buf, compressed...)
-	w.out.buf = append(w.out.buf, w.sync[:]...)
-	w.block.buf, w.count = w.block.buf[:0], 0
+	return out.Bytes(), nil
 }
 
-// finish flushes the last block and returns the file.
-func (w *avroContainerWriter) finish() []byte {
-	w.flush()
-	return w.out.buf
+// avroRewriteHeader replaces the header ocf wrote into out, whose metadata
+// comes from a Go map in random order, with the same entries in Java's
+// order (avro.schema, then avro.codec), so that our headers are
+// byte-identical to Java's.
+func avroRewriteHeader(out *bytes.Buffer, schema string, sync [avroSyncSize]byte) error {
+	var header bytes.Buffer
+	w := avro.NewWriter(&header, 512, avro.WithWriterConfig(avroAPI))
+	w.Write(avroMagic[:])
+	w.WriteLong(2)
+	w.WriteString("avro.schema")
+	w.WriteString(schema)
+	w.WriteString("avro.codec")
+	w.WriteString(string(ocf.ZStandard))
+	w.WriteLong(0)
+	w.Write(sync[:])
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if header.Len() != out.Len() {
+		return fmt.Errorf("spec: ocf wrote a header of %d bytes, want %d", out.Len(), header.Len())
+	}
+	out.Reset()
+	out.Write(header.Bytes())
+	return nil
 }

@@ -1,273 +1,244 @@
 package spec
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/hamba/avro/v2"
 )
 
-// avroKind is the type of one node of an Avro schema.
-type avroKind uint8
-
-const (
-	avroNull avroKind = iota
-	avroBoolean
-	avroInt
-	avroLong
-	avroFloat
-	avroDouble
-	avroBytes
-	avroString
-	avroRecord
-	avroEnum
-	avroArray
-	avroMap
-	avroUnion
-	avroFixed
-)
-
-var avroKindNames = [...]string{
-	avroNull: "null", avroBoolean: "boolean", avroInt: "int", avroLong: "long",
-	avroFloat: "float", avroDouble: "double", avroBytes: "bytes", avroString: "string",
-	avroRecord: "record", avroEnum: "enum", avroArray: "array", avroMap: "map",
-	avroUnion: "union", avroFixed: "fixed",
+// avroFormat is one of Java's writer schemas: the verbatim text our headers
+// carry, and its parse, which is also what files of that kind are read
+// against.
+type avroFormat struct {
+	text   string
+	schema avro.Schema
 }
 
-var avroPrimitives = map[string]avroKind{
-	"null": avroNull, "boolean": avroBoolean, "int": avroInt, "long": avroLong,
-	"float": avroFloat, "double": avroDouble, "bytes": avroBytes, "string": avroString,
-}
-
-// avroMaxSchemaText and avroMaxSchemaDepth bound the cost of parsing a
-// hostile schema, whose nesting is re-scanned at every level. Java's
-// manifest schemas are about 2 KB and 7 levels deep.
-const (
-	avroMaxSchemaText  = 1 << 20
-	avroMaxSchemaDepth = 64
-)
-
-// avroMaxSchemaWeight bounds the size of a schema once named references are
-// expanded. A hostile file could otherwise declare a few records that each
-// reference the previous one twice and make skipping a value take 2^n steps.
-const avroMaxSchemaWeight = 1 << 16
-
-// avroType is one node of a parsed writer schema. Only what decoding needs is
-// kept: names matter for field mapping, not for type identity, because
-// Paimon matches record fields by name and ignores record names.
-type avroType struct {
-	kind     avroKind
-	logical  string      // logicalType of a primitive, e.g. "timestamp-millis"
-	fields   []avroField // record fields in writer order
-	items    *avroType   // array element or map value
-	branches []*avroType // union branches
-	size     int         // fixed size in bytes
-	weight   int         // node count with references expanded, capped
-	// empty types (null, fixed(0), records of empty types) encode every
-	// value as zero bytes, so skipping an array of them must not loop per
-	// item: a few bytes could otherwise claim billions of items.
-	empty bool
-}
-
-type avroField struct {
-	name string
-	typ  *avroType
-}
-
-// avroSchemaParser resolves named types while parsing one schema.
-type avroSchemaParser struct {
-	named map[string]*avroType
-	depth int
-}
-
-// parseAvroSchema parses the JSON text of an Avro schema. A named type is
-// registered only after its definition is complete, so recursive types are
-// rejected: Paimon never writes them and they would let a file recurse
-// without bound.
-func parseAvroSchema(text []byte) (*avroType, error) {
-	if len(text) > avroMaxSchemaText {
-		return nil, fmt.Errorf("avro schema: %d bytes is too long: %w", len(text), lakeerr.ErrCorruption)
-	}
-	p := avroSchemaParser{named: map[string]*avroType{}}
-	t, err := p.parse(text, "")
+func newAvroFormat(avsc string) *avroFormat {
+	text := strings.TrimSpace(avsc)
+	// A private cache: hamba's default one would register Java's record
+	// names for every later parse in the process.
+	schema, err := avro.ParseWithCache(text, "", &avro.SchemaCache{})
 	if err != nil {
-		return nil, fmt.Errorf("avro schema: %w: %w", err, lakeerr.ErrCorruption)
+		panic(fmt.Sprintf("spec: embedded Avro schema: %v", err))
 	}
-	if t.weight > avroMaxSchemaWeight {
-		return nil, fmt.Errorf("avro schema: too large when expanded: %w", lakeerr.ErrCorruption)
-	}
-	return t, nil
+	return &avroFormat{text: text, schema: schema}
 }
 
-func (p *avroSchemaParser) parse(raw []byte, namespace string) (*avroType, error) {
-	if p.depth++; p.depth > avroMaxSchemaDepth {
-		return nil, fmt.Errorf("nested too deeply")
-	}
-	defer func() { p.depth-- }()
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, fmt.Errorf("empty schema")
-	}
-	switch raw[0] {
-	case '"':
-		var name string
-		if err := json.Unmarshal(raw, &name); err != nil {
-			return nil, err
-		}
-		return p.reference(name, namespace)
-	case '[':
-		var branches []json.RawMessage
-		if err := json.Unmarshal(raw, &branches); err != nil {
-			return nil, err
-		}
-		return p.union(branches, namespace)
-	case '{':
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return nil, err
-		}
-		return p.object(obj, namespace)
-	}
-	return nil, fmt.Errorf("invalid schema %.40q", raw)
+// avroMaxSchemaWeight bounds the size of a writer schema with named
+// references expanded. Without it a few records that each reference the
+// previous one twice would make every record cost 2^n steps. Java's
+// manifest schemas have about 70 nodes.
+const avroMaxSchemaWeight = 1 << 12
+
+// avroCheckSchema rejects what hamba cannot decode safely: recursive types,
+// which hamba follows without a depth bound, schemas too large when
+// expanded, and arrays of values that encode to no bytes, where a few bytes
+// can claim billions of items. Java's manifests have none of these.
+func avroCheckSchema(s avro.Schema) error {
+	var c avroChecker
+	_, err := c.check(s)
+	return err
 }
 
-// reference resolves a primitive type name or a previously defined named type.
-func (p *avroSchemaParser) reference(name, namespace string) (*avroType, error) {
-	if kind, ok := avroPrimitives[name]; ok {
-		return &avroType{kind: kind, weight: 1, empty: kind == avroNull}, nil
-	}
-	if t, ok := p.named[avroFullName(name, namespace)]; ok {
-		return t, nil
-	}
-	if t, ok := p.named[name]; ok {
-		return t, nil
-	}
-	return nil, fmt.Errorf("unknown type %q", name)
+type avroChecker struct {
+	weight int
+	path   []*avro.RecordSchema // records being walked
 }
 
-func (p *avroSchemaParser) union(raw []json.RawMessage, namespace string) (*avroType, error) {
-	t := &avroType{kind: avroUnion, weight: 1}
-	for _, b := range raw {
-		branch, err := p.parse(b, namespace)
+// check reports whether every value of s encodes to no bytes.
+func (c *avroChecker) check(s avro.Schema) (empty bool, err error) {
+	if c.weight++; c.weight > avroMaxSchemaWeight {
+		return false, errors.New("too large with named types expanded")
+	}
+	switch s := avroDeref(s).(type) {
+	case *avro.NullSchema:
+		return true, nil
+	case *avro.FixedSchema:
+		return s.Size() == 0, nil
+	case *avro.RecordSchema:
+		return c.record(s)
+	case *avro.ArraySchema:
+		empty, err := c.check(s.Items())
+		if err == nil && empty {
+			err = errors.New("array of values that encode to no bytes")
+		}
+		return false, err
+	case *avro.MapSchema:
+		_, err := c.check(s.Values())
+		return false, err
+	case *avro.UnionSchema:
+		for _, t := range s.Types() {
+			if _, err := c.check(t); err != nil {
+				return false, err
+			}
+		}
+	}
+	return false, nil
+}
+
+func (c *avroChecker) record(s *avro.RecordSchema) (bool, error) {
+	if slices.Contains(c.path, s) {
+		return false, fmt.Errorf("recursive type %s", s.FullName())
+	}
+	c.path = append(c.path, s)
+	defer func() { c.path = c.path[:len(c.path)-1] }()
+	empty := true
+	for _, f := range s.Fields() {
+		e, err := c.check(f.Type())
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		t.branches = append(t.branches, branch)
-		t.weight = avroAddWeight(t.weight, branch.weight)
+		empty = empty && e
 	}
-	if len(t.branches) == 0 {
-		return nil, fmt.Errorf("empty union")
-	}
-	return t, nil
+	return empty, nil
 }
 
-func (p *avroSchemaParser) object(obj map[string]json.RawMessage, namespace string) (*avroType, error) {
-	var typeName string
-	if err := json.Unmarshal(obj["type"], &typeName); err != nil {
-		// {"type": <schema>} wraps another schema.
-		return p.parse(obj["type"], namespace)
-	}
-	switch typeName {
-	case "record", "error":
-		return p.record(obj, namespace)
-	case "enum":
-		return p.register(obj, namespace, &avroType{kind: avroEnum, weight: 1})
-	case "fixed":
-		return p.fixed(obj, namespace)
-	case "array":
-		return p.container(avroArray, obj["items"], namespace)
-	case "map":
-		return p.container(avroMap, obj["values"], namespace)
-	}
-	kind, ok := avroPrimitives[typeName]
-	if !ok {
-		return p.reference(typeName, namespace)
-	}
-	t := &avroType{kind: kind, weight: 1, empty: kind == avroNull}
-	if lt, ok := obj["logicalType"]; ok {
-		if err := json.Unmarshal(lt, &t.logical); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
+// avroFitter matches a writer schema to Java's schema field by field name,
+// as Java's FieldReaderFactory does: fields Java does not know are ignored,
+// optional ones the writer lacks stay nil, required ones must be there, and
+// types must be Java's, except that optional values may be written without
+// the ["null", T] union and required records within one (Paimon <= 0.8
+// wrote nested records that way).
+//
+// It returns the schema the wire structs are decoded with: the writer's
+// without the fields Java does not know, and with optional scalars written
+// without a union wrapped in one, because hamba decodes a nullable Go
+// pointer only from a union. changed reports that it differs from the
+// writer's, so that records must be transcoded to it (see avroReadRecord).
+type avroFitter struct {
+	changed bool
 }
 
-func (p *avroSchemaParser) container(kind avroKind, items json.RawMessage, namespace string) (*avroType, error) {
-	if items == nil {
-		return nil, fmt.Errorf("array or map without element type")
+func (f *avroFitter) fit(w, r avro.Schema) (avro.Schema, error) {
+	w, r = avroDeref(w), avroDeref(r)
+	if value, ok := avroOptionalValue(r); ok {
+		return f.optional(w, value)
 	}
-	elem, err := p.parse(items, namespace)
+	if wu, ok := w.(*avro.UnionSchema); ok {
+		// A null in it is rejected when the record is converted.
+		if _, ok := r.(*avro.RecordSchema); !ok {
+			return nil, fmt.Errorf("nullable writer type where %s is required", r.Type())
+		}
+		return f.union(wu, r)
+	}
+	return f.value(w, r)
+}
+
+// optional fits a writer type to Java's ["null", value].
+func (f *avroFitter) optional(w, value avro.Schema) (avro.Schema, error) {
+	if wu, ok := w.(*avro.UnionSchema); ok {
+		return f.union(wu, value)
+	}
+	t, err := f.value(w, value)
 	if err != nil {
 		return nil, err
 	}
-	return &avroType{kind: kind, items: elem, weight: avroAddWeight(1, elem.weight)}, nil
+	// hamba decodes a plain record, array or bytes into the Go pointer or
+	// slice that holds the optional value, but not a plain scalar.
+	if p, ok := t.(*avro.PrimitiveSchema); !ok || p.Type() == avro.Bytes {
+		return t, nil
+	}
+	f.changed = true
+	return avro.NewUnionSchema([]avro.Schema{avro.NewNullSchema(), t})
 }
 
-func (p *avroSchemaParser) fixed(obj map[string]json.RawMessage, namespace string) (*avroType, error) {
-	t := &avroType{kind: avroFixed, weight: 1}
-	if err := json.Unmarshal(obj["size"], &t.size); err != nil || t.size < 0 {
-		return nil, fmt.Errorf("fixed without valid size")
+// union fits a writer union, which must be a value and null in either
+// order, to Java's value type r.
+func (f *avroFitter) union(w *avro.UnionSchema, r avro.Schema) (avro.Schema, error) {
+	types := w.Types()
+	if len(types) != 2 || !w.Nullable() || types[0].Type() == types[1].Type() {
+		return nil, fmt.Errorf("union %s is not of null and one value type", w)
 	}
-	t.empty = t.size == 0
-	return p.register(obj, namespace, t)
+	_, i := w.Indices()
+	t, err := f.value(avroDeref(types[i]), r)
+	if err != nil {
+		return nil, err
+	}
+	fitted := slices.Clone(types)
+	fitted[i] = t
+	return avro.NewUnionSchema(fitted)
 }
 
-func (p *avroSchemaParser) record(obj map[string]json.RawMessage, namespace string) (*avroType, error) {
-	ns := avroNamespace(obj, namespace)
-	var rawFields []struct {
-		Name string          `json:"name"`
-		Type json.RawMessage `json:"type"`
+func (f *avroFitter) value(w, r avro.Schema) (avro.Schema, error) {
+	switch r := r.(type) {
+	case *avro.RecordSchema:
+		if w, ok := w.(*avro.RecordSchema); ok {
+			return f.record(w, r)
+		}
+	case *avro.ArraySchema:
+		if w, ok := w.(*avro.ArraySchema); ok {
+			items, err := f.fit(w.Items(), r.Items())
+			if err != nil {
+				return nil, err
+			}
+			return avro.NewArraySchema(items), nil
+		}
+	case *avro.PrimitiveSchema:
+		if w, ok := w.(*avro.PrimitiveSchema); ok && w.Type() == r.Type() && avroLogicalType(w) == avroLogicalType(r) {
+			return w, nil
+		}
 	}
-	if err := json.Unmarshal(obj["fields"], &rawFields); err != nil {
-		return nil, fmt.Errorf("record fields: %w", err)
-	}
-	t := &avroType{kind: avroRecord, weight: 1, empty: true}
-	for _, f := range rawFields {
-		ft, err := p.parse(f.Type, ns)
+	return nil, fmt.Errorf("writer type %s where %s is expected", avroTypeName(w), avroTypeName(r))
+}
+
+func (f *avroFitter) record(w, r *avro.RecordSchema) (avro.Schema, error) {
+	fields := make([]*avro.Field, 0, len(w.Fields()))
+	for _, wf := range w.Fields() {
+		i := slices.IndexFunc(r.Fields(), func(rf *avro.Field) bool { return rf.Name() == wf.Name() })
+		if i < 0 {
+			f.changed = true
+			continue
+		}
+		t, err := f.fit(wf.Type(), r.Fields()[i].Type())
 		if err != nil {
-			return nil, fmt.Errorf("field %q: %w", f.Name, err)
+			return nil, fmt.Errorf("field %s: %w", wf.Name(), err)
 		}
-		t.fields = append(t.fields, avroField{name: f.Name, typ: ft})
-		t.weight = avroAddWeight(t.weight, ft.weight)
-		t.empty = t.empty && ft.empty
+		field, err := avro.NewField(wf.Name(), t)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, field)
 	}
-	return p.register(obj, namespace, t)
-}
-
-// register records a named type under its full name so that later parts of
-// the schema can reference it.
-func (p *avroSchemaParser) register(obj map[string]json.RawMessage, namespace string, t *avroType) (*avroType, error) {
-	var name string
-	if err := json.Unmarshal(obj["name"], &name); err != nil || name == "" {
-		return nil, fmt.Errorf("named type without name")
-	}
-	p.named[avroFullName(name, avroNamespace(obj, namespace))] = t
-	return t, nil
-}
-
-func avroNamespace(obj map[string]json.RawMessage, enclosing string) string {
-	var ns string
-	if json.Unmarshal(obj["namespace"], &ns) == nil {
-		return ns
-	}
-	var name string
-	if json.Unmarshal(obj["name"], &name) == nil {
-		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			return name[:i]
+	for _, rf := range r.Fields() {
+		_, optional := avroOptionalValue(rf.Type())
+		if !optional && !slices.ContainsFunc(fields, func(f *avro.Field) bool { return f.Name() == rf.Name() }) {
+			return nil, fmt.Errorf("required field %s is missing", rf.Name())
 		}
 	}
-	return enclosing
+	return avro.NewRecordSchema(w.Name(), w.Namespace(), fields)
 }
 
-func avroFullName(name, namespace string) string {
-	if strings.Contains(name, ".") || namespace == "" {
-		return name
+// avroOptionalValue returns T if s is Java's ["null", T].
+func avroOptionalValue(s avro.Schema) (avro.Schema, bool) {
+	u, ok := s.(*avro.UnionSchema)
+	if !ok || !u.Nullable() {
+		return nil, false
 	}
-	return namespace + "." + name
+	_, i := u.Indices()
+	return avroDeref(u.Types()[i]), true
 }
 
-func avroAddWeight(a, b int) int {
-	return min(a+b, avroMaxSchemaWeight+1)
+func avroDeref(s avro.Schema) avro.Schema {
+	if ref, ok := s.(*avro.RefSchema); ok {
+		return ref.Schema()
+	}
+	return s
+}
+
+func avroLogicalType(s *avro.PrimitiveSchema) avro.LogicalType {
+	if l := s.Logical(); l != nil {
+		return l.Type()
+	}
+	return ""
+}
+
+func avroTypeName(s avro.Schema) string {
+	if p, ok := s.(*avro.PrimitiveSchema); ok && p.Logical() != nil {
+		return string(p.Logical().Type())
+	}
+	return string(s.Type())
 }

@@ -6,7 +6,6 @@ package spec
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,99 +17,35 @@ import (
 	"testing"
 
 	"github.com/hamba/avro/v2"
-	"github.com/klauspost/compress/snappy"
-	"github.com/klauspost/compress/zstd"
+	"github.com/hamba/avro/v2/ocf"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/lakesql/lakesql/internal/fixtures"
 )
 
 // fxReadAvro decodes every record of an Avro object container file into
-// generic maps. It reads the container by hand because hamba's ocf package
-// pulls in a snappy module that go.sum does not pin.
+// generic maps.
 func fxReadAvro(t testing.TB, path string) []map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(data, []byte("Obj\x01")) {
-		t.Fatalf("%s: not an Avro container", path)
-	}
-	r := avro.NewReader(bytes.NewReader(data[4:]), 4096)
-	meta := fxReadAvroMetadata(r)
-	var sync [16]byte
-	r.Read(sync[:])
-	schema, err := avro.Parse(string(meta["avro.schema"]))
+	dec, err := ocf.NewDecoder(bytes.NewReader(data), ocf.WithDecoderSchemaCache(&avro.SchemaCache{}))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	defer dec.Close()
 	var out []map[string]any
-	for r.Peek(); r.Error == nil; r.Peek() {
-		count, size := r.ReadLong(), r.ReadLong()
-		block := make([]byte, size)
-		r.Read(block)
-		r.Read(sync[:])
-		plain, err := fxDecompressAvroBlock(string(meta["avro.codec"]), block)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, fxDecodeAvroBlock(t, schema, plain, count)...)
-	}
-	if r.Error != io.EOF {
-		t.Fatalf("%s: %v", path, r.Error)
-	}
-	return out
-}
-
-func fxReadAvroMetadata(r *avro.Reader) map[string][]byte {
-	meta := map[string][]byte{}
-	for {
-		n := r.ReadLong()
-		if n == 0 {
-			return meta
-		}
-		if n < 0 {
-			n = -n
-			r.ReadLong()
-		}
-		for ; n > 0; n-- {
-			key := r.ReadString()
-			meta[key] = r.ReadBytes()
-		}
-	}
-}
-
-func fxDecompressAvroBlock(codec string, block []byte) ([]byte, error) {
-	switch codec {
-	case "", "null":
-		return block, nil
-	case "zstandard":
-		dec, err := zstd.NewReader(nil)
-		if err != nil {
-			return nil, err
-		}
-		defer dec.Close()
-		return dec.DecodeAll(block, nil)
-	case "snappy":
-		// Avro appends a CRC32 of the uncompressed data to snappy blocks.
-		return snappy.Decode(nil, block[:len(block)-4])
-	case "deflate":
-		return io.ReadAll(flate.NewReader(bytes.NewReader(block)))
-	}
-	return nil, fmt.Errorf("unknown Avro codec %q", codec)
-}
-
-func fxDecodeAvroBlock(t testing.TB, schema avro.Schema, block []byte, count int64) []map[string]any {
-	t.Helper()
-	dec := avro.NewDecoderForSchema(schema, bytes.NewReader(block))
-	var out []map[string]any
-	for ; count > 0; count-- {
+	for dec.HasNext() {
 		var rec any
 		if err := dec.Decode(&rec); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", path, err)
 		}
 		out = append(out, fxUnwrapUnion(rec).(map[string]any))
+	}
+	if err := dec.Error(); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return out
 }

@@ -3,7 +3,7 @@ package spec
 import (
 	_ "embed"
 	"fmt"
-	"strings"
+	"slices"
 )
 
 // Index types of IndexFileMeta.IndexType written by Java's bucket indexes;
@@ -46,47 +46,47 @@ type IndexFileMeta struct {
 // deletion-vectors index file.
 // Mirrors org.apache.paimon.index.DeletionVectorMeta.
 type DeletionVectorMeta struct {
-	// DataFileName is Avro field f0.
-	DataFileName string
-	// Offset (f1) and Length (f2) are the byte range in the index file.
-	Offset int32
-	Length int32
+	DataFileName string `avro:"f0"`
+	// Offset and Length are the byte range in the index file.
+	Offset int32 `avro:"f1"`
+	Length int32 `avro:"f2"`
 	// Cardinality is the number of deleted rows; nil before Paimon 1.0.
-	Cardinality *int64
+	Cardinality *int64 `avro:"_CARDINALITY"`
 }
 
 // GlobalIndexMeta is the row range and indexed columns of a global-index
 // file. Mirrors org.apache.paimon.index.GlobalIndexMeta.
 type GlobalIndexMeta struct {
-	RowRangeStart int64
-	RowRangeEnd   int64
-	IndexFieldID  int32
+	RowRangeStart int64 `avro:"_ROW_RANGE_START"`
+	RowRangeEnd   int64 `avro:"_ROW_RANGE_END"`
+	IndexFieldID  int32 `avro:"_INDEX_FIELD_ID"`
 	// ExtraFieldIDs are further indexed field ids; nil is null.
-	ExtraFieldIDs []int32
+	ExtraFieldIDs []int32 `avro:"_EXTRA_FIELD_IDS"`
 	// IndexMeta and SourceMeta are opaque, index-type specific; nil is null.
-	IndexMeta  []byte
-	SourceMeta []byte
+	IndexMeta  []byte `avro:"_INDEX_META"`
+	SourceMeta []byte `avro:"_SOURCE_META"`
 }
 
 // indexManifestVersion is the _VERSION of index manifest records
 // (IndexManifestEntrySerializer).
 const indexManifestVersion = 1
 
-// indexManifestSchemaText is Java's writer schema, verbatim from a file
-// written by Paimon master (July 2026); see manifestSchemaText.
+// index-manifest.avsc is Java's writer schema, verbatim from a file written
+// by Paimon master (July 2026); see manifestListAvsc.
 //
 //go:embed avroschema/index-manifest.avsc
-var indexManifestSchemaText string
+var indexManifestAvsc string
 
-func init() { indexManifestSchemaText = strings.TrimSpace(indexManifestSchemaText) }
-
-var indexManifestDecoder = newAvroFileDecoder(indexManifestEntryFields)
+var (
+	indexManifestFormat     = newAvroFormat(indexManifestAvsc)
+	indexManifestSchemaText = indexManifestFormat.text
+)
 
 // DecodeIndexManifest decodes an index-manifest file of any Paimon version.
 // Records whose _VERSION is not 1 are reported as corrupt; otherwise errors
 // and aliasing are as for DecodeManifestList.
 func DecodeIndexManifest(data []byte) ([]IndexManifestEntry, error) {
-	entries, err := indexManifestDecoder.decode(data)
+	entries, err := avroDecode(data, indexManifestFormat, (*avroIndexManifestEntry).decoded)
 	if err != nil {
 		return nil, fmt.Errorf("spec: index manifest: %w", err)
 	}
@@ -102,94 +102,84 @@ func EncodeIndexManifest(entries []IndexManifestEntry) ([]byte, error) {
 			return nil, fmt.Errorf("spec: index manifest entry %d: invalid kind %v", i, k)
 		}
 	}
-	w := newAvroContainerWriter(indexManifestSchemaText)
-	for i := range entries {
-		encodeIndexManifestEntry(&w.block, &entries[i])
-		w.endRecord()
-	}
-	return w.finish(), nil
-}
-
-// Decoding: field mappings by Avro field name (Java's
-// IndexManifestEntrySerializer, IndexFileMeta, DeletionVectorMeta,
-// GlobalIndexMeta schemas). The entry and its IndexFileMeta share one flat
-// Avro record.
-
-var indexManifestEntryFields = []avroFieldSpec[IndexManifestEntry]{
-	avroVersionField[IndexManifestEntry](indexManifestVersion),
-	avroRequiredField("_KIND", fileKindValue, func(e *IndexManifestEntry) *FileKind { return &e.Kind }),
-	avroRequiredField("_PARTITION", avroBytesValue, func(e *IndexManifestEntry) *[]byte { return &e.Partition }),
-	avroRequiredField("_BUCKET", avroIntValue, func(e *IndexManifestEntry) *int32 { return &e.Bucket }),
-	avroRequiredField("_INDEX_TYPE", avroStringValue, func(e *IndexManifestEntry) *string { return &e.IndexFile.IndexType }),
-	avroRequiredField("_FILE_NAME", avroStringValue, func(e *IndexManifestEntry) *string { return &e.IndexFile.FileName }),
-	avroRequiredField("_FILE_SIZE", avroLongValue, func(e *IndexManifestEntry) *int64 { return &e.IndexFile.FileSize }),
-	avroRequiredField("_ROW_COUNT", avroLongValue, func(e *IndexManifestEntry) *int64 { return &e.IndexFile.RowCount }),
-	avroOptionalField("_DELETIONS_VECTORS_RANGES", avroArrayValue(avroRequired(avroRecordValue(deletionVectorMetaFields))),
-		func(e *IndexManifestEntry) *[]DeletionVectorMeta { return &e.IndexFile.DeletionVectorRanges }),
-	avroOptionalField("_EXTERNAL_PATH", avroPointer(avroStringValue), func(e *IndexManifestEntry) **string { return &e.IndexFile.ExternalPath }),
-	avroOptionalField("_GLOBAL_INDEX", avroPointer(avroRecordValue(globalIndexMetaFields)),
-		func(e *IndexManifestEntry) **GlobalIndexMeta { return &e.IndexFile.GlobalIndex }),
-}
-
-var deletionVectorMetaFields = []avroFieldSpec[DeletionVectorMeta]{
-	avroRequiredField("f0", avroStringValue, func(d *DeletionVectorMeta) *string { return &d.DataFileName }),
-	avroRequiredField("f1", avroIntValue, func(d *DeletionVectorMeta) *int32 { return &d.Offset }),
-	avroRequiredField("f2", avroIntValue, func(d *DeletionVectorMeta) *int32 { return &d.Length }),
-	avroOptionalField("_CARDINALITY", avroPointer(avroLongValue), func(d *DeletionVectorMeta) **int64 { return &d.Cardinality }),
-}
-
-var globalIndexMetaFields = []avroFieldSpec[GlobalIndexMeta]{
-	avroRequiredField("_ROW_RANGE_START", avroLongValue, func(g *GlobalIndexMeta) *int64 { return &g.RowRangeStart }),
-	avroRequiredField("_ROW_RANGE_END", avroLongValue, func(g *GlobalIndexMeta) *int64 { return &g.RowRangeEnd }),
-	avroRequiredField("_INDEX_FIELD_ID", avroIntValue, func(g *GlobalIndexMeta) *int32 { return &g.IndexFieldID }),
-	avroOptionalField("_EXTRA_FIELD_IDS", avroArrayValue(avroIntValue), func(g *GlobalIndexMeta) *[]int32 { return &g.ExtraFieldIDs }),
-	avroOptionalField("_INDEX_META", avroBytesValue, func(g *GlobalIndexMeta) *[]byte { return &g.IndexMeta }),
-	avroOptionalField("_SOURCE_META", avroBytesValue, func(g *GlobalIndexMeta) *[]byte { return &g.SourceMeta }),
-}
-
-// Encoding: fields in exactly the order of indexManifestSchemaText.
-
-func encodeIndexManifestEntry(w *avroWriter, e *IndexManifestEntry) {
-	f := &e.IndexFile
-	w.int(indexManifestVersion)
-	w.int(int32(e.Kind))
-	w.bytes(e.Partition)
-	w.int(e.Bucket)
-	w.string(f.IndexType)
-	w.string(f.FileName)
-	w.long(f.FileSize)
-	w.long(f.RowCount)
-	avroWriteNullableSlice(w, f.DeletionVectorRanges, encodeDeletionVectorRanges)
-	avroWriteNullable(w, f.ExternalPath, (*avroWriter).string)
-	avroWriteNullable(w, f.GlobalIndex, encodeGlobalIndexMeta)
-}
-
-// encodeDeletionVectorRanges writes the array; its items are ["null",
-// record] unions in Java's schema and are never null.
-func encodeDeletionVectorRanges(w *avroWriter, ranges []DeletionVectorMeta) {
-	w.arrayStart(len(ranges))
-	for i := range ranges {
-		d := &ranges[i]
-		w.long(1)
-		w.string(d.DataFileName)
-		w.int(d.Offset)
-		w.int(d.Length)
-		avroWriteNullable(w, d.Cardinality, (*avroWriter).long)
-	}
-	w.arrayEnd()
-}
-
-func encodeGlobalIndexMeta(w *avroWriter, g GlobalIndexMeta) {
-	w.long(g.RowRangeStart)
-	w.long(g.RowRangeEnd)
-	w.int(g.IndexFieldID)
-	avroWriteNullableSlice(w, g.ExtraFieldIDs, func(w *avroWriter, ids []int32) {
-		w.arrayStart(len(ids))
-		for _, id := range ids {
-			w.int(id)
-		}
-		w.arrayEnd()
+	data, err := avroEncode(indexManifestFormat, len(entries), func(i int) *avroIndexManifestEntry {
+		return newAvroIndexManifestEntry(&entries[i])
 	})
-	avroWriteNullableSlice(w, g.IndexMeta, (*avroWriter).bytes)
-	avroWriteNullableSlice(w, g.SourceMeta, (*avroWriter).bytes)
+	if err != nil {
+		return nil, fmt.Errorf("spec: index manifest: %w", err)
+	}
+	return data, nil
+}
+
+// avroIndexManifestEntry mirrors Java's IndexManifestEntrySerializer
+// schema, where the entry and its IndexFileMeta share one flat record. The
+// ranges are pointers because Java's schema makes them nullable.
+type avroIndexManifestEntry struct {
+	Version              int32                 `avro:"_VERSION"`
+	Kind                 int32                 `avro:"_KIND"`
+	Partition            []byte                `avro:"_PARTITION"`
+	Bucket               int32                 `avro:"_BUCKET"`
+	IndexType            string                `avro:"_INDEX_TYPE"`
+	FileName             string                `avro:"_FILE_NAME"`
+	FileSize             int64                 `avro:"_FILE_SIZE"`
+	RowCount             int64                 `avro:"_ROW_COUNT"`
+	DeletionVectorRanges []*DeletionVectorMeta `avro:"_DELETIONS_VECTORS_RANGES"`
+	ExternalPath         *string               `avro:"_EXTERNAL_PATH"`
+	GlobalIndex          *GlobalIndexMeta      `avro:"_GLOBAL_INDEX"`
+}
+
+func (a *avroIndexManifestEntry) decoded() (IndexManifestEntry, error) {
+	if err := avroCheckVersion(a.Version, indexManifestVersion); err != nil {
+		return IndexManifestEntry{}, err
+	}
+	kind, err := decodedFileKind(a.Kind)
+	if err != nil {
+		return IndexManifestEntry{}, err
+	}
+	ranges, err := decodedDeletionVectorRanges(a.DeletionVectorRanges)
+	if err != nil {
+		return IndexManifestEntry{}, fmt.Errorf("_DELETIONS_VECTORS_RANGES: %w", err)
+	}
+	if g := a.GlobalIndex; g != nil {
+		g.IndexMeta, g.SourceMeta = slices.Clip(g.IndexMeta), slices.Clip(g.SourceMeta)
+	}
+	return IndexManifestEntry{
+		Kind: kind, Partition: slices.Clip(a.Partition), Bucket: a.Bucket,
+		IndexFile: IndexFileMeta{
+			IndexType: a.IndexType, FileName: a.FileName, FileSize: a.FileSize, RowCount: a.RowCount,
+			DeletionVectorRanges: ranges, ExternalPath: a.ExternalPath, GlobalIndex: a.GlobalIndex,
+		},
+	}, nil
+}
+
+// decodedDeletionVectorRanges rejects null items, which Java's schema
+// allows but DeletionVectorMeta cannot be.
+func decodedDeletionVectorRanges(in []*DeletionVectorMeta) ([]DeletionVectorMeta, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]DeletionVectorMeta, len(in))
+	for i, d := range in {
+		var err error
+		if out[i], err = avroRequired(d); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func newAvroIndexManifestEntry(e *IndexManifestEntry) *avroIndexManifestEntry {
+	f := &e.IndexFile
+	var ranges []*DeletionVectorMeta
+	if f.DeletionVectorRanges != nil {
+		ranges = make([]*DeletionVectorMeta, len(f.DeletionVectorRanges))
+		for i := range ranges {
+			ranges[i] = &f.DeletionVectorRanges[i]
+		}
+	}
+	return &avroIndexManifestEntry{
+		Version: indexManifestVersion, Kind: int32(e.Kind), Partition: e.Partition, Bucket: e.Bucket,
+		IndexType: f.IndexType, FileName: f.FileName, FileSize: f.FileSize, RowCount: f.RowCount,
+		DeletionVectorRanges: ranges, ExternalPath: f.ExternalPath, GlobalIndex: f.GlobalIndex,
+	}
 }

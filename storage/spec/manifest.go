@@ -82,9 +82,10 @@ type ManifestEntry struct {
 // DataFileMeta describes one data file.
 // Mirrors org.apache.paimon.io.DataFileMeta.
 //
-// Nil pointers and nil slices are Avro nulls (or fields an older writer did
-// not have); empty non-nil slices are present but empty, which matters for
-// ValueStatsCols and WriteCols where null means "all columns".
+// In the nullable fields (from CreationTime on), nil pointers and nil
+// slices are Avro nulls or fields an older writer did not have; empty
+// non-nil slices are present but empty, which matters for ValueStatsCols and
+// WriteCols where null means "all columns".
 type DataFileMeta struct {
 	// FileName is relative to the bucket directory.
 	FileName string
@@ -100,7 +101,8 @@ type DataFileMeta struct {
 	MaxSequenceNumber int64
 	SchemaID          int64
 	Level             int32
-	// ExtraFiles are sidecar file names, e.g. a ".index" file index.
+	// ExtraFiles are sidecar file names, e.g. a ".index" file index. The
+	// field is not nullable: nil is written as an empty array.
 	ExtraFiles []string
 	// CreationTime is Java's TIMESTAMP(3) _CREATION_TIME, which Java fills
 	// with LocalDateTime.now(): the writer's local wall-clock reading stored

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -23,33 +22,33 @@ const (
 // "default" attributes) makes our headers byte-identical to Java's.
 var (
 	//go:embed avroschema/manifest-list.avsc
-	manifestListSchemaText string
+	manifestListAvsc string
 	//go:embed avroschema/manifest.avsc
-	manifestSchemaText string
-	// manifestWithSequencesSchemaText adds _WRITE_COLS_SEQUENCES, which Paimon
-	// writes after 2.0. It is used only when an entry carries that field, so
-	// that readers of released versions get the schema they know.
+	manifestAvsc string
+	// manifest-write-cols-sequences.avsc adds _WRITE_COLS_SEQUENCES, which
+	// Paimon writes after 2.0. It is used only when an entry carries that
+	// field, so that readers of released versions get the schema they know;
+	// files of either schema are read against it.
 	//go:embed avroschema/manifest-write-cols-sequences.avsc
-	manifestWithSequencesSchemaText string
+	manifestWithSequencesAvsc string
 )
 
-func init() {
-	manifestListSchemaText = strings.TrimSpace(manifestListSchemaText)
-	manifestSchemaText = strings.TrimSpace(manifestSchemaText)
-	manifestWithSequencesSchemaText = strings.TrimSpace(manifestWithSequencesSchemaText)
-}
-
 var (
-	manifestListDecoder  = newAvroFileDecoder(manifestFileMetaFields)
-	manifestEntryDecoder = newAvroFileDecoder(manifestEntryFields)
+	manifestListFormat          = newAvroFormat(manifestListAvsc)
+	manifestFormat              = newAvroFormat(manifestAvsc)
+	manifestWithSequencesFormat = newAvroFormat(manifestWithSequencesAvsc)
+
+	manifestListSchemaText          = manifestListFormat.text
+	manifestSchemaText              = manifestFormat.text
+	manifestWithSequencesSchemaText = manifestWithSequencesFormat.text
 )
 
 // DecodeManifestList decodes a manifest-list file of any Paimon version.
 // Records whose _VERSION is not 2 are reported as corrupt (ErrCorruption),
 // ORC files (manifest.format=orc) as ErrUnsupported. Byte slices in the
-// result alias one buffer per Avro block.
+// result may share backing arrays, clipped to their length.
 func DecodeManifestList(data []byte) ([]ManifestFileMeta, error) {
-	metas, err := manifestListDecoder.decode(data)
+	metas, err := avroDecode(data, manifestListFormat, (*avroManifestFileMeta).decoded)
 	if err != nil {
 		return nil, fmt.Errorf("spec: manifest list: %w", err)
 	}
@@ -59,7 +58,7 @@ func DecodeManifestList(data []byte) ([]ManifestFileMeta, error) {
 // DecodeManifestEntries decodes a manifest file of any Paimon version, with
 // the same error classes and aliasing as DecodeManifestList.
 func DecodeManifestEntries(data []byte) ([]ManifestEntry, error) {
-	entries, err := manifestEntryDecoder.decode(data)
+	entries, err := avroDecode(data, manifestWithSequencesFormat, (*avroManifestEntry).decoded)
 	if err != nil {
 		return nil, fmt.Errorf("spec: manifest: %w", err)
 	}
@@ -67,36 +66,37 @@ func DecodeManifestEntries(data []byte) ([]ManifestEntry, error) {
 }
 
 // EncodeManifestList encodes a manifest-list file the way Java Paimon does:
-// zstandard Avro with Java's writer schema. It cannot fail today; the error
-// keeps the encoders alike.
+// zstandard Avro with Java's writer schema.
 func EncodeManifestList(metas []ManifestFileMeta) ([]byte, error) {
-	w := newAvroContainerWriter(manifestListSchemaText)
-	for i := range metas {
-		encodeManifestFileMeta(&w.block, &metas[i])
-		w.endRecord()
+	data, err := avroEncode(manifestListFormat, len(metas), func(i int) *avroManifestFileMeta {
+		return newAvroManifestFileMeta(&metas[i])
+	})
+	if err != nil {
+		return nil, fmt.Errorf("spec: manifest list: %w", err)
 	}
-	return w.finish(), nil
+	return data, nil
 }
 
 // EncodeManifestEntries encodes a manifest file the way Java Paimon does:
 // zstandard Avro with Java's writer schema. It rejects kinds and file
 // sources Java cannot read.
 func EncodeManifestEntries(entries []ManifestEntry) ([]byte, error) {
-	schema, withSequences := manifestSchemaText, false
+	format := manifestFormat
 	for i := range entries {
 		if err := checkManifestEntry(&entries[i]); err != nil {
 			return nil, fmt.Errorf("spec: manifest entry %d: %w", i, err)
 		}
 		if entries[i].File.WriteColsSequences != nil {
-			schema, withSequences = manifestWithSequencesSchemaText, true
+			format = manifestWithSequencesFormat
 		}
 	}
-	w := newAvroContainerWriter(schema)
-	for i := range entries {
-		encodeManifestEntry(&w.block, &entries[i], withSequences)
-		w.endRecord()
+	data, err := avroEncode(format, len(entries), func(i int) *avroManifestEntry {
+		return newAvroManifestEntry(&entries[i])
+	})
+	if err != nil {
+		return nil, fmt.Errorf("spec: manifest: %w", err)
 	}
-	return w.finish(), nil
+	return data, nil
 }
 
 // checkManifestEntry rejects enum values Java cannot read back.
@@ -110,200 +110,200 @@ func checkManifestEntry(e *ManifestEntry) error {
 	return nil
 }
 
-// Decoding: field mappings by Avro field name (Java's DataFileMeta.SCHEMA,
-// ManifestEntry.SCHEMA, ManifestFileMeta.SCHEMA, SimpleStats.SCHEMA).
+// The wire structs mirror Java's schemas (ManifestFileMeta.SCHEMA,
+// ManifestEntry.SCHEMA, DataFileMeta.SCHEMA, SimpleStats.SCHEMA). Nested
+// records are pointers because Paimon <= 0.8 wrote them as nullable; nil
+// pointers and slices are nulls or fields an older writer did not have.
 
-var simpleStatsFields = []avroFieldSpec[SimpleStats]{
-	avroRequiredField("_MIN_VALUES", avroBytesValue, func(s *SimpleStats) *[]byte { return &s.MinValues }),
-	avroRequiredField("_MAX_VALUES", avroBytesValue, func(s *SimpleStats) *[]byte { return &s.MaxValues }),
-	avroOptionalField("_NULL_COUNTS", avroNullCountsValue, func(s *SimpleStats) *[]*int64 { return &s.NullCounts }),
+// avroSimpleStats has SimpleStats's fields, so that the two convert.
+type avroSimpleStats struct {
+	MinValues  []byte   `avro:"_MIN_VALUES"`
+	MaxValues  []byte   `avro:"_MAX_VALUES"`
+	NullCounts []*int64 `avro:"_NULL_COUNTS"`
 }
 
-var manifestFileMetaFields = []avroFieldSpec[ManifestFileMeta]{
-	avroVersionField[ManifestFileMeta](manifestListVersion),
-	avroRequiredField("_FILE_NAME", avroStringValue, func(m *ManifestFileMeta) *string { return &m.FileName }),
-	avroRequiredField("_FILE_SIZE", avroLongValue, func(m *ManifestFileMeta) *int64 { return &m.FileSize }),
-	avroRequiredField("_NUM_ADDED_FILES", avroLongValue, func(m *ManifestFileMeta) *int64 { return &m.NumAddedFiles }),
-	avroRequiredField("_NUM_DELETED_FILES", avroLongValue, func(m *ManifestFileMeta) *int64 { return &m.NumDeletedFiles }),
-	avroRequiredField("_PARTITION_STATS", avroRecordValue(simpleStatsFields), func(m *ManifestFileMeta) *SimpleStats { return &m.PartitionStats }),
-	avroRequiredField("_SCHEMA_ID", avroLongValue, func(m *ManifestFileMeta) *int64 { return &m.SchemaID }),
-	avroOptionalField("_MIN_BUCKET", avroPointer(avroIntValue), func(m *ManifestFileMeta) **int32 { return &m.MinBucket }),
-	avroOptionalField("_MAX_BUCKET", avroPointer(avroIntValue), func(m *ManifestFileMeta) **int32 { return &m.MaxBucket }),
-	avroOptionalField("_MIN_LEVEL", avroPointer(avroIntValue), func(m *ManifestFileMeta) **int32 { return &m.MinLevel }),
-	avroOptionalField("_MAX_LEVEL", avroPointer(avroIntValue), func(m *ManifestFileMeta) **int32 { return &m.MaxLevel }),
-	avroOptionalField("_MIN_ROW_ID", avroPointer(avroLongValue), func(m *ManifestFileMeta) **int64 { return &m.MinRowID }),
-	avroOptionalField("_MAX_ROW_ID", avroPointer(avroLongValue), func(m *ManifestFileMeta) **int64 { return &m.MaxRowID }),
+type avroManifestFileMeta struct {
+	Version         int32            `avro:"_VERSION"`
+	FileName        string           `avro:"_FILE_NAME"`
+	FileSize        int64            `avro:"_FILE_SIZE"`
+	NumAddedFiles   int64            `avro:"_NUM_ADDED_FILES"`
+	NumDeletedFiles int64            `avro:"_NUM_DELETED_FILES"`
+	PartitionStats  *avroSimpleStats `avro:"_PARTITION_STATS"`
+	SchemaID        int64            `avro:"_SCHEMA_ID"`
+	MinBucket       *int32           `avro:"_MIN_BUCKET"`
+	MaxBucket       *int32           `avro:"_MAX_BUCKET"`
+	MinLevel        *int32           `avro:"_MIN_LEVEL"`
+	MaxLevel        *int32           `avro:"_MAX_LEVEL"`
+	MinRowID        *int64           `avro:"_MIN_ROW_ID"`
+	MaxRowID        *int64           `avro:"_MAX_ROW_ID"`
 }
 
-var manifestEntryFields = []avroFieldSpec[ManifestEntry]{
-	avroVersionField[ManifestEntry](manifestEntryVersion),
-	avroRequiredField("_KIND", fileKindValue, func(e *ManifestEntry) *FileKind { return &e.Kind }),
-	avroRequiredField("_PARTITION", avroBytesValue, func(e *ManifestEntry) *[]byte { return &e.Partition }),
-	avroRequiredField("_BUCKET", avroIntValue, func(e *ManifestEntry) *int32 { return &e.Bucket }),
-	avroRequiredField("_TOTAL_BUCKETS", avroIntValue, func(e *ManifestEntry) *int32 { return &e.TotalBuckets }),
-	avroRequiredField("_FILE", avroRecordValue(dataFileMetaFields), func(e *ManifestEntry) *DataFileMeta { return &e.File }),
+type avroManifestEntry struct {
+	Version      int32             `avro:"_VERSION"`
+	Kind         int32             `avro:"_KIND"`
+	Partition    []byte            `avro:"_PARTITION"`
+	Bucket       int32             `avro:"_BUCKET"`
+	TotalBuckets int32             `avro:"_TOTAL_BUCKETS"`
+	File         *avroDataFileMeta `avro:"_FILE"`
 }
 
-var dataFileMetaFields = []avroFieldSpec[DataFileMeta]{
-	avroRequiredField("_FILE_NAME", avroStringValue, func(f *DataFileMeta) *string { return &f.FileName }),
-	avroRequiredField("_FILE_SIZE", avroLongValue, func(f *DataFileMeta) *int64 { return &f.FileSize }),
-	avroRequiredField("_ROW_COUNT", avroLongValue, func(f *DataFileMeta) *int64 { return &f.RowCount }),
-	avroRequiredField("_MIN_KEY", avroBytesValue, func(f *DataFileMeta) *[]byte { return &f.MinKey }),
-	avroRequiredField("_MAX_KEY", avroBytesValue, func(f *DataFileMeta) *[]byte { return &f.MaxKey }),
-	avroRequiredField("_KEY_STATS", avroRecordValue(simpleStatsFields), func(f *DataFileMeta) *SimpleStats { return &f.KeyStats }),
-	avroRequiredField("_VALUE_STATS", avroRecordValue(simpleStatsFields), func(f *DataFileMeta) *SimpleStats { return &f.ValueStats }),
-	avroRequiredField("_MIN_SEQUENCE_NUMBER", avroLongValue, func(f *DataFileMeta) *int64 { return &f.MinSequenceNumber }),
-	avroRequiredField("_MAX_SEQUENCE_NUMBER", avroLongValue, func(f *DataFileMeta) *int64 { return &f.MaxSequenceNumber }),
-	avroRequiredField("_SCHEMA_ID", avroLongValue, func(f *DataFileMeta) *int64 { return &f.SchemaID }),
-	avroRequiredField("_LEVEL", avroIntValue, func(f *DataFileMeta) *int32 { return &f.Level }),
-	avroRequiredField("_EXTRA_FILES", avroArrayValue(avroStringValue), func(f *DataFileMeta) *[]string { return &f.ExtraFiles }),
-	avroOptionalField("_CREATION_TIME", avroPointer(avroTimestampValue), func(f *DataFileMeta) **time.Time { return &f.CreationTime }),
-	avroOptionalField("_DELETE_ROW_COUNT", avroPointer(avroLongValue), func(f *DataFileMeta) **int64 { return &f.DeleteRowCount }),
-	avroOptionalField("_EMBEDDED_FILE_INDEX", avroBytesValue, func(f *DataFileMeta) *[]byte { return &f.EmbeddedIndex }),
-	avroOptionalField("_FILE_SOURCE", avroPointer(fileSourceValue), func(f *DataFileMeta) **FileSource { return &f.FileSource }),
-	avroOptionalField("_VALUE_STATS_COLS", avroArrayValue(avroStringValue), func(f *DataFileMeta) *[]string { return &f.ValueStatsCols }),
-	avroOptionalField("_EXTERNAL_PATH", avroPointer(avroStringValue), func(f *DataFileMeta) **string { return &f.ExternalPath }),
-	avroOptionalField("_FIRST_ROW_ID", avroPointer(avroLongValue), func(f *DataFileMeta) **int64 { return &f.FirstRowID }),
-	avroOptionalField("_WRITE_COLS", avroArrayValue(avroStringValue), func(f *DataFileMeta) *[]string { return &f.WriteCols }),
-	avroOptionalField("_WRITE_COLS_SEQUENCES", avroArrayValue(avroLongValue), func(f *DataFileMeta) *[]int64 { return &f.WriteColsSequences }),
+type avroDataFileMeta struct {
+	FileName           string           `avro:"_FILE_NAME"`
+	FileSize           int64            `avro:"_FILE_SIZE"`
+	RowCount           int64            `avro:"_ROW_COUNT"`
+	MinKey             []byte           `avro:"_MIN_KEY"`
+	MaxKey             []byte           `avro:"_MAX_KEY"`
+	KeyStats           *avroSimpleStats `avro:"_KEY_STATS"`
+	ValueStats         *avroSimpleStats `avro:"_VALUE_STATS"`
+	MinSequenceNumber  int64            `avro:"_MIN_SEQUENCE_NUMBER"`
+	MaxSequenceNumber  int64            `avro:"_MAX_SEQUENCE_NUMBER"`
+	SchemaID           int64            `avro:"_SCHEMA_ID"`
+	Level              int32            `avro:"_LEVEL"`
+	ExtraFiles         []string         `avro:"_EXTRA_FILES"`
+	CreationTime       *time.Time       `avro:"_CREATION_TIME"` // timestamp-millis, read as UTC
+	DeleteRowCount     *int64           `avro:"_DELETE_ROW_COUNT"`
+	EmbeddedIndex      []byte           `avro:"_EMBEDDED_FILE_INDEX"`
+	FileSource         *int32           `avro:"_FILE_SOURCE"`
+	ValueStatsCols     []string         `avro:"_VALUE_STATS_COLS"`
+	ExternalPath       *string          `avro:"_EXTERNAL_PATH"`
+	FirstRowID         *int64           `avro:"_FIRST_ROW_ID"`
+	WriteCols          []string         `avro:"_WRITE_COLS"`
+	WriteColsSequences []int64          `avro:"_WRITE_COLS_SEQUENCES"`
 }
 
-// fileKindValue reads a TINYINT _KIND and rejects values Java's
+// Decoding.
+
+func (a *avroManifestFileMeta) decoded() (ManifestFileMeta, error) {
+	if err := avroCheckVersion(a.Version, manifestListVersion); err != nil {
+		return ManifestFileMeta{}, err
+	}
+	stats, err := a.PartitionStats.decoded()
+	if err != nil {
+		return ManifestFileMeta{}, fmt.Errorf("_PARTITION_STATS: %w", err)
+	}
+	return ManifestFileMeta{
+		FileName: a.FileName, FileSize: a.FileSize, NumAddedFiles: a.NumAddedFiles,
+		NumDeletedFiles: a.NumDeletedFiles, PartitionStats: stats, SchemaID: a.SchemaID,
+		MinBucket: a.MinBucket, MaxBucket: a.MaxBucket, MinLevel: a.MinLevel, MaxLevel: a.MaxLevel,
+		MinRowID: a.MinRowID, MaxRowID: a.MaxRowID,
+	}, nil
+}
+
+func (a *avroManifestEntry) decoded() (ManifestEntry, error) {
+	if err := avroCheckVersion(a.Version, manifestEntryVersion); err != nil {
+		return ManifestEntry{}, err
+	}
+	kind, err := decodedFileKind(a.Kind)
+	if err != nil {
+		return ManifestEntry{}, err
+	}
+	file, err := avroRequired(a.File)
+	if err != nil {
+		return ManifestEntry{}, fmt.Errorf("_FILE: %w", err)
+	}
+	meta, err := file.decoded()
+	if err != nil {
+		return ManifestEntry{}, fmt.Errorf("_FILE: %w", err)
+	}
+	return ManifestEntry{
+		Kind: kind, Partition: slices.Clip(a.Partition), Bucket: a.Bucket, TotalBuckets: a.TotalBuckets, File: meta,
+	}, nil
+}
+
+func (a *avroDataFileMeta) decoded() (DataFileMeta, error) {
+	keyStats, err := a.KeyStats.decoded()
+	if err != nil {
+		return DataFileMeta{}, fmt.Errorf("_KEY_STATS: %w", err)
+	}
+	valueStats, err := a.ValueStats.decoded()
+	if err != nil {
+		return DataFileMeta{}, fmt.Errorf("_VALUE_STATS: %w", err)
+	}
+	source, err := decodedFileSource(a.FileSource)
+	if err != nil {
+		return DataFileMeta{}, err
+	}
+	return DataFileMeta{
+		FileName: a.FileName, FileSize: a.FileSize, RowCount: a.RowCount,
+		MinKey: slices.Clip(a.MinKey), MaxKey: slices.Clip(a.MaxKey), KeyStats: keyStats, ValueStats: valueStats,
+		MinSequenceNumber: a.MinSequenceNumber, MaxSequenceNumber: a.MaxSequenceNumber, SchemaID: a.SchemaID,
+		Level: a.Level, ExtraFiles: a.ExtraFiles, CreationTime: a.CreationTime, DeleteRowCount: a.DeleteRowCount,
+		EmbeddedIndex: slices.Clip(a.EmbeddedIndex), FileSource: source, ValueStatsCols: a.ValueStatsCols,
+		ExternalPath: a.ExternalPath, FirstRowID: a.FirstRowID, WriteCols: a.WriteCols,
+		WriteColsSequences: a.WriteColsSequences,
+	}, nil
+}
+
+// decoded clips the byte slices, which hamba cuts from larger buffers, so
+// that appending to one cannot overwrite the next.
+func (a *avroSimpleStats) decoded() (SimpleStats, error) {
+	s, err := avroRequired(a)
+	s.MinValues, s.MaxValues = slices.Clip(s.MinValues), slices.Clip(s.MaxValues)
+	return SimpleStats(s), err
+}
+
+// decodedFileKind rejects the TINYINT _KIND values Java's
 // FileKind.fromByteValue rejects.
-func fileKindValue(t *avroType) (avroDecodeFn[FileKind], error) {
-	if t.kind != avroInt {
-		return nil, avroTypeError(t, "int")
+func decodedFileKind(v int32) (FileKind, error) {
+	if v != int32(FileKindAdd) && v != int32(FileKindDelete) {
+		return 0, fmt.Errorf("invalid file kind %d: %w", v, lakeerr.ErrCorruption)
 	}
-	return func(r *avroReader, dst *FileKind) error {
-		v, err := r.int()
-		if err == nil && v != int32(FileKindAdd) && v != int32(FileKindDelete) {
-			err = fmt.Errorf("invalid file kind %d: %w", v, lakeerr.ErrCorruption)
-		}
-		*dst = FileKind(v)
-		return err
-	}, nil
+	return FileKind(v), nil
 }
 
-// fileSourceValue reads a TINYINT _FILE_SOURCE and rejects values Java's
+// decodedFileSource rejects the TINYINT _FILE_SOURCE values Java's
 // FileSource.fromByteValue rejects.
-func fileSourceValue(t *avroType) (avroDecodeFn[FileSource], error) {
-	if t.kind != avroInt {
-		return nil, avroTypeError(t, "int")
+func decodedFileSource(v *int32) (*FileSource, error) {
+	switch {
+	case v == nil:
+		return nil, nil
+	case *v != int32(FileSourceAppend) && *v != int32(FileSourceCompact):
+		return nil, fmt.Errorf("invalid file source %d: %w", *v, lakeerr.ErrCorruption)
 	}
-	return func(r *avroReader, dst *FileSource) error {
-		v, err := r.int()
-		if err == nil && v != int32(FileSourceAppend) && v != int32(FileSourceCompact) {
-			err = fmt.Errorf("invalid file source %d: %w", v, lakeerr.ErrCorruption)
-		}
-		*dst = FileSource(v)
-		return err
-	}, nil
+	s := FileSource(*v)
+	return &s, nil
 }
 
-// avroNullCountsValue decodes _NULL_COUNTS, an array of nullable longs. The
-// counts of one array block share one backing array, which saves an
-// allocation per column on the planning hot path.
-func avroNullCountsValue(t *avroType) (avroDecodeFn[[]*int64], error) {
-	if t.kind != avroArray {
-		return nil, avroTypeError(t, "array")
-	}
-	shape, err := avroOptionalShapeOf(t.items)
-	if err != nil {
-		return nil, err
-	}
-	count, err := avroLongValue(shape.value)
-	if err != nil {
-		return nil, err
-	}
-	return func(r *avroReader, dst *[]*int64) error {
-		out := []*int64{}
-		for {
-			n, err := r.blockCount()
-			if err != nil || n == 0 {
-				*dst = out
-				return err
-			}
-			backing := make([]int64, n)
-			out = slices.Grow(out, n)
-			for i := range backing {
-				present, err := shape.readPresent(r)
-				var c *int64
-				if present {
-					c = &backing[i]
-					err = count(r, c)
-				}
-				if err != nil {
-					return err
-				}
-				out = append(out, c)
-			}
-		}
-	}, nil
-}
+// Encoding. hamba writes the fields in the order of the format's schema,
+// and nil pointers and slices as the null branch of its ["null", T] unions.
 
-// Encoding: fields in exactly the order of the embedded schemas; nullable
-// fields are ["null", T] unions with null first, as Java writes them.
-
-func encodeManifestFileMeta(w *avroWriter, m *ManifestFileMeta) {
-	w.int(manifestListVersion)
-	w.string(m.FileName)
-	w.long(m.FileSize)
-	w.long(m.NumAddedFiles)
-	w.long(m.NumDeletedFiles)
-	encodeSimpleStats(w, &m.PartitionStats)
-	w.long(m.SchemaID)
-	avroWriteNullable(w, m.MinBucket, (*avroWriter).int)
-	avroWriteNullable(w, m.MaxBucket, (*avroWriter).int)
-	avroWriteNullable(w, m.MinLevel, (*avroWriter).int)
-	avroWriteNullable(w, m.MaxLevel, (*avroWriter).int)
-	avroWriteNullable(w, m.MinRowID, (*avroWriter).long)
-	avroWriteNullable(w, m.MaxRowID, (*avroWriter).long)
-}
-
-func encodeManifestEntry(w *avroWriter, e *ManifestEntry, withSequences bool) {
-	w.int(manifestEntryVersion)
-	w.int(int32(e.Kind))
-	w.bytes(e.Partition)
-	w.int(e.Bucket)
-	w.int(e.TotalBuckets)
-	encodeDataFileMeta(w, &e.File, withSequences)
-}
-
-func encodeDataFileMeta(w *avroWriter, f *DataFileMeta, withSequences bool) {
-	w.string(f.FileName)
-	w.long(f.FileSize)
-	w.long(f.RowCount)
-	w.bytes(f.MinKey)
-	w.bytes(f.MaxKey)
-	encodeSimpleStats(w, &f.KeyStats)
-	encodeSimpleStats(w, &f.ValueStats)
-	w.long(f.MinSequenceNumber)
-	w.long(f.MaxSequenceNumber)
-	w.long(f.SchemaID)
-	w.int(f.Level)
-	w.strings(f.ExtraFiles)
-	avroWriteNullable(w, f.CreationTime, func(w *avroWriter, t time.Time) { w.long(t.UnixMilli()) })
-	avroWriteNullable(w, f.DeleteRowCount, (*avroWriter).long)
-	avroWriteNullableSlice(w, f.EmbeddedIndex, (*avroWriter).bytes)
-	avroWriteNullable(w, f.FileSource, func(w *avroWriter, s FileSource) { w.int(int32(s)) })
-	avroWriteNullableSlice(w, f.ValueStatsCols, (*avroWriter).strings)
-	avroWriteNullable(w, f.ExternalPath, (*avroWriter).string)
-	avroWriteNullable(w, f.FirstRowID, (*avroWriter).long)
-	avroWriteNullableSlice(w, f.WriteCols, (*avroWriter).strings)
-	if withSequences {
-		avroWriteNullableSlice(w, f.WriteColsSequences, (*avroWriter).longs)
+func newAvroManifestFileMeta(m *ManifestFileMeta) *avroManifestFileMeta {
+	return &avroManifestFileMeta{
+		Version: manifestListVersion, FileName: m.FileName, FileSize: m.FileSize,
+		NumAddedFiles: m.NumAddedFiles, NumDeletedFiles: m.NumDeletedFiles,
+		PartitionStats: newAvroSimpleStats(m.PartitionStats), SchemaID: m.SchemaID,
+		MinBucket: m.MinBucket, MaxBucket: m.MaxBucket, MinLevel: m.MinLevel, MaxLevel: m.MaxLevel,
+		MinRowID: m.MinRowID, MaxRowID: m.MaxRowID,
 	}
 }
 
-// encodeSimpleStats writes nil NullCounts as an empty array, never as the
+func newAvroManifestEntry(e *ManifestEntry) *avroManifestEntry {
+	f := &e.File
+	var source *int32
+	if f.FileSource != nil {
+		source = new(int32(*f.FileSource))
+	}
+	return &avroManifestEntry{
+		Version: manifestEntryVersion, Kind: int32(e.Kind), Partition: e.Partition,
+		Bucket: e.Bucket, TotalBuckets: e.TotalBuckets,
+		File: &avroDataFileMeta{
+			FileName: f.FileName, FileSize: f.FileSize, RowCount: f.RowCount, MinKey: f.MinKey, MaxKey: f.MaxKey,
+			KeyStats: newAvroSimpleStats(f.KeyStats), ValueStats: newAvroSimpleStats(f.ValueStats),
+			MinSequenceNumber: f.MinSequenceNumber, MaxSequenceNumber: f.MaxSequenceNumber, SchemaID: f.SchemaID,
+			Level: f.Level, ExtraFiles: f.ExtraFiles, CreationTime: f.CreationTime, DeleteRowCount: f.DeleteRowCount,
+			EmbeddedIndex: f.EmbeddedIndex, FileSource: source, ValueStatsCols: f.ValueStatsCols,
+			ExternalPath: f.ExternalPath, FirstRowID: f.FirstRowID, WriteCols: f.WriteCols,
+			WriteColsSequences: f.WriteColsSequences,
+		},
+	}
+}
+
+// newAvroSimpleStats writes nil NullCounts as an empty array, never as the
 // null the schema allows: Java's SimpleStats.fromRow cannot read a null.
-func encodeSimpleStats(w *avroWriter, s *SimpleStats) {
-	w.bytes(s.MinValues)
-	w.bytes(s.MaxValues)
-	w.long(1)
-	w.arrayStart(len(s.NullCounts))
-	for _, c := range s.NullCounts {
-		avroWriteNullable(w, c, (*avroWriter).long)
+func newAvroSimpleStats(s SimpleStats) *avroSimpleStats {
+	if s.NullCounts == nil {
+		s.NullCounts = []*int64{}
 	}
-	w.arrayEnd()
+	a := avroSimpleStats(s)
+	return &a
 }

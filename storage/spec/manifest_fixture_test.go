@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
 	"github.com/lakesql/lakesql/internal/fixtures"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -117,11 +119,11 @@ func mfRoundTripWith[T any](data []byte, decode func([]byte) ([]T, error), encod
 // mfWriterSchema returns the avro.schema header of a container file.
 func mfWriterSchema(t testing.TB, data []byte) []byte {
 	t.Helper()
-	c, err := avroOpenContainer(data)
+	dec, err := ocf.NewDecoder(bytes.NewReader(data), ocf.WithDecoderSchemaCache(&avro.SchemaCache{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.schema
+	return dec.Metadata()["avro.schema"]
 }
 
 // mfCanonicalJSON re-serializes JSON with sorted keys and no spaces.
