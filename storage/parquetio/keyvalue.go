@@ -141,12 +141,22 @@ type KeyValueIterator struct {
 // given trimmed primary keys and value fields. Thin-mode files, which lack
 // the _KEY_ columns, are recognised from the file schema.
 func (r *Reader) NewKeyValueIterator(keyNames []string, valueFields []spec.DataField) (*KeyValueIterator, error) {
+	all := make([]int, len(r.rowGroups))
+	for i := range all {
+		all[i] = i
+	}
+	return r.NewKeyValueRowGroupIterator(keyNames, valueFields, all)
+}
+
+// NewKeyValueRowGroupIterator is NewKeyValueIterator over the given row
+// groups only, in the given order; positions stay file positions.
+func (r *Reader) NewKeyValueRowGroupIterator(keyNames []string, valueFields []spec.DataField, rowGroups []int) (*KeyValueIterator, error) {
 	thin := len(keyNames) > 0 && r.root.child(KeyColumnPrefix+keyNames[0]) == nil
 	layout, err := NewKeyValueLayout(keyNames, valueFields, thin)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := r.NewRowIterator(layout.Columns())
+	rows, err := r.NewRowGroupIterator(layout.Columns(), rowGroups)
 	if err != nil {
 		return nil, err
 	}

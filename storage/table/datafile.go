@@ -9,17 +9,16 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/parquetio"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// dataFile is one open data file, read in the read schema: its columns are
-// matched to the read schema by field id and cast where the type changed.
+// dataFile is one open data file.
 type dataFile struct {
 	path    string
 	file    fileio.File
 	parquet *parquetio.Reader
-	mapping *schema.RowMapping
 	// fileSchema is the schema the file was written with.
 	fileSchema *spec.TableSchema
 	deleted    deletionVector // nil when no row is deleted
@@ -38,10 +37,6 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 	if err != nil {
 		return nil, err
 	}
-	mapping, err := schema.NewRowMapping(fileSchema.Fields, r.schema.Fields, schema.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("data file %s (schema %d): %w", f.FileName, f.SchemaID, err)
-	}
 	dv, err := r.deletionVector(ctx, b, f.FileName)
 	if err != nil {
 		return nil, err
@@ -56,50 +51,115 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 		file.Close()
 		return nil, err
 	}
-	return &dataFile{path: p, file: file, parquet: pq, mapping: mapping, fileSchema: fileSchema, deleted: dv}, nil
+	return &dataFile{path: p, file: file, parquet: pq, fileSchema: fileSchema, deleted: dv}, nil
 }
 
 func (d *dataFile) Close() error { return d.file.Close() }
 
-// rowIterator streams the live rows of an append-table data file, or the
-// values of a primary-key data file read without merging.
-type rowIterator struct {
-	data *dataFile
-	// next returns the next file row and its position.
-	next  func() ([]any, int64, error)
-	close func() error
+// projection reads some columns of the read schema from files written
+// under one schema: mapping converts the file columns it reads, and to
+// places each converted value at its read position in a row as wide as the
+// read schema, whose other columns stay NULL.
+type projection struct {
+	mapping *schema.RowMapping
+	to      []int
+	width   int
 }
 
-func (d *dataFile) appendRows() (*rowIterator, error) {
-	requests := columnRequests(d.mapping.FileFields())
-	it, err := d.parquet.NewRowIterator(requests)
+func newProjection(fileSchema, read *spec.TableSchema, columns []int) (*projection, error) {
+	fields := make([]spec.DataField, len(columns))
+	for i, c := range columns {
+		fields[i] = read.Fields[c]
+	}
+	m, err := schema.NewRowMapping(fileSchema.Fields, fields, schema.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("schema %d: %w", fileSchema.ID, err)
+	}
+	return &projection{mapping: m, to: columns, width: len(read.Fields)}, nil
+}
+
+// apply converts a file row of mapping.FileFields() to a read row.
+func (p *projection) apply(fileRow []any) ([]any, error) {
+	mapped, err := p.mapping.Apply(fileRow)
+	if err != nil || len(p.to) == p.width && isIdentity(p.to) {
+		return mapped, err
+	}
+	row := make([]any, p.width)
+	for i, j := range p.to {
+		row[j] = mapped[i]
+	}
+	return row, nil
+}
+
+func isIdentity(to []int) bool {
+	for i, j := range to {
+		if i != j {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeRows is how many rows a rowIterator decodes at once: Parquet
+// decodes column by column, which pays off over many rows.
+const decodeRows = 256
+
+// rowIterator streams the live rows of a data file read without merging:
+// an append file, or the values of a primary-key file without retractions.
+type rowIterator struct {
+	data *dataFile
+	it   *parquetio.RowIterator
+	proj *projection
+	// buf holds decoded rows; next indexes the next one, whose file
+	// position is first+next.
+	buf   [][]any
+	n     int
+	next  int
+	first int64
+}
+
+func (d *dataFile) rows(p *projection, rowGroups []int) (*rowIterator, error) {
+	it, err := d.parquet.NewRowGroupIterator(columnRequests(p.mapping.FileFields()), rowGroups)
 	if err != nil {
 		return nil, err
 	}
-	next := func() ([]any, int64, error) {
-		row, err := it.Next()
-		return row, it.Position(), err
-	}
-	return &rowIterator{data: d, next: next, close: it.Close}, nil
+	return &rowIterator{data: d, it: it, proj: p, buf: make([][]any, decodeRows)}, nil
 }
 
-// Next returns the next live row in the read schema, or io.EOF.
-func (it *rowIterator) Next() ([]any, error) {
+// Next returns the next live row, as wide as the read schema, or io.EOF.
+func (ri *rowIterator) Next() ([]any, error) {
 	for {
-		row, pos, err := it.next()
-		if err != nil {
-			return nil, err
+		if ri.next == ri.n {
+			if err := ri.fill(); err != nil {
+				return nil, err
+			}
 		}
-		if it.data.deleted != nil && it.data.deleted.IsDeleted(pos) {
+		row, pos := ri.buf[ri.next], ri.first+int64(ri.next)
+		ri.buf[ri.next] = nil
+		ri.next++
+		if ri.data.deleted != nil && ri.data.deleted.IsDeleted(pos) {
 			continue
 		}
-		return it.data.mapping.Apply(row)
+		return ri.proj.apply(row)
 	}
 }
 
-func (it *rowIterator) Close() error {
-	err := it.close()
-	return errors.Join(err, it.data.Close())
+// fill decodes the next batch into fresh rows (returned rows are the
+// caller's, so the decoder must not reuse them).
+func (ri *rowIterator) fill() error {
+	n, err := ri.it.NextBatch(ri.buf)
+	if n == 0 && err == nil {
+		err = io.EOF
+	}
+	if n == 0 {
+		return err
+	}
+	ri.n, ri.next, ri.first = n, 0, ri.it.Position()
+	return nil
+}
+
+func (ri *rowIterator) Close() error {
+	return errors.Join(ri.it.Close(), ri.data.Close())
 }
 
 func columnRequests(fields []spec.DataField) []parquetio.ColumnRequest {
@@ -110,21 +170,70 @@ func columnRequests(fields []spec.DataField) []parquetio.ColumnRequest {
 	return out
 }
 
-// keyValues streams the records of a primary-key data file as merge input.
-// Keys are rebuilt from the mapped values, so records of files written
-// under different schemas compare in the read schema's key types.
+// rowGroups returns the row groups of d whose column statistics might
+// hold a row for which pred is TRUE: all of them for a TRUE pred.
+func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error) {
+	groups := d.parquet.RowGroups()
+	var out []int
+	for g := range groups {
+		keep := true
+		if !isTrue(pred) {
+			stats, err := r.rowGroupStats(d, g, predicate.Columns(pred))
+			if err != nil {
+				return nil, err
+			}
+			keep = pred.Test(stats) == predicate.Might
+		}
+		if keep {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// rowGroupStats lays the footer statistics of a row group onto the read
+// row, for the columns a predicate reads. A column the file lacks, or has
+// with another type, has unknown statistics; so does a zero null count,
+// which Parquet cannot tell from an absent one.
+func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Stats, error) {
+	stats := predicate.Stats{RowCount: d.parquet.RowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
+	for _, c := range columns {
+		rf := r.schema.Fields[c]
+		ff, ok := d.fileSchema.FieldByID(rf.ID)
+		if !ok || ff.Type.WithNullable(true).String() != rf.Type.WithNullable(true).String() {
+			continue
+		}
+		cs, ok, err := d.parquet.ColumnStats(g, parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type})
+		if err != nil || !ok {
+			return stats, err
+		}
+		stats.Columns[c] = spec.ColumnStats{Min: cs.Min, Max: cs.Max}
+		if cs.NullCount > 0 {
+			n := cs.NullCount
+			stats.Columns[c].NullCount = &n
+		}
+	}
+	return stats, nil
+}
+
+// keyValues streams the records of a primary-key data file as merge input,
+// dropping those whose key fails the pushed key filter. Keys are rebuilt
+// from the converted values, so records of files written under different
+// schemas compare in the read schema's key types.
 type keyValues struct {
 	data   *dataFile
 	it     *parquetio.KeyValueIterator
+	proj   *projection
 	keyIdx []int // positions of the trimmed primary keys in the read row
+	filter predicate.Predicate
 }
 
-func (d *dataFile) keyValues(keyIdx []int) (*keyValues, error) {
-	it, err := d.parquet.NewKeyValueIterator(d.fileSchema.TrimmedPrimaryKeys(), d.mapping.FileFields())
+func (d *dataFile) keyValues(p *projection, keyIdx []int, rowGroups []int, keyFilter predicate.Predicate) (*keyValues, error) {
+	it, err := d.parquet.NewKeyValueRowGroupIterator(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), rowGroups)
 	if err != nil {
 		return nil, err
 	}
-	return &keyValues{data: d, it: it, keyIdx: keyIdx}, nil
+	return &keyValues{data: d, it: it, proj: p, keyIdx: keyIdx, filter: keyFilter}, nil
 }
 
 // Next implements lsm.RecordIterator.
@@ -140,9 +249,12 @@ func (kv *keyValues) Next() (lsm.KeyValue, bool, error) {
 		if kv.data.deleted != nil && kv.data.deleted.IsDeleted(rec.Position) {
 			continue
 		}
-		value, err := kv.data.mapping.Apply(rec.Value)
+		value, err := kv.proj.apply(rec.Value)
 		if err != nil {
 			return lsm.KeyValue{}, false, fmt.Errorf("%s: %w", kv.data.path, err)
+		}
+		if kv.filter != nil && kv.filter.Eval(value) != predicate.True {
+			continue
 		}
 		key := make([]any, len(kv.keyIdx))
 		for i, j := range kv.keyIdx {

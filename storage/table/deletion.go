@@ -3,25 +3,49 @@ package table
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
+// dvFiles caches the deletion-vector index files a read has loaded: a
+// bucket's vectors share one index file, which is read once per read even
+// when splits of the bucket are read in parallel.
+type dvFiles struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func (c *dvFiles) get(path string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data, ok := c.files[path]
+	return data, ok
+}
+
+func (c *dvFiles) put(path string, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[string][]byte{}
+	}
+	c.files[path] = data
+}
+
 // deletionVector loads the deletion vector of a data file, or nil when the
-// file has none. A bucket's vectors share one index file, which is read once
-// per reader.
+// file has none.
 func (r *reader) deletionVector(ctx context.Context, b *BucketPlan, dataFile string) (deletionVector, error) {
 	df, ok := b.DeletionFiles[dataFile]
 	if !ok {
 		return nil, nil
 	}
-	data, ok := r.dvFiles[df.Path]
+	data, ok := r.dvFiles.get(df.Path)
 	if !ok {
 		var err error
 		if data, err = r.table.io.ReadFile(ctx, df.Path); err != nil {
 			return nil, fmt.Errorf("read deletion vectors of %s: %w", dataFile, err)
 		}
-		r.dvFiles[df.Path] = data
+		r.dvFiles.put(df.Path, data)
 	}
 	dv, err := spec.ReadDeletionVector(data, int64(df.Meta.Offset), int64(df.Meta.Length))
 	if err != nil {

@@ -2,8 +2,11 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/snapshot"
 )
@@ -24,8 +27,10 @@ type FallbackRead struct {
 
 // resolveFallback attaches the fallback branch's part of the read, if the
 // table names one. Like Java, which wraps the table when it is loaded, the
-// latest schema decides, even when an older snapshot is read.
-func (t *Table) resolveFallback(ctx context.Context, plan *Plan, tt snapshot.TimeTravel) error {
+// latest schema decides, even when an older snapshot is read. The
+// fallback part is planned with the filter when it fits the branch's
+// schema; its rows are filtered again once mapped to the main schema.
+func (t *Table) resolveFallback(ctx context.Context, plan *Plan, tt snapshot.TimeTravel, filter predicate.Predicate) error {
 	latest, err := t.schemas.Latest(ctx)
 	if err != nil {
 		return err
@@ -38,23 +43,38 @@ func (t *Table) resolveFallback(ctx context.Context, plan *Plan, tt snapshot.Tim
 	if err != nil {
 		return fmt.Errorf("fallback branch %s: %w", branch, err)
 	}
-	fbPlan, err := fb.PlanRead(ctx, tt)
+	fbPlan, err := fb.PlanScan(ctx, tt, filter)
+	if errors.Is(err, scan.ErrFilterSchema) {
+		fbPlan, err = fb.PlanScan(ctx, tt, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("fallback branch %s: %w", branch, err)
 	}
-	covered := map[string]bool{}
-	for _, b := range plan.Buckets {
-		covered[string(b.Partition)] = true
-	}
-	kept := fbPlan.Buckets[:0]
-	for _, b := range fbPlan.Buckets {
-		if !covered[string(b.Partition)] {
-			kept = append(kept, b)
+	covered := coveredPartitions(plan.Scan)
+	kept := fbPlan.Splits[:0]
+	for _, s := range fbPlan.Splits {
+		if !covered[string(fbPlan.Buckets[s.Bucket].Partition)] {
+			kept = append(kept, s)
 		}
 	}
-	fbPlan.Buckets = kept
+	fbPlan.Splits = kept
 	plan.Fallback = &FallbackRead{Branch: branch, Table: fb, Plan: fbPlan}
 	return nil
+}
+
+// coveredPartitions are the partitions the main branch serves: those with
+// visible files whose partition matches the filter, even where the filter
+// pruned the files themselves.
+func coveredPartitions(sp *scan.Plan) map[string]bool {
+	covered := map[string]bool{}
+	for _, f := range sp.Explain.Files {
+		switch f.Reason {
+		case scan.PrunedByPartition, scan.InvisibleLevel0, scan.PostponeBucket:
+		default:
+			covered[f.PartitionKey] = true
+		}
+	}
+	return covered
 }
 
 // fallbackMapping converts rows of the fallback branch's schema to the main

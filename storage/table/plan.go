@@ -1,25 +1,20 @@
 package table
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// postponeBucket is the bucket of files written by postpone-bucket tables
-// (bucket = -2); batch reads do not see them until compaction assigns real
-// buckets (AbstractBatchTableScan onlyReadRealBuckets).
-const postponeBucket = -2
-
 // Plan is everything a read of one snapshot touches: the snapshot, the
-// schema rows are returned in, and the live data files grouped by partition
-// and bucket.
+// schema rows are returned in, the kept data files grouped by partition and
+// bucket, and the splits they are read in.
 type Plan struct {
 	// Snapshot is the pinned snapshot, nil for a table with no snapshot.
 	Snapshot *spec.Snapshot
@@ -28,11 +23,26 @@ type Plan struct {
 	// (as Java's AbstractFileStoreTable.tryTimeTravel does).
 	Schema  *spec.TableSchema
 	Buckets []BucketPlan
+	// Splits are the units of parallel reading, in plan order.
+	Splits []Split
+	// Scan is the planner's view: the filter, what was pruned and why
+	// (Scan.Explain), and metadata-only answers (Scan.CountRows,
+	// Scan.Extremes).
+	Scan *scan.Plan
 	// Fallback is set when the schema names a fallback branch.
 	Fallback *FallbackRead
 }
 
-// BucketPlan is the live files of one bucket of one partition.
+// Split is a group of files of one bucket read together.
+type Split struct {
+	// Bucket indexes Plan.Buckets.
+	Bucket int
+	Files  []spec.DataFileMeta
+	// RawConvertible splits are read file by file, without merging.
+	RawConvertible bool
+}
+
+// BucketPlan is the kept files of one bucket of one partition.
 type BucketPlan struct {
 	// Partition is the serialized partition BinaryRow.
 	Partition []byte
@@ -52,8 +62,17 @@ type DeletionFile struct {
 	Meta spec.DeletionVectorMeta
 }
 
-// PlanRead pins the snapshot tt selects and lists what reading it needs.
+// PlanRead pins the snapshot tt selects and lists what reading it needs,
+// without a filter.
 func (t *Table) PlanRead(ctx context.Context, tt snapshot.TimeTravel) (*Plan, error) {
+	return t.PlanScan(ctx, tt, nil)
+}
+
+// PlanScan pins the snapshot tt selects and plans a read of the rows
+// filter can select (nil for all): only the manifests, partitions, buckets
+// and files that can match are kept, and Plan.Scan.Explain says why. The
+// filter is over the columns of the read schema, matched by field id.
+func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter predicate.Predicate) (*Plan, error) {
 	snap, err := t.snapshots.Resolve(ctx, tt)
 	if err != nil {
 		return nil, err
@@ -65,14 +84,27 @@ func (t *Table) PlanRead(ctx context.Context, tt snapshot.TimeTravel) (*Plan, er
 	if err := checkSchemaSupported(readSchema); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Snapshot: snap, Schema: readSchema}
-	if snap == nil {
-		return plan, nil
+	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx)}
+	if snap != nil {
+		if in.Index, err = t.IndexFiles(ctx, snap); err != nil {
+			return nil, err
+		}
+		if err := checkIndexSupported(in.Index); err != nil {
+			return nil, err
+		}
 	}
-	if plan.Buckets, err = t.planBuckets(ctx, snap, readSchema); err != nil {
-		return nil, fmt.Errorf("plan snapshot %d of %s: %w", snap.ID, t.dir, err)
+	sp, err := t.planner.Plan(ctx, in)
+	if err != nil {
+		if snap != nil {
+			err = fmt.Errorf("plan snapshot %d of %s: %w", snap.ID, t.dir, err)
+		}
+		return nil, err
 	}
-	return plan, nil
+	return t.fromScan(ctx, sp)
+}
+
+func (t *Table) schemaOf(ctx context.Context) func(int64) (*spec.TableSchema, error) {
+	return func(id int64) (*spec.TableSchema, error) { return t.schemas.Schema(ctx, id) }
 }
 
 func (t *Table) readSchema(ctx context.Context, snap *spec.Snapshot, tt snapshot.TimeTravel) (*spec.TableSchema, error) {
@@ -82,81 +114,40 @@ func (t *Table) readSchema(ctx context.Context, snap *spec.Snapshot, tt snapshot
 	return t.schemas.Schema(ctx, snap.SchemaID)
 }
 
-func (t *Table) planBuckets(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema) ([]BucketPlan, error) {
-	entries, err := t.LiveFiles(ctx, snap)
-	if err != nil {
-		return nil, err
+// fromScan lays a scan plan out by bucket directory, with the paths of
+// deletion vectors resolved.
+func (t *Table) fromScan(ctx context.Context, sp *scan.Plan) (*Plan, error) {
+	plan := &Plan{Snapshot: sp.Snapshot, Schema: sp.Schema, Scan: sp}
+	inDataDir, _ := sp.Schema.CoreOptions().Get(optionIndexFileInDataDir)
+	index := map[bucketID]int{}
+	for _, s := range sp.Splits {
+		id := bucketID{string(s.Partition), s.Bucket}
+		i, ok := index[id]
+		if !ok {
+			dir, err := t.bucketDir(ctx, s.Files[0].SchemaID, s.Partition, s.Bucket)
+			if err != nil {
+				return nil, err
+			}
+			i = len(plan.Buckets)
+			index[id] = i
+			plan.Buckets = append(plan.Buckets, BucketPlan{Partition: s.Partition, Bucket: s.Bucket, Dir: dir})
+		}
+		b := &plan.Buckets[i]
+		b.Files = append(b.Files, s.Files...)
+		for name, df := range s.DeletionFiles {
+			if b.DeletionFiles == nil {
+				b.DeletionFiles = map[string]DeletionFile{}
+			}
+			b.DeletionFiles[name] = DeletionFile{Path: t.indexFilePath(df, b.Dir, strings.EqualFold(inDataDir, "true")), Meta: df.Meta}
+		}
+		plan.Splits = append(plan.Splits, Split{Bucket: i, Files: s.Files, RawConvertible: s.RawConvertible})
 	}
-	indexes, err := t.IndexFiles(ctx, snap)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkIndexSupported(indexes); err != nil {
-		return nil, err
-	}
-	skipLevel0, err := batchScanSkipsLevel0(readSchema)
-	if err != nil {
-		return nil, err
-	}
-	buckets, err := t.groupByBucket(ctx, entries, skipLevel0)
-	if err != nil {
-		return nil, err
-	}
-	inDataDir, _ := readSchema.CoreOptions().Get(optionIndexFileInDataDir)
-	t.attachDeletionFiles(buckets, indexes, strings.EqualFold(inDataDir, "true"))
-	return buckets, nil
-}
-
-// batchScanSkipsLevel0 mirrors CoreOptions.batchScanSkipLevel0: in
-// deletion-vector tables (unless merge-on-read) and first-row tables,
-// level-0 files are not visible to batch reads until compaction has
-// resolved them against the older levels.
-func batchScanSkipsLevel0(s *spec.TableSchema) (bool, error) {
-	opts := s.CoreOptions()
-	dv, err := opts.DeletionVectorsEnabled()
-	if err != nil {
-		return false, err
-	}
-	if dv {
-		mor, _ := opts.Get("deletion-vectors.merge-on-read")
-		return !strings.EqualFold(mor, "true"), nil
-	}
-	engine, err := opts.MergeEngine()
-	return engine == spec.MergeEngineFirstRow, err
+	return plan, nil
 }
 
 type bucketID struct {
 	partition string
 	bucket    int32
-}
-
-func (t *Table) groupByBucket(ctx context.Context, entries []spec.ManifestEntry, skipLevel0 bool) ([]BucketPlan, error) {
-	index := map[bucketID]int{}
-	var buckets []BucketPlan
-	for _, e := range entries {
-		if e.Bucket == postponeBucket || (skipLevel0 && e.File.Level == 0) {
-			continue
-		}
-		id := bucketID{string(e.Partition), e.Bucket}
-		i, ok := index[id]
-		if !ok {
-			dir, err := t.bucketDir(ctx, e.File.SchemaID, e.Partition, e.Bucket)
-			if err != nil {
-				return nil, err
-			}
-			i = len(buckets)
-			index[id] = i
-			buckets = append(buckets, BucketPlan{Partition: e.Partition, Bucket: e.Bucket, Dir: dir})
-		}
-		buckets[i].Files = append(buckets[i].Files, e.File)
-	}
-	sort.Slice(buckets, func(i, j int) bool {
-		if c := bytes.Compare(buckets[i].Partition, buckets[j].Partition); c != 0 {
-			return c < 0
-		}
-		return buckets[i].Bucket < buckets[j].Bucket
-	})
-	return buckets, nil
 }
 
 // bucketDir is <table>/<k1=v1>/.../bucket-<n>. The partition values are
@@ -178,36 +169,14 @@ func (t *Table) bucketDir(ctx context.Context, schemaID int64, partition []byte,
 // instead of index/ (CoreOptions index-file-in-data-file-dir).
 const optionIndexFileInDataDir = "index-file-in-data-file-dir"
 
-// attachDeletionFiles indexes the deletion vectors of each bucket by data
-// file name.
-func (t *Table) attachDeletionFiles(buckets []BucketPlan, indexes []spec.IndexManifestEntry, inDataDir bool) {
-	byBucket := map[bucketID]*BucketPlan{}
-	for i := range buckets {
-		byBucket[bucketID{string(buckets[i].Partition), buckets[i].Bucket}] = &buckets[i]
-	}
-	for _, e := range indexes {
-		b := byBucket[bucketID{string(e.Partition), e.Bucket}]
-		if e.IndexFile.IndexType != indexTypeDeletionVectors || b == nil {
-			continue
-		}
-		if b.DeletionFiles == nil {
-			b.DeletionFiles = map[string]DeletionFile{}
-		}
-		p := t.indexFilePath(e.IndexFile, b.Dir, inDataDir)
-		for _, r := range e.IndexFile.DeletionVectorRanges {
-			b.DeletionFiles[r.DataFileName] = DeletionFile{Path: p, Meta: r}
-		}
-	}
-}
-
-func (t *Table) indexFilePath(f spec.IndexFileMeta, bucketDir string, inDataDir bool) string {
+func (t *Table) indexFilePath(f scan.DeletionFile, bucketDir string, inDataDir bool) string {
 	switch {
 	case f.ExternalPath != nil:
 		return localPath(*f.ExternalPath)
 	case inDataDir:
-		return path.Join(bucketDir, f.FileName)
+		return path.Join(bucketDir, f.IndexFile)
 	}
-	return path.Join(t.dir, "index", f.FileName)
+	return path.Join(t.dir, "index", f.IndexFile)
 }
 
 // DataFilePath is where a data file of the bucket lives.

@@ -5,78 +5,130 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// ReadOptions selects what Read returns.
+// ReadOptions selects what Read returns and how it reads.
 type ReadOptions struct {
 	// At selects the snapshot; the zero value reads the latest.
 	At snapshot.TimeTravel
 	// Columns projects the output to these columns, in this order; nil
-	// returns every column of the read schema.
+	// returns every column of the read schema. Only the columns needed for
+	// the output and the filter are read from files that are not merged.
 	Columns []string
+	// Filter selects rows: only rows for which it is TRUE are returned. It
+	// is over the columns of the read schema, matched by field id, and
+	// prunes manifests, partitions, buckets, files and row groups. nil
+	// returns every row.
+	Filter predicate.Predicate
+	// Limit stops the read after this many rows; 0 reads all. Splits that
+	// are not needed to reach it are not planned, and the read stops
+	// reading (and closes files) as soon as it has the rows.
+	Limit int64
+	// Parallelism is the number of splits read at once; 0 means
+	// GOMAXPROCS.
+	Parallelism int
+	// Unordered returns rows in the order workers produce them. By default
+	// rows come in plan order (split by split), which is deterministic;
+	// unordered reads never wait for a slow split.
+	Unordered bool
 }
 
-// Rows iterates the rows of one pinned snapshot. It is not safe for
-// concurrent use. Close releases open files; it is safe to call twice.
-type Rows struct {
-	// parts are read in order: the plan itself, then its fallback branch.
-	parts      []*reader
-	snapshot   *spec.Snapshot
-	fields     []spec.DataField
-	projection []int
-	bucket     int
-	current    rowSource
-	err        error
-}
-
-// rowSource yields the rows of one bucket in the read schema.
-type rowSource interface {
-	Next() ([]any, error) // io.EOF at the end
-	Close() error
-}
-
-// Read pins the snapshot opts.At selects and returns an iterator over its
-// rows. Rows of a primary-key table are merged as Java merges them.
+// Read pins the snapshot opts.At selects, plans the read of opts.Filter
+// and returns an iterator over the matching rows. Rows of a primary-key
+// table are merged as Java merges them.
 func (t *Table) Read(ctx context.Context, opts ReadOptions) (*Rows, error) {
-	plan, err := t.PlanRead(ctx, opts.At)
+	plan, err := t.PlanScan(ctx, opts.At, opts.Filter)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.resolveFallback(ctx, plan, opts.At); err != nil {
+	if err := t.resolveFallback(ctx, plan, opts.At, opts.Filter); err != nil {
 		return nil, err
 	}
-	return t.ReadPlan(ctx, plan, opts.Columns)
+	if plan.Fallback == nil {
+		plan.limitSplits(opts.Limit)
+	}
+	return t.ExecutePlan(ctx, plan, opts)
+}
+
+// limitSplits drops the splits a limit makes unnecessary (see
+// scan.Plan.LimitSplits); the plan's splits match the scan's one to one.
+func (p *Plan) limitSplits(limit int64) {
+	if p.Scan.LimitSplits(limit) > 0 {
+		p.Splits = p.Splits[:len(p.Scan.Splits)]
+	}
 }
 
 // ReadPlan returns an iterator over the rows of a plan.
 func (t *Table) ReadPlan(ctx context.Context, plan *Plan, columns []string) (*Rows, error) {
-	fields, projection, err := project(plan.Schema, columns)
-	if err != nil {
-		return nil, err
-	}
-	parts, err := readers(ctx, t, plan)
-	if err != nil {
-		return nil, err
-	}
-	return &Rows{parts: parts, snapshot: plan.Snapshot, fields: fields, projection: projection}, nil
+	return t.ExecutePlan(ctx, plan, ReadOptions{Columns: columns})
 }
 
-func readers(ctx context.Context, t *Table, plan *Plan) ([]*reader, error) {
-	main, err := newReader(ctx, t, plan)
-	if err != nil || plan.Fallback == nil {
-		return []*reader{main}, err
+// ExecutePlan reads the splits of a plan with opts' Columns, Limit,
+// Parallelism and Unordered; At and Filter were the plan's to apply.
+func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (*Rows, error) {
+	fields, projection, err := project(plan.Schema, opts.Columns)
+	if err != nil {
+		return nil, err
 	}
-	fb, err := newReader(ctx, plan.Fallback.Table, plan.Fallback.Plan)
+	tasks, err := t.tasks(plan, projection)
+	if err != nil {
+		return nil, err
+	}
+	parallelism := opts.Parallelism
+	if parallelism <= 0 {
+		parallelism = runtime.GOMAXPROCS(0)
+	}
+	rs := &Rows{snapshot: plan.Snapshot, fields: fields, remaining: opts.Limit, batchRows: batchRows}
+	if opts.Limit > 0 {
+		// A batch never holds more than the limit needs, so a worker hands
+		// the rows over (and the read can stop) as soon as it has them.
+		rs.batchRows = int(min(opts.Limit, batchRows))
+	}
+	rs.start(ctx, tasks, min(parallelism, max(len(tasks), 1)), !opts.Unordered)
+	return rs, nil
+}
+
+// tasks lists the splits of the plan and of its fallback part, each with
+// what turns its rows into output rows.
+func (t *Table) tasks(plan *Plan, projection []int) ([]task, error) {
+	main, err := newReader(t, plan, neededColumns(projection))
+	if err != nil {
+		return nil, err
+	}
+	tasks := make([]task, 0, len(plan.Splits))
+	for i := range plan.Splits {
+		tasks = append(tasks, task{r: main, split: &plan.Splits[i], projection: projection})
+	}
+	if plan.Fallback == nil {
+		return tasks, nil
+	}
+	fb, err := newReader(plan.Fallback.Table, plan.Fallback.Plan, nil)
 	if err != nil {
 		return nil, err
 	}
 	if fb.toOutput, err = fallbackMapping(plan.Fallback, plan); err != nil {
 		return nil, err
 	}
-	return []*reader{main, fb}, nil
+	// The fallback's rows are filtered again in the main schema: its own
+	// plan may have been made without the filter.
+	for i := range plan.Fallback.Plan.Splits {
+		tasks = append(tasks, task{r: fb, split: &plan.Fallback.Plan.Splits[i], projection: projection,
+			outputFilter: plan.Scan.Filter.Full})
+	}
+	return tasks, nil
+}
+
+// neededColumns is nil (every column) without a projection.
+func neededColumns(projection []int) []int {
+	if projection == nil {
+		return nil
+	}
+	return union(projection)
 }
 
 func project(s *spec.TableSchema, columns []string) ([]spec.DataField, []int, error) {
@@ -101,73 +153,8 @@ func (rs *Rows) Fields() []spec.DataField { return rs.fields }
 // Snapshot is the pinned snapshot, nil for a table with none.
 func (rs *Rows) Snapshot() *spec.Snapshot { return rs.snapshot }
 
-// Next returns the next row, or io.EOF after the last one. A returned row
-// belongs to the caller.
-func (rs *Rows) Next() ([]any, error) {
-	for rs.err == nil {
-		if rs.current == nil && !rs.openNextBucket() {
-			break
-		}
-		row, err := rs.current.Next()
-		if err == io.EOF {
-			rs.err = rs.current.Close()
-			rs.current = nil
-			continue
-		}
-		if err != nil {
-			rs.err = err
-			break
-		}
-		if row, rs.err = rs.parts[0].toRead(row); rs.err != nil {
-			break
-		}
-		return rs.applyProjection(row), nil
-	}
-	if rs.err == nil {
-		return nil, io.EOF
-	}
-	return nil, rs.err
-}
-
-// openNextBucket moves to the next bucket, and to the next part when the
-// current part has no more buckets.
-func (rs *Rows) openNextBucket() bool {
-	for len(rs.parts) > 0 {
-		buckets := rs.parts[0].buckets()
-		if rs.bucket < len(buckets) {
-			b := &buckets[rs.bucket]
-			rs.bucket++
-			rs.current, rs.err = rs.parts[0].openBucket(b)
-			return rs.err == nil
-		}
-		rs.parts, rs.bucket = rs.parts[1:], 0
-	}
-	return false
-}
-
-func (rs *Rows) applyProjection(row []any) []any {
-	if rs.projection == nil {
-		return row
-	}
-	out := make([]any, len(rs.projection))
-	for i, j := range rs.projection {
-		out[i] = row[j]
-	}
-	return out
-}
-
-// Close releases the files of the bucket being read.
-func (rs *Rows) Close() error {
-	if rs.current == nil {
-		return nil
-	}
-	err := rs.current.Close()
-	rs.current = nil
-	if rs.err == nil {
-		rs.err = errors.New("rows closed")
-	}
-	return err
-}
+// errRowsClosed is returned by Next after Close.
+var errRowsClosed = errors.New("rows closed")
 
 // ReadAll reads every row; convenient for small tables and tests.
 func ReadAll(rs *Rows) ([][]any, error) {

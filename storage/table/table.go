@@ -11,13 +11,14 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
 // Table is one branch of a Paimon table directory. It is safe for
-// concurrent use; it caches only immutable files (schemas).
+// concurrent use; it caches only immutable files (schemas, manifests).
 type Table struct {
 	io        fileio.FileIO
 	dir       string
@@ -25,6 +26,9 @@ type Table struct {
 	snapshots *snapshot.Manager
 	schemas   *schema.Manager
 	manifests *manifest.Reader
+	// planner plans reads through a manifest cache shared by every read
+	// of the table.
+	planner *scan.Planner
 }
 
 // Open opens the main branch of the table at dir. A directory without a
@@ -46,6 +50,7 @@ func OpenBranch(ctx context.Context, io fileio.FileIO, dir, branch string) (*Tab
 		schemas:   schema.NewManager(io, dir, branch),
 		manifests: manifest.NewReader(io, dir),
 	}
+	t.planner = scan.NewPlanner(t.manifests, scan.NewManifestCache(scan.DefaultCacheEntries))
 	ids, err := t.schemas.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", dir, err)
@@ -68,6 +73,10 @@ func (t *Table) Schemas() *schema.Manager { return t.schemas }
 
 // Manifests gives access to the table's manifest files.
 func (t *Table) Manifests() *manifest.Reader { return t.manifests }
+
+// Planner is the table's scan planner, whose manifest cache every read of
+// the table shares.
+func (t *Table) Planner() *scan.Planner { return t.planner }
 
 // LatestSchema returns the newest schema of the branch.
 func (t *Table) LatestSchema(ctx context.Context) (*spec.TableSchema, error) {

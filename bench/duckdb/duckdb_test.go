@@ -1,0 +1,100 @@
+package duckdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/scan/scantest"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// payments is the table of storage/table's BenchmarkOneDayAggregate.
+var payments = scantest.Payments{Days: 10, Buckets: 4, FilesPerBucket: 2, RowsPerFile: 25_000, FirstDay: 20_559}
+
+// BenchmarkOneDayAggregate runs the reconciliation query
+// SELECT COUNT(*), SUM(amount) WHERE dt = day AND status = 'SUCCESS'
+// with lakesql (planning from the manifests, then reading) and with DuckDB
+// over the same day's Parquet files (the partition directory given, so
+// DuckDB does no planning), checks the answers agree, and reports the time
+// of each and their ratio.
+func BenchmarkOneDayAggregate(b *testing.B) {
+	ctx := context.Background()
+	root := b.TempDir()
+	w, err := scantest.WritePayments(ctx, localio.New(), root, payments)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tbl, err := table.Open(ctx, localio.New(), w.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	day := payments.FirstDay + 3
+	files := filepath.Join(w.Dir, fmt.Sprintf("dt=%d", day), "bucket-*", "*.parquet")
+	query := fmt.Sprintf(`SELECT COUNT(*), SUM(amount) FROM read_parquet('%s') WHERE status = 'SUCCESS'`, files)
+	var lake, duck time.Duration
+	for b.Loop() {
+		start := time.Now()
+		n1, s1 := lakesqlAggregate(b, tbl, day)
+		lake += time.Since(start)
+		start = time.Now()
+		var n2, s2 int64
+		if err := db.QueryRow(query).Scan(&n2, &s2); err != nil {
+			b.Fatal(err)
+		}
+		duck += time.Since(start)
+		if n1 != n2 || s1 != s2 {
+			b.Fatalf("lakesql %d rows sum %d, duckdb %d rows sum %d", n1, s1, n2, s2)
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(lake.Microseconds())/n/1000, "lakesql-ms")
+	b.ReportMetric(float64(duck.Microseconds())/n/1000, "duckdb-ms")
+	b.ReportMetric(float64(lake)/float64(duck), "lakesql/duckdb")
+}
+
+func lakesqlAggregate(b *testing.B, tbl *table.Table, day int) (count, sum int64) {
+	s, err := tbl.LatestSchema(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dt, err := predicate.Leaf(predicate.ColumnOf(0, s.Fields[0]), predicate.OpEq, spec.DateValue(day))
+	if err != nil {
+		b.Fatal(err)
+	}
+	status, err := predicate.Leaf(predicate.ColumnOf(4, s.Fields[4]), predicate.OpEq, "SUCCESS")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows, err := tbl.Read(context.Background(), table.ReadOptions{Filter: predicate.And(dt, status),
+		Columns: []string{"amount"}, Unordered: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	for {
+		row, err := rows.Next()
+		if err == io.EOF {
+			return count, sum
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		count++
+		sum += row[0].(int64)
+	}
+}

@@ -1,0 +1,284 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// batchRows is the number of rows workers hand over at once: large enough
+// to amortise channel operations, small enough to bound memory.
+const batchRows = 256
+
+// cancelCheckRows is how often a worker that emits nothing (a selective
+// filter) checks whether the read was cancelled.
+const cancelCheckRows = 1024
+
+// task is one split to read and what turns its rows into output rows.
+type task struct {
+	r     *reader
+	split *Split
+	// outputFilter, if set, is applied after the rows are converted to the
+	// read's schema (the fallback part).
+	outputFilter predicate.Predicate
+	projection   []int
+}
+
+// batch is rows of one task, or the error that ended it.
+type batch struct {
+	rows [][]any
+	err  error
+}
+
+// Rows iterates the rows of one pinned snapshot, read by a bounded pool of
+// workers, each reading one split at a time. Memory is bounded by the
+// batches in flight: a few per worker. Rows is not safe for concurrent
+// use. Close stops the workers and closes their files; call it even after
+// io.EOF or an error (it is safe to call twice).
+type Rows struct {
+	snapshot *spec.Snapshot
+	fields   []spec.DataField
+	// remaining counts down a limit; 0 without one.
+	remaining int64
+	limited   bool
+	batchRows int
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	// Ordered reads: one channel per task, consumed in task order, and a
+	// window of tasks that may be in flight (read but not consumed).
+	chans  []chan batch
+	window chan struct{}
+	cur    int
+	// Unordered reads: one channel for all tasks.
+	out chan batch
+
+	rows [][]any
+	pos  int
+	err  error
+	done bool
+}
+
+func (rs *Rows) start(ctx context.Context, tasks []task, workers int, ordered bool) {
+	rs.ctx, rs.cancel = context.WithCancel(ctx)
+	rs.limited = rs.remaining > 0
+	var next atomic.Int64
+	if ordered {
+		rs.chans = make([]chan batch, len(tasks))
+		for i := range rs.chans {
+			rs.chans[i] = make(chan batch, 1)
+		}
+		rs.window = make(chan struct{}, 2*workers)
+	} else {
+		rs.out = make(chan batch, workers)
+	}
+	for range workers {
+		rs.wg.Add(1)
+		go rs.work(tasks, &next)
+	}
+	if !ordered {
+		go func() {
+			rs.wg.Wait()
+			close(rs.out)
+		}()
+	}
+}
+
+// work reads tasks in order until none is left or the read is cancelled.
+func (rs *Rows) work(tasks []task, next *atomic.Int64) {
+	defer rs.wg.Done()
+	for {
+		if rs.window != nil && !rs.acquire() {
+			return
+		}
+		i := int(next.Add(1) - 1)
+		if i >= len(tasks) || rs.ctx.Err() != nil {
+			return
+		}
+		out := rs.out
+		if rs.chans != nil {
+			out = rs.chans[i]
+		}
+		err := rs.run(&tasks[i], out)
+		if err != nil && rs.ctx.Err() == nil {
+			rs.send(out, batch{err: err})
+		}
+		if rs.chans != nil {
+			close(out)
+		}
+	}
+}
+
+// acquire takes a place in the window of ordered tasks in flight.
+func (rs *Rows) acquire() bool {
+	select {
+	case rs.window <- struct{}{}:
+		return true
+	case <-rs.ctx.Done():
+		return false
+	}
+}
+
+func (rs *Rows) send(out chan batch, b batch) bool {
+	select {
+	case out <- b:
+		return true
+	case <-rs.ctx.Done():
+		return false
+	}
+}
+
+// run reads one split, filters and projects its rows, and sends them in
+// batches; it stops early when the read is cancelled.
+func (rs *Rows) run(t *task, out chan batch) (err error) {
+	src, err := t.r.openSplit(rs.ctx, t.split)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, src.Close()) }()
+	buf := make([][]any, 0, rs.batchRows)
+	for n := 1; ; n++ {
+		if n%cancelCheckRows == 0 && rs.ctx.Err() != nil {
+			return nil
+		}
+		row, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		row, keep, err := t.output(row)
+		if err != nil {
+			return err
+		}
+		if !keep {
+			continue
+		}
+		if buf = append(buf, row); len(buf) == rs.batchRows {
+			if !rs.send(out, batch{rows: buf}) {
+				return nil
+			}
+			buf = make([][]any, 0, rs.batchRows)
+		}
+	}
+	if len(buf) > 0 {
+		rs.send(out, batch{rows: buf})
+	}
+	return nil
+}
+
+// output filters a row of the task's plan and turns it into an output
+// row; keep is false when the row is filtered out.
+func (t *task) output(row []any) (out []any, keep bool, err error) {
+	if t.r.residual.Eval(row) != predicate.True {
+		return nil, false, nil
+	}
+	if row, err = t.r.toRead(row); err != nil {
+		return nil, false, err
+	}
+	if t.outputFilter != nil && t.outputFilter.Eval(row) != predicate.True {
+		return nil, false, nil
+	}
+	if t.projection == nil {
+		return row, true, nil
+	}
+	out = make([]any, len(t.projection))
+	for i, j := range t.projection {
+		out[i] = row[j]
+	}
+	return out, true, nil
+}
+
+// Next returns the next row, or io.EOF after the last one. A returned row
+// belongs to the caller.
+func (rs *Rows) Next() ([]any, error) {
+	for {
+		if rs.pos < len(rs.rows) {
+			return rs.take(), nil
+		}
+		if rs.err != nil {
+			return nil, rs.err
+		}
+		if rs.done {
+			return nil, io.EOF
+		}
+		b, ok := rs.receive()
+		switch {
+		case !ok:
+			rs.finish()
+		case b.err != nil:
+			rs.err = b.err
+			rs.finish()
+		default:
+			rs.rows, rs.pos = b.rows, 0
+		}
+	}
+}
+
+// take returns the next buffered row, and ends the read when it is the
+// last the limit allows.
+func (rs *Rows) take() []any {
+	row := rs.rows[rs.pos]
+	rs.rows[rs.pos] = nil
+	rs.pos++
+	if rs.limited {
+		if rs.remaining--; rs.remaining == 0 {
+			rs.rows, rs.pos = nil, 0
+			rs.finish()
+		}
+	}
+	return row
+}
+
+// receive returns the next batch; false when no task has more.
+func (rs *Rows) receive() (batch, bool) {
+	if rs.chans == nil {
+		select {
+		case b, ok := <-rs.out:
+			return b, ok
+		case <-rs.ctx.Done():
+			return batch{err: rs.ctx.Err()}, true
+		}
+	}
+	for rs.cur < len(rs.chans) {
+		select {
+		case b, ok := <-rs.chans[rs.cur]:
+			if ok {
+				return b, true
+			}
+			rs.cur++
+			<-rs.window
+		case <-rs.ctx.Done():
+			return batch{err: rs.ctx.Err()}, true
+		}
+	}
+	return batch{}, false
+}
+
+// finish stops the workers and waits until every file they opened is
+// closed.
+func (rs *Rows) finish() {
+	if rs.done {
+		return
+	}
+	rs.done = true
+	rs.cancel()
+	rs.wg.Wait()
+}
+
+// Close stops the read and releases its files.
+func (rs *Rows) Close() error {
+	rs.finish()
+	rs.rows, rs.pos = nil, 0
+	if rs.err == nil {
+		rs.err = errRowsClosed
+	}
+	return nil
+}

@@ -1,0 +1,372 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/scan"
+	"github.com/lakesql/lakesql/storage/schema"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// reader reads the splits of one plan; it is safe for concurrent use by
+// the workers of a read. Everything it derives from the read schema (merge
+// engine, key positions, projections) is computed once.
+type reader struct {
+	table  *Table
+	plan   *Plan
+	schema *spec.TableSchema
+	// residual is the filter rows of this plan must pass; keyFilter its
+	// part over the primary keys, which records may be dropped by before a
+	// merge.
+	residual, keyFilter predicate.Predicate
+	// rawColumns are read from files read without merging; mergeColumns
+	// from files that are merged, which also need the keys, the sequence
+	// fields, and for some engines every column.
+	rawColumns, mergeColumns []int
+	// Primary-key tables only.
+	engine      *lsm.Engine
+	keyIdx      []int
+	compareKeys lsm.RowComparator
+	dvFiles     dvFiles
+	// toOutput converts rows to the schema of the read, for a fallback
+	// branch whose schema differs; nil when rows are already in it.
+	toOutput *schema.RowMapping
+
+	mu          sync.Mutex
+	projections map[projectionKey]*projection
+}
+
+type projectionKey struct {
+	schemaID int64
+	merge    bool
+}
+
+// newReader prepares reading plan's splits for rows that need the read
+// columns columns (nil for all) and pass the plan's residual filter.
+func newReader(t *Table, plan *Plan, columns []int) (*reader, error) {
+	r := &reader{table: t, plan: plan, schema: plan.Schema, projections: map[projectionKey]*projection{},
+		residual: plan.Scan.Filter.Residual, keyFilter: plan.Scan.Filter.Key}
+	all := allColumns(len(r.schema.Fields))
+	if columns == nil {
+		columns = all
+	}
+	r.rawColumns = union(columns, predicate.Columns(r.residual))
+	r.mergeColumns = r.rawColumns
+	if len(r.schema.PrimaryKeys) == 0 {
+		return r, nil
+	}
+	var err error
+	if r.keyIdx, err = fieldPositions(r.schema, r.schema.TrimmedPrimaryKeys()); err != nil {
+		return nil, err
+	}
+	if r.engine, err = lsm.NewEngine(r.schema, spec.CompareValues); err != nil {
+		return nil, err
+	}
+	r.compareKeys = scan.KeyComparator(r.schema)
+	if r.mergeColumns, err = mergeColumns(r.schema, r.engine, r.rawColumns, r.keyIdx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// optionRowKindField takes the row kind from a column.
+const optionRowKindField = "rowkind.field"
+
+// mergeColumns are the columns a merge reads: deduplicate and first-row
+// merges need only the keys and sequence fields besides the projection;
+// partial-update and aggregation merges read every column, since each
+// field's merge can depend on others (sequence groups, NOT NULL checks).
+func mergeColumns(s *spec.TableSchema, engine *lsm.Engine, columns, keyIdx []int) ([]int, error) {
+	_, rowKindField := s.Options[optionRowKindField]
+	if rowKindField || (engine.Name() != lsm.EngineDeduplicate && engine.Name() != lsm.EngineFirstRow) {
+		return allColumns(len(s.Fields)), nil
+	}
+	seq, err := fieldPositions(s, s.CoreOptions().SequenceField())
+	if err != nil {
+		return nil, err
+	}
+	return union(columns, keyIdx, seq), nil
+}
+
+func allColumns(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// union returns the sorted distinct positions of the lists.
+func union(lists ...[]int) []int {
+	out := slices.Concat(lists...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func fieldPositions(s *spec.TableSchema, names []string) ([]int, error) {
+	out := make([]int, len(names))
+	for i, name := range names {
+		if out[i] = s.FieldIndex(name); out[i] < 0 {
+			return nil, fmt.Errorf("schema %d: %q is not a column", s.ID, name)
+		}
+	}
+	return out, nil
+}
+
+func (r *reader) toRead(row []any) ([]any, error) {
+	if r.toOutput == nil {
+		return row, nil
+	}
+	return r.toOutput.Apply(row)
+}
+
+// projection returns the projection of files written under fileSchema,
+// built once per schema.
+func (r *reader) projection(fileSchema *spec.TableSchema, merge bool) (*projection, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := projectionKey{fileSchema.ID, merge}
+	if p, ok := r.projections[k]; ok {
+		return p, nil
+	}
+	columns := r.rawColumns
+	if merge {
+		columns = r.mergeColumns
+	}
+	p, err := newProjection(fileSchema, r.schema, columns)
+	if err != nil {
+		return nil, err
+	}
+	r.projections[k] = p
+	return p, nil
+}
+
+// rowSource yields rows as wide as the read schema.
+type rowSource interface {
+	Next() ([]any, error) // io.EOF at the end
+	Close() error
+}
+
+// openSplit returns the rows of a split, merged where needed.
+func (r *reader) openSplit(ctx context.Context, s *Split) (rowSource, error) {
+	b := &r.plan.Buckets[s.Bucket]
+	if r.engine == nil || s.RawConvertible {
+		return &fileChain{files: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
+			return r.openRaw(ctx, b, f)
+		}}, nil
+	}
+	ranges, err := scan.KeyRanges(r.schema, r.table.schemaOf(ctx), s.Files)
+	if err != nil {
+		return nil, err
+	}
+	sections := lsm.PartitionIntervals(ranges, r.compareKeys)
+	return &sectionChain{ctx: ctx, r: r, bucket: b, sections: sections}, nil
+}
+
+// openRaw reads a file without merging, skipping row groups the residual
+// filter rules out.
+func (r *reader) openRaw(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (rowSource, error) {
+	d, err := r.openDataFile(ctx, b, f)
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.rawRows(d)
+	if err != nil {
+		return nil, errors.Join(err, d.Close())
+	}
+	return it, nil
+}
+
+func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
+	p, err := r.projection(d.fileSchema, false)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := r.rowGroups(d, r.residual)
+	if err != nil {
+		return nil, err
+	}
+	return d.rows(p, groups)
+}
+
+// fileChain reads files one after another.
+type fileChain struct {
+	files   []spec.DataFileMeta
+	open    func(*spec.DataFileMeta) (rowSource, error)
+	current rowSource
+}
+
+func (c *fileChain) Next() ([]any, error) {
+	for {
+		if c.current == nil {
+			if len(c.files) == 0 {
+				return nil, io.EOF
+			}
+			var err error
+			if c.current, err = c.open(&c.files[0]); err != nil {
+				return nil, err
+			}
+			c.files = c.files[1:]
+		}
+		row, err := c.current.Next()
+		if err != io.EOF {
+			return row, err
+		}
+		err = c.current.Close()
+		c.current = nil
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *fileChain) Close() error {
+	if c.current == nil {
+		return nil
+	}
+	err := c.current.Close()
+	c.current = nil
+	return err
+}
+
+// valuesOf turns merged records into rows, dropping retractions.
+type valuesOf struct {
+	records lsm.RecordIterator
+	close   func() error
+}
+
+func (v *valuesOf) Next() ([]any, error) {
+	for {
+		kv, ok, err := v.records.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, io.EOF
+		}
+		if !kv.Kind.IsRetract() {
+			return kv.Value, nil
+		}
+	}
+}
+
+func (v *valuesOf) Close() error { return v.close() }
+
+// sectionChain merges the sections of a split one after another: sections
+// never share a key, so only one section's files are open at a time.
+type sectionChain struct {
+	ctx      context.Context
+	r        *reader
+	bucket   *BucketPlan
+	sections [][]lsm.SortedRun[*spec.DataFileMeta]
+	current  *valuesOf
+}
+
+func (s *sectionChain) Next() ([]any, error) {
+	for {
+		if s.current == nil {
+			if len(s.sections) == 0 {
+				return nil, io.EOF
+			}
+			var err error
+			if s.current, err = s.openSection(s.sections[0]); err != nil {
+				return nil, err
+			}
+			s.sections = s.sections[1:]
+		}
+		row, err := s.current.Next()
+		if err != io.EOF {
+			return row, err
+		}
+		err = s.current.Close()
+		s.current = nil
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (s *sectionChain) Close() error {
+	if s.current == nil {
+		return nil
+	}
+	err := s.current.Close()
+	s.current = nil
+	return err
+}
+
+// openSection opens every file of a section: one concatenated iterator per
+// sorted run, merged by key. Filters are pushed as MergeFileSplitRead
+// pushes them: a section of one run holds each key once, so its row
+// groups are skipped by the whole residual filter; with overlapping runs a
+// newer version of a key could hide in a skipped group, so only the key
+// filter is pushed, which drops every version of a key alike.
+func (s *sectionChain) openSection(runs []lsm.SortedRun[*spec.DataFileMeta]) (*valuesOf, error) {
+	groupFilter := s.r.keyFilter
+	if len(runs) == 1 {
+		groupFilter = s.r.residual
+	}
+	var opened []*keyValues
+	closeAll := func() error {
+		var errs []error
+		for _, kv := range opened {
+			errs = append(errs, kv.Close())
+		}
+		return errors.Join(errs...)
+	}
+	iters := make([]lsm.RecordIterator, 0, len(runs))
+	for _, run := range runs {
+		files := make([]lsm.RecordIterator, 0, len(run))
+		for _, f := range run {
+			kv, err := s.openRecords(f.Payload, groupFilter)
+			if err != nil {
+				return nil, errors.Join(err, closeAll())
+			}
+			opened = append(opened, kv)
+			files = append(files, kv)
+		}
+		iters = append(iters, lsm.Concat(files...))
+	}
+	merged, err := s.r.engine.NewMergeReader(iters, s.r.compareKeys, false)
+	if err != nil {
+		return nil, errors.Join(err, closeAll())
+	}
+	return &valuesOf{records: merged, close: closeAll}, nil
+}
+
+func (s *sectionChain) openRecords(f *spec.DataFileMeta, groupFilter predicate.Predicate) (*keyValues, error) {
+	d, err := s.r.openDataFile(s.ctx, s.bucket, f)
+	if err != nil {
+		return nil, err
+	}
+	kv, err := s.r.records(d, groupFilter)
+	if err != nil {
+		return nil, errors.Join(err, d.Close())
+	}
+	return kv, nil
+}
+
+func (r *reader) records(d *dataFile, groupFilter predicate.Predicate) (*keyValues, error) {
+	p, err := r.projection(d.fileSchema, true)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := r.rowGroups(d, groupFilter)
+	if err != nil {
+		return nil, err
+	}
+	var keyFilter predicate.Predicate
+	if !isTrue(r.keyFilter) {
+		keyFilter = r.keyFilter
+	}
+	return d.keyValues(p, r.keyIdx, groups, keyFilter)
+}
+
+func isTrue(p predicate.Predicate) bool { return scan.IsTrue(p) }
