@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/flate"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"sync"
@@ -36,54 +38,96 @@ const (
 	// avroMaxBlockSize bounds one decompressed block, so that a small hostile
 	// file cannot expand into gigabytes. Java writes blocks of about 64 KB.
 	avroMaxBlockSize = 16 << 20
-	// avroMaxSchemaText bounds the writer schema, as ocf does; Java's are
-	// about 2 KB.
+	// avroMaxSchemaText bounds the writer schema text; Java's are about
+	// 2 KB.
 	avroMaxSchemaText = 1 << 20
 )
 
-// avroAPI reads container headers and writes records. Decoding records
-// uses avroDecoding.api, which is replaced from time to time.
+// avroAPI writes records. Records are read with the API of their avroPlan
+// (see avroMaxPlans).
 var avroAPI = avroConfig.Freeze()
 
-// avroScan is what avroScanBlocks learned about a container file.
-type avroScan struct {
-	schema  string // the avro.schema metadata
-	records int    // total object count of the blocks, capped
+// avroFile is a container file whose framing avroScanBlocks has checked.
+// Its slices point into the file.
+type avroFile struct {
+	schema  []byte // the avro.schema metadata
+	codec   ocf.CodecName
+	blocks  []avroBlock
+	records int // total object count of the blocks, capped
 }
 
-// avroScanBlocks checks a container file before ocf reads it, because ocf
-// takes a block count of zero or less for the end of the file (ignoring the
-// rest), allocates whatever byte size a block declares, and decompresses
-// snappy and deflate blocks without bound. Files written with
+// avroBlock is one block of records, still compressed.
+type avroBlock struct {
+	count int64
+	data  []byte
+}
+
+// avroScanBlocks reads the header and checks the framing of every block
+// before any record is decoded, so that a file is rejected as a whole:
+// each block must declare at least one record and no more bytes than the
+// file has left, and end with the header's sync marker. Files written with
 // manifest.format=orc are reported as unsupported rather than corrupt.
-func avroScanBlocks(data []byte) (avroScan, error) {
+func avroScanBlocks(data []byte) (avroFile, error) {
 	if bytes.HasPrefix(data, orcMagic) {
-		return avroScan{}, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)
+		return avroFile{}, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)
 	}
 	if !bytes.HasPrefix(data, avroMagic[:]) {
-		return avroScan{}, fmt.Errorf("not an Avro container file: %w", lakeerr.ErrCorruption)
+		return avroFile{}, fmt.Errorf("not an Avro container file: %w", lakeerr.ErrCorruption)
 	}
-	r := avro.NewReader(bytes.NewReader(data), 4096, avro.WithReaderConfig(avroAPI))
-	var h ocf.Header
-	if r.ReadVal(ocf.HeaderSchema, &h); r.Error != nil {
-		return avroScan{}, fmt.Errorf("avro header: %w: %w", r.Error, lakeerr.ErrCorruption)
+	c := avroCursor{data: data[len(avroMagic):]}
+	file, syncMarker := avroReadHeader(&c)
+	if c.err != nil {
+		return avroFile{}, fmt.Errorf("avro header: %w: %w", c.err, lakeerr.ErrCorruption)
 	}
-	codec := ocf.CodecName(h.Meta["avro.codec"])
-	if err := avroCheckCodec(codec); err != nil {
-		return avroScan{}, err
+	if err := avroCheckCodec(file.codec); err != nil {
+		return avroFile{}, err
 	}
-	scan := avroScan{schema: string(h.Meta["avro.schema"])}
-	if len(scan.schema) > avroMaxSchemaText {
-		return avroScan{}, fmt.Errorf("avro schema of %d bytes: %w", len(scan.schema), lakeerr.ErrCorruption)
+	if len(file.schema) > avroMaxSchemaText {
+		return avroFile{}, fmt.Errorf("avro schema of %d bytes: %w", len(file.schema), lakeerr.ErrCorruption)
 	}
-	for r.Peek(); r.Error == nil; r.Peek() {
-		count, err := avroScanBlock(r, codec, h.Sync, len(data))
-		if err != nil {
-			return avroScan{}, fmt.Errorf("avro block: %w: %w", err, lakeerr.ErrCorruption)
+	for len(c.data) > 0 {
+		block := avroReadBlock(&c, syncMarker)
+		if c.err != nil {
+			return avroFile{}, fmt.Errorf("avro block: %w: %w", c.err, lakeerr.ErrCorruption)
 		}
-		scan.records = int(min(int64(scan.records)+count, math.MaxInt32))
+		file.blocks = append(file.blocks, block)
+		file.records = int(min(int64(file.records)+block.count, math.MaxInt32))
 	}
-	return scan, nil
+	return file, nil
+}
+
+// avroReadHeader reads the header after the magic: the metadata map, of
+// which only the schema and the codec matter, and the sync marker.
+func avroReadHeader(c *avroCursor) (avroFile, []byte) {
+	var file avroFile
+	for n := c.long(); n != 0 && c.err == nil; n = c.long() {
+		if n < 0 {
+			n = -n
+			c.long() // the byte size of a block of entries
+		}
+		for ; n > 0 && c.err == nil; n-- {
+			key, value := c.bytes(), c.bytes()
+			switch string(key) {
+			case "avro.schema":
+				file.schema = value
+			case "avro.codec":
+				file.codec = ocf.CodecName(value)
+			}
+		}
+	}
+	return file, c.next(avroSyncSize)
+}
+
+func avroReadBlock(c *avroCursor, syncMarker []byte) avroBlock {
+	count := c.long()
+	if c.err == nil && count <= 0 {
+		c.fail(fmt.Errorf("invalid object count %d", count))
+	}
+	block := avroBlock{count: count, data: c.bytes()}
+	if marker := c.next(avroSyncSize); c.err == nil && !bytes.Equal(marker, syncMarker) {
+		c.fail(errors.New("sync marker mismatch"))
+	}
+	return block
 }
 
 func avroCheckCodec(codec ocf.CodecName) error {
@@ -94,50 +138,143 @@ func avroCheckCodec(codec ocf.CodecName) error {
 	return fmt.Errorf("avro codec %q: %w", codec, lakeerr.ErrUnsupported)
 }
 
-// avroScanBlock checks one block and returns its object count. A block
-// cannot be larger than the file.
-func avroScanBlock(r *avro.Reader, codec ocf.CodecName, sync [avroSyncSize]byte, fileSize int) (int64, error) {
-	count, size := r.ReadLong(), r.ReadLong()
-	if r.Error == nil && (count <= 0 || size < 0 || size > int64(fileSize)) {
-		return 0, fmt.Errorf("invalid count %d or size %d", count, size)
-	}
-	if codec == ocf.Snappy || codec == ocf.Deflate {
-		block := make([]byte, max(size, 0))
-		r.Read(block)
-		if err := avroCheckBlockSize(codec, block); r.Error == nil && err != nil {
-			return 0, err
-		}
-	} else {
-		r.SkipNBytes(int(size))
-	}
-	var marker [avroSyncSize]byte
-	r.Read(marker[:])
-	switch {
-	case r.Error != nil:
-		return 0, r.Error
-	case marker != sync:
-		return 0, errors.New("sync marker mismatch")
-	}
-	return count, nil
+// avroCursor reads the container framing from a byte slice, returning
+// parts of it rather than copies. The first error sticks, and then every
+// read returns nothing.
+type avroCursor struct {
+	data []byte
+	err  error
 }
 
-// avroCheckBlockSize bounds what a snappy or deflate block decompresses to.
-// zstandard blocks are bounded by the decoder's options instead.
-func avroCheckBlockSize(codec ocf.CodecName, block []byte) error {
-	var n int
+func (c *avroCursor) fail(err error) {
+	if c.err == nil {
+		c.err = err
+		c.data = nil
+	}
+}
+
+// long reads a zigzag varint, which is what binary.Varint decodes.
+func (c *avroCursor) long() int64 {
+	v, n := binary.Varint(c.data)
+	switch {
+	case n == 0:
+		c.fail(io.ErrUnexpectedEOF)
+	case n < 0:
+		c.fail(errors.New("varint overflow"))
+	default:
+		c.data = c.data[n:]
+	}
+	return v
+}
+
+// bytes reads a length and that many bytes.
+func (c *avroCursor) bytes() []byte {
+	return c.next(c.long())
+}
+
+func (c *avroCursor) next(n int64) []byte {
+	if c.err == nil && (n < 0 || n > int64(len(c.data))) {
+		c.fail(fmt.Errorf("%d bytes wanted, %d left", n, len(c.data)))
+	}
+	if c.err != nil {
+		return nil
+	}
+	b := c.data[:n:n]
+	c.data = c.data[n:]
+	return b
+}
+
+// avroInflater decompresses blocks, each to at most avroMaxBlockSize
+// bytes, into a buffer it reuses from block to block and, pooled, from file
+// to file: decoded records never point into it, because hamba copies bytes
+// and strings out.
+type avroInflater struct {
+	buf   []byte
+	zstd  *zstd.Decoder
+	flate io.ReadCloser
+}
+
+// avroInflaters holds inflaters between files. One is returned only after
+// a file decoded without panicking, as a panic may have left it
+// inconsistent.
+var avroInflaters = sync.Pool{New: func() any { return new(avroInflater) }}
+
+// avroMaxPooledBuffer is the largest buffer kept in the pool; larger ones
+// come from hostile or unusual files and are left to the collector.
+const avroMaxPooledBuffer = 1 << 20
+
+func (f *avroInflater) release() {
+	if cap(f.buf) > avroMaxPooledBuffer {
+		f.buf = nil
+	}
+	avroInflaters.Put(f)
+}
+
+func (f *avroInflater) inflate(codec ocf.CodecName, block []byte) ([]byte, error) {
+	var out []byte
 	var err error
-	if codec == ocf.Snappy {
-		// A raw snappy block, then the CRC-32 of the uncompressed data.
-		n, err = snappy.DecodedLen(block[:max(len(block)-4, 0)])
-	} else {
-		var n64 int64
-		n64, err = io.Copy(io.Discard, io.LimitReader(flate.NewReader(bytes.NewReader(block)), avroMaxBlockSize+1))
-		n = int(n64)
+	switch codec {
+	case ocf.ZStandard:
+		out, err = f.zstdBlock(block)
+	case ocf.Snappy:
+		out, err = f.snappyBlock(block)
+	case ocf.Deflate:
+		out, err = f.deflateBlock(block)
+	default:
+		return block, nil
 	}
-	if err == nil && n > avroMaxBlockSize {
-		err = fmt.Errorf("%s block of %d bytes is too large", codec, n)
+	if cap(out) > cap(f.buf) {
+		f.buf = out[:0]
 	}
-	return err
+	return out, err
+}
+
+func (f *avroInflater) zstdBlock(block []byte) ([]byte, error) {
+	if f.zstd == nil {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(avroMaxBlockSize))
+		if err != nil {
+			panic(fmt.Sprintf("spec: zstd decoder options: %v", err))
+		}
+		f.zstd = d
+	}
+	return f.zstd.DecodeAll(block, f.buf[:0])
+}
+
+// snappyBlock decodes a raw snappy block followed by the CRC-32 of the
+// uncompressed data, checking its size before allocating anything.
+func (f *avroInflater) snappyBlock(block []byte) ([]byte, error) {
+	if len(block) < crc32.Size {
+		return nil, errors.New("snappy block without checksum")
+	}
+	body, sum := block[:len(block)-crc32.Size], binary.BigEndian.Uint32(block[len(block)-crc32.Size:])
+	n, err := snappy.DecodedLen(body)
+	if err != nil {
+		return nil, err
+	}
+	if n > avroMaxBlockSize {
+		return nil, fmt.Errorf("snappy block of %d bytes is too large", n)
+	}
+	out, err := snappy.Decode(f.buf[:cap(f.buf)], body)
+	if err == nil && crc32.ChecksumIEEE(out) != sum {
+		err = errors.New("snappy checksum mismatch")
+	}
+	return out, err
+}
+
+func (f *avroInflater) deflateBlock(block []byte) ([]byte, error) {
+	if f.flate == nil {
+		f.flate = flate.NewReader(bytes.NewReader(block))
+	} else if err := f.flate.(flate.Resetter).Reset(bytes.NewReader(block), nil); err != nil {
+		return nil, err
+	}
+	out := bytes.NewBuffer(f.buf[:0])
+	if _, err := out.ReadFrom(io.LimitReader(f.flate, avroMaxBlockSize+1)); err != nil {
+		return out.Bytes(), err
+	}
+	if out.Len() > avroMaxBlockSize {
+		return out.Bytes(), fmt.Errorf("deflate block of more than %d bytes is too large", avroMaxBlockSize)
+	}
+	return out.Bytes(), nil
 }
 
 // Encoding writes files the way Java's DataFileWriter does: zstandard at

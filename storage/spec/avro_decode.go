@@ -1,27 +1,21 @@
 package spec
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/hamba/avro/v2"
-	"github.com/hamba/avro/v2/ocf"
-	"github.com/klauspost/compress/zstd"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
-// Decoding: hamba's ocf reads the container and decodes each record into a
-// wire struct whose avro tags name Java's fields. hamba matches them by name
-// against the file's own writer schema, so reordered fields are found and
-// missing ones stay nil; pointer and slice fields hold what may be null.
-// Before that, avroScanBlocks checks the framing and avroPlanFor the writer
-// schema, so that hamba only ever sees input it handles safely.
-//
-// One thing is not checked: Java rejects a block whose records end before
-// its data does, while ocf ignores the rest of the last block (and reads the
-// rest of an earlier one as the start of the next, which then fails).
+// Decoding: avroScanBlocks reads the container framing, avroPlanFor parses
+// and checks the writer schema (once per schema text, as Java writes a
+// handful), and hamba decodes each block's records into a wire struct whose
+// avro tags name Java's fields. hamba matches them by name against the
+// writer schema, so reordered fields are found and missing ones stay nil;
+// pointer and slice fields hold what may be null. The records must use up
+// their block exactly, as Java requires.
 
 // avroMaxArrayItems bounds the items of one decoded array, and so what a
 // forged item count allocates. Arrays in manifests have one item per
@@ -42,6 +36,9 @@ var errAvroNull = fmt.Errorf("avro: null in a required field: %w", lakeerr.ErrCo
 // avroPlan is how files with one writer schema are read.
 type avroPlan struct {
 	err error
+	// api decodes the records; its decoder cache lives as long as the plan.
+	api    avro.API
+	writer avro.Schema
 	// fitted is the schema records are transcoded to, or nil if hamba
 	// decodes the writer schema straight into the wire struct.
 	fitted avro.Schema
@@ -64,60 +61,50 @@ var avroDecoding struct {
 	plans map[avroPlanKey]*avroPlan
 }
 
-// avroPlanFor returns the API to decode with and the plan for files of
-// format whose writer schema is text.
-func avroPlanFor(format *avroFormat, text string) (avro.API, *avroPlan) {
-	key := avroPlanKey{format, text}
+// avroPlanFor returns the plan for files of format whose writer schema is
+// text.
+func avroPlanFor(format *avroFormat, text []byte) *avroPlan {
 	avroDecoding.Lock()
 	defer avroDecoding.Unlock()
-	if p, ok := avroDecoding.plans[key]; ok {
-		return avroDecoding.api, p
+	if p, ok := avroDecoding.plans[avroPlanKey{format, string(text)}]; ok {
+		return p
 	}
 	if avroDecoding.api == nil || len(avroDecoding.plans) >= avroMaxPlans {
 		avroDecoding.api = avroConfig.Freeze()
 		avroDecoding.plans = map[avroPlanKey]*avroPlan{}
 	}
-	p := newAvroPlan(format, text)
+	key := avroPlanKey{format, string(text)}
+	p := newAvroPlan(avroDecoding.api, format, key.text)
 	avroDecoding.plans[key] = p
-	return avroDecoding.api, p
+	return p
 }
 
-func newAvroPlan(format *avroFormat, text string) *avroPlan {
-	fitted, err := avroFitWriterSchema(format, text)
+func newAvroPlan(api avro.API, format *avroFormat, text string) *avroPlan {
+	writer, fitted, err := avroFitWriterSchema(format, text)
 	if err != nil {
 		// hamba's parse errors can quote the whole schema.
 		return &avroPlan{err: fmt.Errorf("avro writer schema: %.300s: %w", err, lakeerr.ErrCorruption)}
 	}
-	return &avroPlan{fitted: fitted}
+	return &avroPlan{api: api, writer: writer, fitted: fitted}
 }
 
-// avroFitWriterSchema parses, checks and fits a writer schema. It returns
+// avroFitWriterSchema parses, checks and fits a writer schema. fitted is
 // nil if records decode with the writer schema as it is.
-func avroFitWriterSchema(format *avroFormat, text string) (avro.Schema, error) {
-	writer, err := avro.ParseWithCache(text, "", &avro.SchemaCache{})
+func avroFitWriterSchema(format *avroFormat, text string) (writer, fitted avro.Schema, err error) {
+	writer, err = avro.ParseWithCache(text, "", &avro.SchemaCache{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := avroCheckSchema(writer); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var f avroFitter
-	fitted, err := f.fit(writer, format.schema)
+	fitted, err = f.fit(writer, format.schema)
 	if err != nil || !f.changed {
-		return nil, err
+		return writer, nil, err
 	}
-	return fitted, nil
+	return writer, fitted, nil
 }
-
-// avroZstdDecoders are reused across files but never shared: ocf resets its
-// zstd decoder after every block, which must not race with another file.
-var avroZstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(avroMaxBlockSize))
-	if err != nil {
-		panic(fmt.Sprintf("spec: zstd decoder options: %v", err))
-	}
-	return d
-}}
 
 // avroMinRecordInput caps the records allocated ahead of decoding at one
 // per this many input bytes, so that a forged block count cannot make the
@@ -127,81 +114,111 @@ const avroMinRecordInput = 8
 
 // avroDecode decodes every record of the container file data, written in
 // the given format, into the wire struct W and converts it with conv.
-// hamba can panic on hostile input; a panic is reported as corruption.
-func avroDecode[W, T any](data []byte, format *avroFormat, conv func(*W) (T, error)) (out []T, err error) {
+// Records are decoded into one W, which reset readies for the next record
+// and conv must copy out of. hamba can panic on hostile input; a panic is
+// reported as corruption.
+func avroDecode[W, T any](data []byte, format *avroFormat, conv func(*W) (T, error), reset func(*W)) (out []T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("avro: %v: %w", r, lakeerr.ErrCorruption)
 		}
 	}()
-	scan, err := avroScanBlocks(data)
+	file, err := avroScanBlocks(data)
 	if err != nil {
 		return nil, err
 	}
-	api, plan := avroPlanFor(format, scan.schema)
+	plan := avroPlanFor(format, file.schema)
 	if plan.err != nil {
 		return nil, plan.err
 	}
-	zd := avroZstdDecoders.Get().(*zstd.Decoder)
-	defer avroZstdDecoders.Put(zd)
-	dec, err := ocf.NewDecoder(bytes.NewReader(data), ocf.WithDecoderConfig(api),
-		ocf.WithDecoderSchemaCache(&avro.SchemaCache{}), ocf.WithZStandardDecoder(zd))
-	if err != nil {
-		return nil, avroCorrupt(err)
+	d := avroRecords[W, T]{
+		plan: plan, r: avro.NewReader(nil, 0, avro.WithReaderConfig(plan.api)), rec: new(*W), conv: conv, reset: reset,
 	}
-	out = make([]T, 0, min(scan.records, len(data)/avroMinRecordInput))
-	return avroReadRecords(dec, api, plan.fitted, out, conv)
+	inflater := avroInflaters.Get().(*avroInflater)
+	out, err = d.blocks(file, inflater, make([]T, 0, min(file.records, len(data)/avroMinRecordInput)))
+	inflater.release() // not deferred: see avroInflaters
+	return out, err
 }
 
-// avroReadRecords appends the records dec reads to out.
-func avroReadRecords[W, T any](dec *ocf.Decoder, api avro.API, fitted avro.Schema, out []T, conv func(*W) (T, error)) ([]T, error) {
-	for dec.HasNext() {
-		v, err := avroReadRecord(dec, api, fitted, conv)
+// avroRecords decodes the records of one file.
+type avroRecords[W, T any] struct {
+	plan  *avroPlan
+	r     *avro.Reader
+	rec   **W // the record hamba decodes into, nil until the first
+	conv  func(*W) (T, error)
+	reset func(*W)
+}
+
+// blocks appends the records of every block of file to out.
+func (d *avroRecords[W, T]) blocks(file avroFile, inflater *avroInflater, out []T) ([]T, error) {
+	for _, b := range file.blocks {
+		plain, err := inflater.inflate(file.codec, b.data)
+		if err != nil {
+			return nil, fmt.Errorf("avro block: %w: %w", err, lakeerr.ErrCorruption)
+		}
+		if out, err = d.block(plain, b.count, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// block appends the count records of one decompressed block to out.
+func (d *avroRecords[W, T]) block(plain []byte, count int64, out []T) ([]T, error) {
+	d.r.Reset(plain)
+	d.r.Error = nil
+	for range count {
+		v, err := d.record()
 		if err != nil {
 			return nil, fmt.Errorf("record %d: %w", len(out), err)
 		}
 		out = append(out, v)
 	}
-	if err := dec.Error(); err != nil {
-		return nil, avroCorrupt(err)
+	if d.r.Peek(); d.r.Error == nil {
+		return nil, fmt.Errorf("avro block: bytes after its %d records: %w", count, lakeerr.ErrCorruption)
 	}
 	return out, nil
 }
 
-// avroReadRecord decodes the next record and converts it. If the writer
-// schema does not fit the wire struct as it is, the record is decoded
-// generically and transcoded to the fitted schema first: hamba would skip
-// unknown fields with a loop that runs once per claimed array item even
-// past the end of the data, whereas its generic decoding bounds arrays and
-// stops at the first error.
-func avroReadRecord[W, T any](dec *ocf.Decoder, api avro.API, fitted avro.Schema, conv func(*W) (T, error)) (T, error) {
+// record decodes the next record and converts it. If the writer schema
+// does not fit the wire struct as it is, the record is decoded generically
+// and transcoded to the fitted schema first: hamba would skip unknown
+// fields with a loop that runs once per claimed array item even past the
+// end of the data, whereas its generic decoding bounds arrays and stops at
+// the first error.
+func (d *avroRecords[W, T]) record() (T, error) {
 	var zero T
-	var rec *W
+	if *d.rec != nil {
+		d.reset(*d.rec)
+	}
 	var err error
-	if fitted == nil {
-		err = dec.Decode(&rec)
+	if d.plan.fitted == nil {
+		d.r.ReadVal(d.plan.writer, d.rec)
+		err = d.r.Error
 	} else {
-		err = avroTranscode(dec, api, fitted, &rec)
+		err = d.transcode()
 	}
 	switch {
 	case err != nil:
+		// Any error, even one wrapping io.EOF, means the record ran past
+		// the end of its block.
 		return zero, avroCorrupt(err)
-	case rec == nil:
+	case *d.rec == nil:
 		return zero, errAvroNull // Paimon <= 0.8 wrote records as ["null", record]
 	}
-	return conv(rec)
+	return d.conv(*d.rec)
 }
 
-func avroTranscode(dec *ocf.Decoder, api avro.API, fitted avro.Schema, rec any) error {
+func (d *avroRecords[W, T]) transcode() error {
 	var generic any
-	if err := dec.Decode(&generic); err != nil {
-		return err
+	if d.r.ReadVal(d.plan.writer, &generic); d.r.Error != nil {
+		return d.r.Error
 	}
-	data, err := api.Marshal(fitted, generic)
+	data, err := d.plan.api.Marshal(d.plan.fitted, generic)
 	if err != nil {
 		return err
 	}
-	return api.Unmarshal(fitted, data, rec)
+	return d.plan.api.Unmarshal(d.plan.fitted, data, d.rec)
 }
 
 // avroCorrupt classifies an error from hamba as corruption.

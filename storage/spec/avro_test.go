@@ -536,3 +536,132 @@ func TestAvroCodecsConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Java rejects a block whose records end before its data does.
+func TestDecodeRejectsTrailingBytes(t *testing.T) {
+	record := mfMetaRecord(t, mfSampleMeta(1))
+	for _, codec := range []string{"null", "zstandard"} {
+		data := avroBuildContainer(t, manifestListSchemaText, codec, append(record, 0))
+		if _, err := DecodeManifestList(data); !errors.Is(err, lakeerr.ErrCorruption) {
+			t.Errorf("%s: got %v", codec, err)
+		}
+	}
+}
+
+func TestDecodeRejectsBadCompressedBlocks(t *testing.T) {
+	record := mfMetaRecord(t, mfSampleMeta(1))
+	snappyBlock := avroCompressBlock(t, "snappy", record)
+	badSum := bytes.Clone(snappyBlock)
+	badSum[len(badSum)-1] ^= 1
+	var bomb bytes.Buffer
+	fw, err := flate.NewWriter(&bomb, flate.BestSpeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write(make([]byte, avroMaxBlockSize+1))
+	fw.Close()
+	cases := []struct {
+		name, codec string
+		block       []byte
+	}{
+		{"snappy checksum", "snappy", badSum},
+		{"snappy without checksum", "snappy", snappyBlock[:3]},
+		{"deflate bomb", "deflate", bomb.Bytes()},
+		{"truncated deflate", "deflate", avroCompressBlock(t, "deflate", record)[:4]},
+	}
+	for _, c := range cases {
+		data := avroBuildContainerBlock(t, manifestListSchemaText, c.codec, 1, c.block)
+		if _, err := DecodeManifestList(data); !errors.Is(err, lakeerr.ErrCorruption) {
+			t.Errorf("%s: got %v", c.name, err)
+		}
+	}
+}
+
+// avroBuildContainerBlock writes a container file with one block of count
+// records, already compressed.
+func avroBuildContainerBlock(t testing.TB, schema, codec string, count int64, block []byte) []byte {
+	t.Helper()
+	header := avroBuildContainer(t, schema, codec)
+	var out bytes.Buffer
+	w := avro.NewWriter(&out, 512)
+	w.Write(header)
+	w.WriteLong(count)
+	w.WriteBytes(block)
+	w.Write(avroTestSync)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// The header's metadata may come in blocks with a byte size, hold other
+// keys, and omit the codec (null).
+func TestDecodeReadsAnyMetadataLayout(t *testing.T) {
+	want := mfSampleMeta(1)
+	var out bytes.Buffer
+	w := avro.NewWriter(&out, 512)
+	w.Write(avroMagic[:])
+	w.WriteLong(-2)
+	w.WriteLong(int64(len("user.key") + len("value") + len("avro.schema") + len(manifestListSchemaText) + 8))
+	w.WriteString("user.key")
+	w.WriteBytes([]byte("value"))
+	w.WriteString("avro.schema")
+	w.WriteBytes([]byte(manifestListSchemaText))
+	w.WriteLong(0)
+	w.Write(avroTestSync)
+	record := mfMetaRecord(t, want)
+	w.WriteLong(1)
+	w.WriteBytes(record)
+	w.Write(avroTestSync)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeManifestList(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []ManifestFileMeta{want}) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// Records are decoded into one reused wire struct; nothing of a record may
+// leak into the next, nor be shared with it.
+func TestDecodeKeepsRecordsApart(t *testing.T) {
+	full := ManifestEntry{Partition: mfEmptyRow, File: DataFileMeta{
+		FileName: "a", KeyStats: SimpleStats{NullCounts: mfInt64s(1, 2, 3)},
+		ValueStats: SimpleStats{NullCounts: []*int64{nil, mfPtr[int64](4)}}, ExtraFiles: []string{"x", "y"},
+		CreationTime: mfPtr(time.UnixMilli(1).UTC()), DeleteRowCount: mfPtr[int64](5),
+		FileSource: mfPtr(FileSourceCompact), ValueStatsCols: []string{"c"}, ExternalPath: mfPtr("p"),
+		FirstRowID: mfPtr[int64](6), WriteCols: []string{"w"},
+	}}
+	empty := ManifestEntry{Partition: mfEmptyRow, File: DataFileMeta{
+		FileName: "b", KeyStats: SimpleStats{NullCounts: []*int64{}}, ExtraFiles: []string{},
+	}}
+	wire := func(e ManifestEntry) []byte {
+		a := newAvroManifestEntry(&e)
+		a.File.ValueStats.NullCounts = e.File.ValueStats.NullCounts // nil: the null branch
+		return avroRecord(t, manifestFormat, a)
+	}
+	want := []ManifestEntry{full, empty, full, empty}
+	got, err := DecodeManifestEntries(avroBuildContainer(t, manifestSchemaText, "zstandard",
+		wire(full), wire(empty), wire(full), wire(empty)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		w, g := want[i].File, got[i].File
+		w.MinKey, w.MaxKey, w.EmbeddedIndex = g.MinKey, g.MaxKey, g.EmbeddedIndex
+		w.KeyStats.MinValues, w.KeyStats.MaxValues = g.KeyStats.MinValues, g.KeyStats.MaxValues
+		w.ValueStats.MinValues, w.ValueStats.MaxValues = g.ValueStats.MinValues, g.ValueStats.MaxValues
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("entry %d:\ngot  %+v\nwant %+v", i, g, w)
+		}
+	}
+	*got[0].File.KeyStats.NullCounts[0] = 100
+	got[0].File.KeyStats.NullCounts = append(got[0].File.KeyStats.NullCounts, nil)
+	*got[0].File.FileSource = FileSourceAppend
+	if *got[2].File.KeyStats.NullCounts[0] != 1 || *got[2].File.FileSource != FileSourceCompact {
+		t.Fatal("records share values")
+	}
+}

@@ -86,7 +86,7 @@ var (
 // Records whose _VERSION is not 1 are reported as corrupt; otherwise errors
 // and aliasing are as for DecodeManifestList.
 func DecodeIndexManifest(data []byte) ([]IndexManifestEntry, error) {
-	entries, err := avroDecode(data, indexManifestFormat, (*avroIndexManifestEntry).decoded)
+	entries, err := avroDecode(data, indexManifestFormat, (*avroIndexManifestEntry).decoded, (*avroIndexManifestEntry).reset)
 	if err != nil {
 		return nil, fmt.Errorf("spec: index manifest: %w", err)
 	}
@@ -150,6 +150,12 @@ func (a *avroIndexManifestEntry) decoded() (IndexManifestEntry, error) {
 			DeletionVectorRanges: ranges, ExternalPath: a.ExternalPath, GlobalIndex: a.GlobalIndex,
 		},
 	}, nil
+}
+
+// reset clears the wire struct for the next record: everything in it goes
+// into the decoded entry as it is.
+func (a *avroIndexManifestEntry) reset() {
+	*a = avroIndexManifestEntry{}
 }
 
 // decodedDeletionVectorRanges rejects null items, which Java's schema

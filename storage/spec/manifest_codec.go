@@ -48,7 +48,7 @@ var (
 // ORC files (manifest.format=orc) as ErrUnsupported. Byte slices in the
 // result may share backing arrays, clipped to their length.
 func DecodeManifestList(data []byte) ([]ManifestFileMeta, error) {
-	metas, err := avroDecode(data, manifestListFormat, (*avroManifestFileMeta).decoded)
+	metas, err := avroDecode(data, manifestListFormat, (*avroManifestFileMeta).decoded, (*avroManifestFileMeta).reset)
 	if err != nil {
 		return nil, fmt.Errorf("spec: manifest list: %w", err)
 	}
@@ -58,7 +58,7 @@ func DecodeManifestList(data []byte) ([]ManifestFileMeta, error) {
 // DecodeManifestEntries decodes a manifest file of any Paimon version, with
 // the same error classes and aliasing as DecodeManifestList.
 func DecodeManifestEntries(data []byte) ([]ManifestEntry, error) {
-	entries, err := avroDecode(data, manifestWithSequencesFormat, (*avroManifestEntry).decoded)
+	entries, err := avroDecode(data, manifestWithSequencesFormat, (*avroManifestEntry).decoded, (*avroManifestEntry).reset)
 	if err != nil {
 		return nil, fmt.Errorf("spec: manifest: %w", err)
 	}
@@ -238,8 +238,57 @@ func (a *avroDataFileMeta) decoded() (DataFileMeta, error) {
 // that appending to one cannot overwrite the next.
 func (a *avroSimpleStats) decoded() (SimpleStats, error) {
 	s, err := avroRequired(a)
-	s.MinValues, s.MaxValues = slices.Clip(s.MinValues), slices.Clip(s.MaxValues)
-	return SimpleStats(s), err
+	return SimpleStats{
+		MinValues: slices.Clip(s.MinValues), MaxValues: slices.Clip(s.MaxValues), NullCounts: copiedNullCounts(s.NullCounts),
+	}, err
+}
+
+// copiedNullCounts copies null counts out of the wire struct, which is
+// reused from record to record, into one allocation for the values rather
+// than hamba's one per value.
+func copiedNullCounts(in []*int64) []*int64 {
+	if in == nil {
+		return nil
+	}
+	values := make([]int64, len(in))
+	out := make([]*int64, len(in))
+	for i, p := range in {
+		if p != nil {
+			values[i] = *p
+			out[i] = &values[i]
+		}
+	}
+	return out
+}
+
+// The reset methods ready a wire struct for decoding the next record into
+// it. They keep what decoded copies out (null counts, with the values
+// their pointers hold, and _FILE_SOURCE) and the records holding it, which
+// hamba then decodes into rather than allocating anew. Everything else is
+// cleared, because hamba decodes into whatever it finds: it overwrites
+// pointed-to values in place, and leaves a slice as it was if the next
+// record's array is empty.
+
+func (a *avroManifestFileMeta) reset() {
+	*a = avroManifestFileMeta{PartitionStats: a.PartitionStats.reset()}
+}
+
+func (a *avroManifestEntry) reset() {
+	*a = avroManifestEntry{File: a.File.reset()}
+}
+
+func (a *avroDataFileMeta) reset() *avroDataFileMeta {
+	if a != nil {
+		*a = avroDataFileMeta{KeyStats: a.KeyStats.reset(), ValueStats: a.ValueStats.reset(), FileSource: a.FileSource}
+	}
+	return a
+}
+
+func (a *avroSimpleStats) reset() *avroSimpleStats {
+	if a != nil {
+		*a = avroSimpleStats{NullCounts: a.NullCounts[:0]}
+	}
+	return a
 }
 
 // decodedFileKind rejects the TINYINT _KIND values Java's
