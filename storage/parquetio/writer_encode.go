@@ -147,7 +147,7 @@ func decimalEncoder(t spec.DataType) valueEncoder {
 		if d.Scale() != t.Scale {
 			return fmt.Errorf("decimal of scale %d in a column of scale %d", d.Scale(), t.Scale)
 		}
-		if !fitsPrecision(d, t.Precision) {
+		if !d.FitsPrecision(t.Precision) {
 			return fmt.Errorf("decimal %s overflows DECIMAL(%d, %d)", d, t.Precision, t.Scale)
 		}
 		unscaled, small := d.UnscaledInt64()
@@ -171,19 +171,6 @@ func decimalEncoder(t spec.DataType) valueEncoder {
 		}
 		return fmt.Errorf("decimal %s overflows DECIMAL(%d, %d)", d, t.Precision, t.Scale)
 	}
-}
-
-// fitsPrecision reports whether d has at most precision digits.
-func fitsPrecision(d spec.DecimalValue, precision int) bool {
-	if unscaled, small := d.UnscaledInt64(); small && precision <= 18 {
-		limit := int64(1)
-		for range precision {
-			limit *= 10
-		}
-		return unscaled > -limit && unscaled < limit
-	}
-	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
-	return new(big.Int).Abs(d.Unscaled()).Cmp(limit) < 0
 }
 
 // twosComplement encodes x big-endian in exactly width bytes.

@@ -154,6 +154,20 @@ func (d DecimalValue) rat() *big.Rat {
 	return new(big.Rat).SetFrac(d.Unscaled(), den)
 }
 
+// FitsPrecision reports whether the unscaled value has at most precision
+// digits, as a DECIMAL(precision, scale) column requires.
+func (d DecimalValue) FitsPrecision(precision int) bool {
+	if d.big == nil && precision <= 18 {
+		limit := int64(1)
+		for range precision {
+			limit *= 10
+		}
+		return d.small > -limit && d.small < limit
+	}
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
+	return new(big.Int).Abs(d.Unscaled()).Cmp(limit) < 0
+}
+
 // String prints the plain decimal with exactly Scale fraction digits
 // ("12.30" for unscaled 1230, scale 2), like Java BigDecimal.toPlainString.
 func (d DecimalValue) String() string {

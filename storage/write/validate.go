@@ -2,7 +2,6 @@ package write
 
 import (
 	"fmt"
-	"math/big"
 
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -159,23 +158,10 @@ func checkDecimal(t spec.DataType, v any) error {
 	if d.Scale() != t.Scale {
 		return fmt.Errorf("decimal %s has scale %d, the column %s has scale %d", d, d.Scale(), t, t.Scale)
 	}
-	if !fitsPrecision(d, t.Precision) {
+	if !d.FitsPrecision(t.Precision) {
 		return fmt.Errorf("decimal %s overflows %s", d, t)
 	}
 	return nil
-}
-
-// fitsPrecision reports whether d has at most precision digits.
-func fitsPrecision(d spec.DecimalValue, precision int) bool {
-	if unscaled, small := d.UnscaledInt64(); small && precision <= 18 {
-		limit := int64(1)
-		for range precision {
-			limit *= 10
-		}
-		return unscaled > -limit && unscaled < limit
-	}
-	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
-	return new(big.Int).Abs(d.Unscaled()).Cmp(limit) < 0
 }
 
 func checkArray(t spec.DataType, v any) error {
