@@ -16,6 +16,7 @@ import (
 	"github.com/lakesql/lakesql/storage/internal/ids"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -55,10 +56,16 @@ type Options struct {
 // published, per commit user, to detect a second live writer committing
 // under the same user (SharedUserError).
 type Committer struct {
-	io         fileio.FileIO
-	snapshots  *snapshot.Manager
-	schemas    *schema.Manager
-	manifests  *manifest.Reader
+	io        fileio.FileIO
+	snapshots *snapshot.Manager
+	schemas   *schema.Manager
+	manifests *manifest.Reader
+	// decoded keeps the manifests and manifest lists this Committer
+	// decoded, across Commit calls: they are immutable, and without it
+	// every commit decoded every manifest of the table again, a cost
+	// growing with the table. Only what was read from storage goes in,
+	// never what a commit wrote from its request, which the caller owns.
+	decoded    *scan.ManifestCache
 	receiptDir string
 	cfg        settings
 	now        func() time.Time
@@ -97,6 +104,11 @@ type settings struct {
 	dynamicOverwrite   bool
 }
 
+// decodedCacheEntries bounds Committer.decoded, in manifest entries (a
+// few hundred bytes each): a quarter of a scan planner's cache, since a
+// process may hold a Committer per table and writer.
+const decodedCacheEntries = scan.DefaultCacheEntries / 4
+
 // optionManifestCompression is CoreOptions.MANIFEST_COMPRESSION.
 const optionManifestCompression = "manifest.compression"
 
@@ -116,6 +128,7 @@ func New(opts Options) (*Committer, error) {
 		snapshots:     snapshots,
 		schemas:       schema.NewManager(opts.FileIO, opts.TableDir, opts.Branch),
 		manifests:     manifest.NewReader(opts.FileIO, opts.TableDir),
+		decoded:       scan.NewManifestCache(decodedCacheEntries),
 		receiptDir:    path.Join(snapshots.BranchDir(), "commit-user"),
 		cfg:           cfg,
 		now:           opts.Now,

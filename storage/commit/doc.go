@@ -23,9 +23,13 @@
 //     merged), the index manifest when index files change. A failure here
 //     deletes what the attempt wrote.
 //  4. Publish: snapshot-<latest+1> by FileIO.PutIfAbsent, the only commit
-//     point. ErrExist means another commit won: wait (exponential backoff
-//     with jitter) and retry, up to commit.max-retries or commit.timeout.
+//     point. ErrExist means another commit won: retry, at once after the
+//     first lost race in a row (the winner is already visible), then after
+//     an exponential backoff with jitter from commit.min-retry-wait up to
+//     commit.max-retry-wait, up to commit.max-retries or commit.timeout.
 //     Any other error is resolved by reading the snapshot back; if that
 //     fails the outcome is unknown and nothing is cleaned up.
-//  5. After a publish: the LATEST hint and the receipt.
+//  5. After a publish: the LATEST hint and the receipt, both advisory and
+//     written without waiting for durability where the FileIO allows
+//     (fileio.HintWriter).
 package commit

@@ -10,9 +10,11 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// metaCache holds the metadata one Commit call read. Snapshot, manifest
-// list and manifest files are immutable, so a retry reads only what the
-// snapshots published since the previous attempt added.
+// metaCache holds the metadata one Commit call read or wrote. Snapshot,
+// manifest list and manifest files are immutable, so a retry reads only
+// what the snapshots published since the previous attempt added. Decoded
+// lists and manifests also go to Committer.decoded, which outlives the
+// call.
 type metaCache struct {
 	snapshots map[int64]*spec.Snapshot
 	lists     map[string][]spec.ManifestFileMeta
@@ -75,11 +77,14 @@ func (r *run) manifestList(ctx context.Context, name string) ([]spec.ManifestFil
 	if metas, ok := r.cache.lists[name]; ok {
 		return metas, nil
 	}
+	if metas, ok := r.c.decoded.ManifestList(name); ok {
+		return metas, nil
+	}
 	metas, err := r.c.manifests.ManifestList(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
-	r.cache.lists[name] = metas
+	r.c.decoded.AddManifestList(name, metas)
 	return metas, nil
 }
 
@@ -87,11 +92,14 @@ func (r *run) manifestEntries(ctx context.Context, name string) ([]spec.Manifest
 	if entries, ok := r.cache.entries[name]; ok {
 		return entries, nil
 	}
+	if entries, ok := r.c.decoded.Entries(name); ok {
+		return entries, nil
+	}
 	entries, err := r.c.manifests.Entries(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
-	r.cache.entries[name] = entries
+	r.c.decoded.AddEntries(name, entries)
 	return entries, nil
 }
 

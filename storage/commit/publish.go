@@ -77,18 +77,21 @@ func sameCommit(a, b *spec.Snapshot) bool {
 // afterPublish records the publish in this Committer, then updates the
 // LATEST hint (readers verify it, so it only saves a listing) and the
 // user's receipt (expiry records it again before deleting the snapshot).
-// Both are best effort: their failures are returned as warnings.
+// Both are best effort: their failures are returned as warnings. Both are
+// advisory, so they are written without waiting for durability
+// (fileio.OverwriteHint): the snapshot put is the only durable write a
+// commit needs after its metadata files.
 func (r *run) afterPublish(ctx context.Context, snap *spec.Snapshot) []error {
 	user := r.req.CommitUser
 	r.c.settle(user, snap.ID)
 	r.cache.snapshots[snap.ID] = snap
 	var warnings []error
 	hint := path.Join(r.c.snapshots.BranchDir(), "snapshot", "LATEST")
-	if err := r.c.io.Overwrite(ctx, hint, []byte(strconv.FormatInt(snap.ID, 10))); err != nil {
+	if err := fileio.OverwriteHint(ctx, r.c.io, hint, []byte(strconv.FormatInt(snap.ID, 10))); err != nil {
 		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but updating the LATEST hint failed: %w", snap.ID, err))
 	}
 	rc := receipt{Identifier: snap.CommitIdentifier, SnapshotID: snap.ID, CommitKind: snap.CommitKind}
-	if err := r.c.writeReceipt(ctx, user, rc); err != nil {
+	if err := r.c.hintReceipt(ctx, user, rc); err != nil {
 		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but %w", snap.ID, err))
 	}
 	return warnings

@@ -67,14 +67,30 @@ func (c *Committer) readReceipt(ctx context.Context, user string) (*receipt, err
 	return &rc, nil
 }
 
-// writeReceipt replaces the user's receipt. Overwrite is atomic, so a
-// reader sees the old or the new receipt, never a torn one.
+// writeReceipt replaces the user's receipt durably, as expiry needs
+// before it deletes the snapshots the receipt stands for. Overwrite is
+// atomic, so a reader sees the old or the new receipt, never a torn one.
 func (c *Committer) writeReceipt(ctx context.Context, user string, rc receipt) error {
+	return c.putReceipt(ctx, user, rc, c.io.Overwrite)
+}
+
+// hintReceipt replaces the user's receipt after a publish, atomically but
+// not necessarily durably (fileio.OverwriteHint): the snapshot it names
+// is in the table, and the landed check walks the snapshots back from the
+// latest one to whatever receipt a crash leaves, so a lost receipt only
+// lengthens that walk.
+func (c *Committer) hintReceipt(ctx context.Context, user string, rc receipt) error {
+	return c.putReceipt(ctx, user, rc, func(ctx context.Context, p string, data []byte) error {
+		return fileio.OverwriteHint(ctx, c.io, p, data)
+	})
+}
+
+func (c *Committer) putReceipt(ctx context.Context, user string, rc receipt, write func(context.Context, string, []byte) error) error {
 	data, err := json.Marshal(rc)
 	if err != nil {
 		return fmt.Errorf("commit: encode receipt: %w", err)
 	}
-	if err := c.io.Overwrite(ctx, c.receiptPath(user), data); err != nil {
+	if err := write(ctx, c.receiptPath(user), data); err != nil {
 		return fmt.Errorf("commit: write receipt of user %s: %w", user, err)
 	}
 	return nil

@@ -59,6 +59,7 @@ type attemptOutcome struct {
 func (r *run) commitPart(ctx context.Context, p *part, res *Result) error {
 	start := r.c.now()
 	checkedUpTo := int64(-1)
+	losses := 0 // consecutive lost races
 	for attempt := 1; ; attempt++ {
 		out, err := r.attempt(ctx, p, attempt, checkedUpTo)
 		if err != nil {
@@ -76,11 +77,39 @@ func (r *run) commitPart(ctx context.Context, p *part, res *Result) error {
 		if reason := r.exhausted(attempt, start); reason != "" {
 			return r.retryExhausted(ctx, p, out, attempt, reason)
 		}
-		if err := r.c.sleep(ctx, r.c.backoff(attempt-1)); err != nil {
-			return fmt.Errorf("commit: waiting to retry snapshot %d: %w", out.snapshotID, err)
+		if out.status == lostRace {
+			losses++
+		} else {
+			losses = 0
+		}
+		if err := r.waitToRetry(ctx, out, attempt, losses); err != nil {
+			return err
 		}
 		checkedUpTo = out.latestID
 	}
+}
+
+// waitToRetry waits before the next attempt. After the first of a run of
+// lost races it does not wait: the winner's snapshot is already visible,
+// and contention, not an overloaded store, made the put fail, so the
+// retry can only lose again to a writer that publishes in between, and
+// waiting a whole backoff would cost about one commit. From the second
+// consecutive loss on it waits backoff(losses-2), so that
+// commit.min-retry-wait is the first wait and commit.max-retry-wait caps
+// them, as in Java. A put that did not land waits backoff(attempt-1), as
+// before: the store may be failing.
+func (r *run) waitToRetry(ctx context.Context, out attemptOutcome, attempt, losses int) error {
+	retry := attempt - 1
+	if out.status == lostRace {
+		if losses == 1 {
+			return nil
+		}
+		retry = losses - 2
+	}
+	if err := r.c.sleep(ctx, r.c.backoff(retry)); err != nil {
+		return fmt.Errorf("commit: waiting to retry snapshot %d: %w", out.snapshotID, err)
+	}
+	return nil
 }
 
 // attempt is Java's tryCommitOnce. checkedUpTo is the latest snapshot of

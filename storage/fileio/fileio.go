@@ -82,3 +82,27 @@ func Exists(ctx context.Context, f FileIO, path string) (bool, error) {
 	}
 	return false, err
 }
+
+// HintWriter is an optional capability of a FileIO: replacing advisory
+// files (the LATEST hint, commit receipts) without paying for durability.
+// Those files are rewritten by every commit and re-derived by readers when
+// stale or missing, so the fsyncs that make Overwrite durable are mostly
+// wasted on them.
+//
+// OverwriteHint atomically replaces the content of path, creating it and
+// its missing parent directories if needed, as Overwrite does, and with
+// the same read-after-write consistency. It need not be durable: after a
+// crash path may hold its previous content, or be missing if it was
+// created by this write, but never a mix or a torn version.
+type HintWriter interface {
+	OverwriteHint(ctx context.Context, path string, data []byte) error
+}
+
+// OverwriteHint replaces an advisory file with f's HintWriter if it has
+// one, else with the durable Overwrite.
+func OverwriteHint(ctx context.Context, f FileIO, path string, data []byte) error {
+	if h, ok := f.(HintWriter); ok {
+		return h.OverwriteHint(ctx, path, data)
+	}
+	return f.Overwrite(ctx, path, data)
+}

@@ -77,3 +77,36 @@ func (c *ManifestCache) Len() int {
 	defer c.mu.Unlock()
 	return len(c.items)
 }
+
+// Entries returns the decoded manifest name, if cached. Callers must not
+// modify it.
+func (c *ManifestCache) Entries(name string) ([]spec.ManifestEntry, bool) {
+	item, ok := c.get(name)
+	if !ok {
+		return nil, false
+	}
+	return item.entries, true
+}
+
+// AddEntries caches the decoded manifest name. It must hold exactly what
+// the file holds (manifests are immutable), and neither the caller nor any
+// later reader may modify it.
+func (c *ManifestCache) AddEntries(name string, entries []spec.ManifestEntry) {
+	c.put(&cacheItem{name: name, weight: len(entries), entries: entries})
+}
+
+// ManifestList returns the decoded manifest list name, if cached. Callers
+// must not modify it.
+func (c *ManifestCache) ManifestList(name string) ([]spec.ManifestFileMeta, bool) {
+	item, ok := c.get(name)
+	if !ok {
+		return nil, false
+	}
+	return item.metas, true
+}
+
+// AddManifestList caches the decoded manifest list name, under the same
+// rules as AddEntries.
+func (c *ManifestCache) AddManifestList(name string, metas []spec.ManifestFileMeta) {
+	c.put(&cacheItem{name: name, weight: len(metas), metas: metas})
+}

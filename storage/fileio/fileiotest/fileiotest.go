@@ -44,6 +44,7 @@ func Run(t *testing.T, h Harness) {
 		{"RoundTrip", testRoundTrip},
 		{"PutIfAbsentExisting", testPutIfAbsentExisting},
 		{"Overwrite", testOverwrite},
+		{"OverwriteHint", testOverwriteHint},
 		{"Stat", testStat},
 		{"List", testList},
 		{"Delete", testDelete},
@@ -116,6 +117,34 @@ func testOverwrite(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 	expectContent(t, fsys, created, []byte("by overwrite"))
+}
+
+// testOverwriteHint checks the visible behaviour of fileio.HintWriter,
+// which is Overwrite's, and that fileio.OverwriteHint falls back to
+// Overwrite for a FileIO without it. Durability is not checked: it is the
+// property a hint write may lack.
+func testOverwriteHint(t *testing.T, h Harness) {
+	fsys, root := h.New(t)
+	ctx := t.Context()
+	p := path.Join(root, "branch", "commit-user", "writer")
+	for _, content := range []string{"10", "9999", "7", ""} {
+		if err := fileio.OverwriteHint(ctx, fsys, p, []byte(content)); err != nil {
+			t.Fatalf("OverwriteHint(%q): %v", content, err)
+		}
+		expectContent(t, fsys, p, []byte(content))
+	}
+	hw, ok := fsys.(fileio.HintWriter)
+	if !ok {
+		return
+	}
+	mustPut(t, fsys, path.Join(root, "file"), []byte("x"))
+	if err := hw.OverwriteHint(ctx, path.Join(root, "file", "below"), []byte("y")); err == nil {
+		t.Error("OverwriteHint below a file succeeded")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	expectErrorIs(t, "OverwriteHint", hw.OverwriteHint(cancelled, p, []byte("new")), context.Canceled)
+	expectContent(t, fsys, p, nil)
 }
 
 func testStat(t *testing.T, h Harness) {

@@ -28,7 +28,10 @@ import (
 // FS is the local-disk FileIO. The zero value is ready to use.
 type FS struct{}
 
-var _ fileio.FileIO = (*FS)(nil)
+var (
+	_ fileio.FileIO     = (*FS)(nil)
+	_ fileio.HintWriter = (*FS)(nil)
+)
 
 // New returns a local-disk FileIO.
 func New() *FS { return &FS{} }
@@ -149,6 +152,26 @@ func (*FS) Overwrite(ctx context.Context, path string, data []byte) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// OverwriteHint is Overwrite without the directory fsync: the rename is
+// atomic but may be lost in a crash (fileio.HintWriter). The temp file is
+// still fsynced before the rename: without that a crash could leave the
+// renamed name on an empty or partly written inode, which a receipt reader
+// would take for corruption.
+func (*FS) OverwriteHint(ctx context.Context, path string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return &fs.PathError{Op: "overwrite-hint", Path: path, Err: err}
+	}
+	tmp, err := stageTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		removeTemp(tmp)
+		return err
+	}
+	return nil
 }
 
 // stageTemp writes data to a new, fsynced temp file in the directory of

@@ -5,7 +5,8 @@
 // check what survives. A write becomes durable when it returns nil: a write
 // still in flight (visible to readers but not yet acknowledged to its
 // caller) does not survive a crash, as on a disk whose directory is not yet
-// fsynced. A Delete is durable as soon as it is visible.
+// fsynced. A Delete is durable as soon as it is visible. OverwriteHint never
+// becomes durable by itself (fileio.HintWriter).
 //
 // Paths are slash-separated and cleaned (path.Clean), so "a//b" and "a/b"
 // name the same file. Directories are implied by the files under them: a
@@ -47,7 +48,10 @@ type FS struct {
 	afterVisible func(key string)
 }
 
-var _ fileio.FileIO = (*FS)(nil)
+var (
+	_ fileio.FileIO     = (*FS)(nil)
+	_ fileio.HintWriter = (*FS)(nil)
+)
 
 // file is one immutable version of a file; writes replace it, never mutate
 // it, so readers and clones share it without copying.
@@ -199,6 +203,19 @@ func (m *FS) PutIfAbsent(ctx context.Context, p string, data []byte) error {
 // needed.
 func (m *FS) Overwrite(ctx context.Context, p string, data []byte) error {
 	return m.write(ctx, "overwrite", p, data, false)
+}
+
+// OverwriteHint is Overwrite without the acknowledgement
+// (fileio.HintWriter): the new content is visible at once, but a crash
+// before a later durable write of p brings back what p held before.
+func (m *FS) OverwriteHint(ctx context.Context, p string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return &fs.PathError{Op: "overwrite-hint", Path: p, Err: err}
+	}
+	if _, err := m.publish(path.Clean(p), data, false); err != nil {
+		return &fs.PathError{Op: "overwrite-hint", Path: p, Err: err}
+	}
+	return nil
 }
 
 // write makes the new version visible, then acknowledges it by making it

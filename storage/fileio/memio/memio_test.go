@@ -45,6 +45,25 @@ func TestCrashCloneKeepsAcknowledgedState(t *testing.T) {
 	expectContent(t, clone, "/t/snapshot/snapshot-2", "s2")
 }
 
+// TestCrashLosesHintWrites: a hint write is visible at once, but a crash
+// brings back the last durable content, or nothing.
+func TestCrashLosesHintWrites(t *testing.T) {
+	m := New()
+	ctx := t.Context()
+	if err := m.Overwrite(ctx, "/t/snapshot/LATEST", []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range map[string]string{"/t/snapshot/LATEST": "2", "/t/commit-user/w": "r"} {
+		if err := m.OverwriteHint(ctx, p, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		expectContent(t, m, p, data)
+	}
+	clone := m.CrashClone()
+	expectFiles(t, clone, "/t/snapshot/LATEST")
+	expectContent(t, clone, "/t/snapshot/LATEST", "1")
+}
+
 func TestCrashCloneIsIndependent(t *testing.T) {
 	m := New()
 	mustPut(t, m, "/t/a", "a")
