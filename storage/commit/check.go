@@ -87,7 +87,18 @@ func inPartitionsOf(delta, live []spec.ManifestEntry) []spec.ManifestEntry {
 	for i := range delta {
 		changed[string(delta[i].Partition)] = true
 	}
-	var out []spec.ManifestEntry
+	// Count first: entries are large and live holds every file of the
+	// table, so growing out by append copied them several times per commit.
+	n := 0
+	for i := range live {
+		if changed[string(live[i].Partition)] {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]spec.ManifestEntry, 0, n)
 	for i := range live {
 		if changed[string(live[i].Partition)] {
 			out = append(out, live[i])
