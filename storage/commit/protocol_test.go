@@ -302,3 +302,7 @@ func (t *tapIO) PutIfAbsent(ctx context.Context, p string, data []byte) error {
 func (t *tapIO) Overwrite(ctx context.Context, p string, data []byte) error {
 	return t.note(t.FileIO.Overwrite(ctx, p, data))
 }
+
+func (t *tapIO) OverwriteHint(ctx context.Context, p string, data []byte) error {
+	return t.note(fileio.OverwriteHint(ctx, t.FileIO, p, data))
+}

@@ -28,10 +28,11 @@ import (
 // operation issued after it.
 var ErrCrashed = fmt.Errorf("crashed: %w", fileio.ErrInjected)
 
-// Kind is the kind of a FileIO operation: one per FileIO method.
+// Kind is the kind of a FileIO operation: one per FileIO or HintWriter
+// method.
 type Kind uint8
 
-// The kinds, one per FileIO method.
+// The kinds, one per method.
 const (
 	Read Kind = iota
 	Open
@@ -40,9 +41,10 @@ const (
 	Delete
 	PutIfAbsent
 	Overwrite
+	OverwriteHint
 )
 
-var kindNames = [...]string{"read", "open", "stat", "list", "delete", "put-if-absent", "overwrite"}
+var kindNames = [...]string{"read", "open", "stat", "list", "delete", "put-if-absent", "overwrite", "overwrite-hint"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -251,6 +253,13 @@ func (f *FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
 // Overwrite implements fileio.FileIO.
 func (f *FS) Overwrite(ctx context.Context, path string, data []byte) error {
 	return f.do(Op{Overwrite, path}, func() error { return f.inner.Overwrite(ctx, path, data) })
+}
+
+// OverwriteHint implements fileio.HintWriter, passing the weaker
+// durability of the inner FileIO through, so crash tests see hint writes
+// lost exactly as the real FileIO would lose them.
+func (f *FS) OverwriteHint(ctx context.Context, path string, data []byte) error {
+	return f.do(Op{OverwriteHint, path}, func() error { return fileio.OverwriteHint(ctx, f.inner, path, data) })
 }
 
 // do runs apply, the operation op on the inner FileIO, unless a fault says
