@@ -122,6 +122,12 @@ func (*FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return &fs.PathError{Op: "put-if-absent", Path: path, Err: err}
 	}
+	// A loser of a publish race usually arrives after the winner's file is
+	// visible: refusing it before staging saves the loser a create and an
+	// fsync. The link below stays the real guard for simultaneous writers.
+	if _, err := os.Lstat(path); err == nil {
+		return &fs.PathError{Op: "put-if-absent", Path: path, Err: fileio.ErrExist}
+	}
 	tmp, err := stageTemp(path, data)
 	if err != nil {
 		return err
