@@ -66,11 +66,6 @@ func fxUnwrapUnion(v any) any {
 	return v
 }
 
-// fxField returns a record member with any union wrapper removed.
-func fxField(rec map[string]any, name string) any {
-	return fxUnwrapUnion(rec[name])
-}
-
 // fxTable is the part of a fixture table's schema the codec tests need.
 type fxTable struct {
 	Name          string

@@ -190,13 +190,8 @@ func (b *BucketPlan) DataFilePath(f *spec.DataFileMeta) string {
 // localPath turns a Hadoop-style "file:" URI, as Java records external
 // paths, into a local path; other strings are returned unchanged.
 func localPath(uri string) string {
-	lower := strings.ToLower(uri)
-	if strings.HasPrefix(lower, "file:") {
-		rest := uri[len("file:"):]
-		if strings.HasPrefix(rest, "//") {
-			rest = rest[2:]
-		}
-		return "/" + strings.TrimLeft(rest, "/")
+	if strings.HasPrefix(strings.ToLower(uri), "file:") {
+		return "/" + strings.TrimLeft(uri[len("file:"):], "/")
 	}
 	return uri
 }

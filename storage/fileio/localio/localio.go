@@ -146,18 +146,7 @@ func (*FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
 // Overwrite atomically replaces the content of path, creating it and its
 // missing parent directories if needed.
 func (*FS) Overwrite(ctx context.Context, path string, data []byte) error {
-	if err := ctx.Err(); err != nil {
-		return &fs.PathError{Op: "overwrite", Path: path, Err: err}
-	}
-	tmp, err := stageTemp(path, data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		removeTemp(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	return replace(ctx, "overwrite", path, data, true)
 }
 
 // OverwriteHint is Overwrite without the directory fsync: the rename is
@@ -166,8 +155,14 @@ func (*FS) Overwrite(ctx context.Context, path string, data []byte) error {
 // renamed name on an empty or partly written inode, which a receipt reader
 // would take for corruption.
 func (*FS) OverwriteHint(ctx context.Context, path string, data []byte) error {
+	return replace(ctx, "overwrite-hint", path, data, false)
+}
+
+// replace renames a staged temp file over path, fsyncing the directory
+// when the replacement must survive a crash.
+func replace(ctx context.Context, op, path string, data []byte, durable bool) error {
 	if err := ctx.Err(); err != nil {
-		return &fs.PathError{Op: "overwrite-hint", Path: path, Err: err}
+		return &fs.PathError{Op: op, Path: path, Err: err}
 	}
 	tmp, err := stageTemp(path, data)
 	if err != nil {
@@ -177,7 +172,10 @@ func (*FS) OverwriteHint(ctx context.Context, path string, data []byte) error {
 		removeTemp(tmp)
 		return err
 	}
-	return nil
+	if !durable {
+		return nil
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 // stageTemp writes data to a new, fsynced temp file in the directory of
