@@ -12,9 +12,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/lakesql/lakesql/storage/fileio/localio"
-	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan/scantest"
-	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
@@ -72,15 +70,11 @@ func lakesqlAggregate(b *testing.B, tbl *table.Table, day int) (count, sum int64
 	if err != nil {
 		b.Fatal(err)
 	}
-	dt, err := predicate.Leaf(predicate.ColumnOf(0, s.Fields[0]), predicate.OpEq, spec.DateValue(day))
+	filter, err := scantest.OneDayFilter(s, day)
 	if err != nil {
 		b.Fatal(err)
 	}
-	status, err := predicate.Leaf(predicate.ColumnOf(4, s.Fields[4]), predicate.OpEq, "SUCCESS")
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows, err := tbl.Read(context.Background(), table.ReadOptions{Filter: predicate.And(dt, status),
+	rows, err := tbl.Read(context.Background(), table.ReadOptions{Filter: filter,
 		Columns: []string{"amount"}, Unordered: true})
 	if err != nil {
 		b.Fatal(err)

@@ -141,15 +141,11 @@ func OneDayAggregate(b *testing.B, tbl *Table, day, parallelism int) (count, sum
 	if err != nil {
 		b.Fatal(err)
 	}
-	dt, err := predicate.Leaf(predicate.ColumnOf(0, s.Fields[0]), predicate.OpEq, spec.DateValue(day))
+	filter, err := scantest.OneDayFilter(s, day)
 	if err != nil {
 		b.Fatal(err)
 	}
-	status, err := predicate.Leaf(predicate.ColumnOf(4, s.Fields[4]), predicate.OpEq, "SUCCESS")
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows, err := tbl.Read(context.Background(), ReadOptions{Filter: predicate.And(dt, status),
+	rows, err := tbl.Read(context.Background(), ReadOptions{Filter: filter,
 		Columns: []string{"amount"}, Parallelism: parallelism, Unordered: true})
 	if err != nil {
 		b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -109,4 +110,19 @@ func bucketOf(id int64, buckets int) (int, error) {
 		return 0, err
 	}
 	return spec.Bucket(row, buckets)
+}
+
+// OneDayFilter is the reconciliation benchmark's WHERE clause over the
+// payment schema s: `dt = day AND status = 'SUCCESS'`. Every side of the
+// benchmark builds its filter here, so they all measure the same query.
+func OneDayFilter(s *spec.TableSchema, day int) (predicate.Predicate, error) {
+	dt, err := predicate.Leaf(predicate.ColumnOf(0, s.Fields[0]), predicate.OpEq, spec.DateValue(day))
+	if err != nil {
+		return nil, err
+	}
+	status, err := predicate.Leaf(predicate.ColumnOf(4, s.Fields[4]), predicate.OpEq, "SUCCESS")
+	if err != nil {
+		return nil, err
+	}
+	return predicate.And(dt, status), nil
 }
