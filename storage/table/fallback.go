@@ -39,7 +39,7 @@ func (t *Table) resolveFallback(ctx context.Context, plan *Plan, tt snapshot.Tim
 	if !ok || branch == "" || branch == t.branch {
 		return nil
 	}
-	fb, err := OpenBranch(ctx, t.io, t.dir, branch)
+	fb, err := t.fallbackBranch(ctx, branch)
 	if err != nil {
 		return fmt.Errorf("fallback branch %s: %w", branch, err)
 	}
@@ -86,4 +86,17 @@ func fallbackMapping(fb *FallbackRead, main *Plan) (*schema.RowMapping, error) {
 		return nil, fmt.Errorf("fallback branch %s: %w", fb.Branch, err)
 	}
 	return m, nil
+}
+
+// fallbackBranch returns the named branch, opening it on first use.
+func (t *Table) fallbackBranch(ctx context.Context, branch string) (*Table, error) {
+	if fb, ok := t.branches.Load(branch); ok {
+		return fb.(*Table), nil
+	}
+	fb, err := OpenBranch(ctx, t.io, t.dir, branch)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := t.branches.LoadOrStore(branch, fb)
+	return actual.(*Table), nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -29,6 +30,10 @@ type Table struct {
 	// planner plans reads through a manifest cache shared by every read
 	// of the table.
 	planner *scan.Planner
+	// branches holds the fallback branches opened so far, by name, so each
+	// read of a table with scan.fallback-branch reuses the branch's
+	// schema and manifest caches.
+	branches sync.Map
 }
 
 // Open opens the main branch of the table at dir. A directory without a
