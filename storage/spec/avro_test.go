@@ -280,16 +280,12 @@ func TestDecodeMapsFieldsByName(t *testing.T) {
 
 // Unknown fields are decoded generically rather than skipped, so a forged
 // item count in one fails at the end of the data instead of looping once
-// per claimed item.
+// per claimed item (2^50 iterations: a regression shows as a test timeout).
 func TestDecodeUnknownFieldWithForgedCount(t *testing.T) {
 	schema := strings.TrimSuffix(manifestListSchemaText, "]}") + `,{"name":"_JUNK","type":{"type":"array","items":"int"}}]}`
 	record := append(mfMetaRecord(t, mfSampleMeta(1)), avroRawRecord(t, func(w *avro.Writer) { w.WriteLong(1 << 50) })...)
-	start := time.Now()
 	if _, err := DecodeManifestList(avroBuildContainer(t, schema, "null", record)); !errors.Is(err, lakeerr.ErrCorruption) {
 		t.Fatalf("got %v", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("took %v", d)
 	}
 }
 
