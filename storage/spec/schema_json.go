@@ -36,8 +36,25 @@ func DecodeSchema(data []byte) (*TableSchema, error) {
 	if err := validateDataType(s.RowType()); err != nil {
 		return nil, fmt.Errorf("decode schema %d: %w", s.ID, jsonCorruptf("fields: %v", err))
 	}
+	if err := validateKeyColumns(s); err != nil {
+		return nil, fmt.Errorf("decode schema %d: %w", s.ID, err)
+	}
 	applySchemaVersionDefaults(s)
 	return s, nil
+}
+
+// validateKeyColumns checks that every partition and primary key names a
+// column, as Java's SchemaValidation guarantees for files it wrote; every
+// layer above indexes columns by these names.
+func validateKeyColumns(s *TableSchema) error {
+	for _, keys := range [][]string{s.PartitionKeys, s.PrimaryKeys} {
+		for _, k := range keys {
+			if s.FieldIndex(k) < 0 {
+				return jsonCorruptf("key %q is not a column", k)
+			}
+		}
+	}
+	return nil
 }
 
 func readSchemaKeys(obj *jsonObject) (*TableSchema, []any, error) {

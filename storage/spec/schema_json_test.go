@@ -182,6 +182,7 @@ func TestDecodeSchemaErrors(t *testing.T) {
 		"field not obj":   strings.Replace(string(valid), `"fields" : [ {`, `"fields" : [ 1, {`, 1),
 		"trailing data":   string(valid) + "}",
 		"duplicate name":  strings.Replace(string(valid), `"name" : "category"`, `"name" : "name"`, 1),
+		"unknown pk":      strings.Replace(string(valid), `"primaryKeys" : [ "id" ]`, `"primaryKeys" : [ "nope" ]`, 1),
 		"not an object":   `[1]`,
 	} {
 		if _, err := DecodeSchema([]byte(data)); !errors.Is(err, lakeerr.ErrCorruption) {
