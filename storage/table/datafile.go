@@ -30,7 +30,7 @@ type deletionVector interface {
 }
 
 func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (*dataFile, error) {
-	if _, err := dataFileFormat(f.FileName); err != nil {
+	if err := checkDataFileFormat(f.FileName); err != nil {
 		return nil, err
 	}
 	fileSchema, err := r.table.schemas.Schema(ctx, f.SchemaID)

@@ -22,15 +22,24 @@ const (
 // wrong rows.
 func checkSchemaSupported(s *spec.TableSchema) error {
 	opts := s.CoreOptions()
-	if on, err := opts.RowTrackingEnabled(); err != nil || on {
-		return unsupported(err, "row tracking (row-tracking.enabled)")
-	}
-	if on, err := opts.DataEvolutionEnabled(); err != nil || on {
-		return unsupported(err, "data evolution (data-evolution.enabled)")
+	for _, feature := range []struct {
+		name    string
+		enabled func() (bool, error)
+	}{
+		{"row tracking (row-tracking.enabled)", opts.RowTrackingEnabled},
+		{"data evolution (data-evolution.enabled)", opts.DataEvolutionEnabled},
+	} {
+		on, err := feature.enabled()
+		if err != nil {
+			return err
+		}
+		if on {
+			return unsupported(feature.name)
+		}
 	}
 	for _, f := range s.Fields {
 		if hasBlob(f.Type) {
-			return unsupported(nil, "blob column "+f.Name)
+			return unsupported("blob column " + f.Name)
 		}
 	}
 	return nil
@@ -54,10 +63,7 @@ func hasBlob(t spec.DataType) bool {
 	return false
 }
 
-func unsupported(cause error, feature string) error {
-	if cause != nil {
-		return cause
-	}
+func unsupported(feature string) error {
 	return fmt.Errorf("%w: %s", lakeerr.ErrUnsupported, feature)
 }
 
@@ -66,18 +72,17 @@ func checkIndexSupported(entries []spec.IndexManifestEntry) error {
 	for _, e := range entries {
 		t := e.IndexFile.IndexType
 		if e.IndexFile.GlobalIndex != nil || (t != indexTypeDeletionVectors && t != indexTypeHash) {
-			return unsupported(nil, fmt.Sprintf("global index (%s index file %s)", t, e.IndexFile.FileName))
+			return unsupported(fmt.Sprintf("global index (%s index file %s)", t, e.IndexFile.FileName))
 		}
 	}
 	return nil
 }
 
-// dataFileFormat returns the format of a data file from its last extension,
+// checkDataFileFormat takes the format of a data file from its last extension,
 // as Java does (PojoDataFileMeta.fileFormat), and refuses all but Parquet.
-func dataFileFormat(name string) (string, error) {
-	format := strings.TrimPrefix(path.Ext(name), ".")
-	if format != "parquet" {
-		return "", unsupported(nil, fmt.Sprintf("%s data files (%s)", format, name))
+func checkDataFileFormat(name string) error {
+	if format := strings.TrimPrefix(path.Ext(name), "."); format != "parquet" {
+		return unsupported(fmt.Sprintf("%s data files (%s)", format, name))
 	}
-	return format, nil
+	return nil
 }
