@@ -119,3 +119,57 @@ func decodeAllBatches(b *testing.B, data []byte, rows [][]any) int {
 	}
 	return count
 }
+
+// BenchmarkDecode1MRowsVectors decodes the same file's columns that have
+// a vector layout (all but the timestamp) through a VectorIterator.
+func BenchmarkDecode1MRowsVectors(b *testing.B) {
+	data, err := benchFile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	var total int
+	var elapsed time.Duration
+	for b.Loop() {
+		start := time.Now()
+		total += decodeAllVectors(b, data)
+		elapsed += time.Since(start)
+	}
+	b.ReportMetric(float64(total)/elapsed.Seconds(), "rows/s")
+}
+
+func decodeAllVectors(b *testing.B, data []byte) int {
+	r, err := Open(bytes.NewReader(data), "bench.parquet")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var columns []ColumnRequest
+	for _, c := range benchColumns {
+		if r.CanVectorize(c) {
+			columns = append(columns, c)
+		}
+	}
+	if len(columns) != len(benchColumns)-1 {
+		b.Fatalf("%d of %d columns vectorize", len(columns), len(benchColumns))
+	}
+	it, err := r.NewVectorIterator(columns, allGroups(r))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer it.Close()
+	count := 0
+	for {
+		_, n, err := it.Next(4096)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		count += n
+	}
+	if count != benchRows {
+		b.Fatalf("decoded %d rows", count)
+	}
+	return count
+}

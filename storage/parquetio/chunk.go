@@ -61,7 +61,7 @@ func (r *Reader) openChunk(src *trackedSource, g, leaf int) (parquet.Pages, erro
 	if _, err := src.ReadAt(data, start); err != nil {
 		return nil, src.classify(r.name, err)
 	}
-	data, err := decodedChunk(r.name, path, data, meta.Codec)
+	data, err := decodedChunk(r.name, path, data, meta.Codec, meta.TotalUncompressedSize)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/andybalholm/brotli"
@@ -34,76 +35,99 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxPageSize))
 })
 
-// decompress inflates one page body of a known decompressed size.
-func decompress(codec format.CompressionCodec, src []byte, size int) ([]byte, error) {
-	var out []byte
+// decompress inflates one page body of a known decompressed size,
+// appending it to dst so that a chunk's pages decode into one buffer.
+func decompress(codec format.CompressionCodec, dst, src []byte, size int) ([]byte, error) {
+	base := len(dst)
+	dst = slices.Grow(dst, size)
+	tail := dst[base : base+size]
+	var n int
 	var err error
 	switch codec {
 	case format.Uncompressed:
-		out = src
+		n = copy(tail, src)
+		if len(src) != size {
+			n = len(src)
+		}
 	case format.Snappy:
-		out, err = decodeSnappy(src, size)
+		n, err = decodeSnappy(tail, src)
 	case format.Gzip:
 		var r *gzip.Reader
 		if r, err = gzip.NewReader(bytes.NewReader(src)); err == nil {
-			out, err = readBounded(r, size)
+			n, err = readBounded(r, tail)
 		}
 	case format.Brotli:
-		out, err = readBounded(brotli.NewReader(bytes.NewReader(src)), size)
+		n, err = readBounded(brotli.NewReader(bytes.NewReader(src)), tail)
 	case format.Zstd:
-		out, err = decodeZstd(src, size)
+		n, err = decodeZstd(tail, src)
 	case format.Lz4Raw:
-		out = make([]byte, size)
-		var n int
-		n, err = lz4.UncompressBlock(src, out)
-		out = out[:n]
+		n, err = lz4.UncompressBlock(src, tail)
 	default:
 		err = fmt.Errorf("codec %s", codec)
 	}
-	if err == nil && len(out) != size {
-		err = fmt.Errorf("page decompresses to %d bytes, its header says %d", len(out), size)
+	if err == nil && n != size {
+		err = fmt.Errorf("page decompresses to %d bytes, its header says %d", n, size)
 	}
-	return out, err
+	return dst[:base+size], err
 }
 
-func decodeSnappy(src []byte, size int) ([]byte, error) {
+func decodeSnappy(dst, src []byte) (int, error) {
 	n, err := snappy.DecodedLen(src)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if n != size {
-		return nil, fmt.Errorf("snappy block of %d bytes, header says %d", n, size)
+	if n != len(dst) {
+		return n, nil
 	}
-	return snappy.Decode(make([]byte, size), src)
+	out, err := snappy.Decode(dst, src)
+	return len(out), err
 }
 
-func decodeZstd(src []byte, size int) ([]byte, error) {
+// decodeZstd decodes into dst, whose length is the expected size; a
+// longer result is reported by its length (DecodeAll then allocates, but
+// only up to the decoder's memory bound).
+func decodeZstd(dst, src []byte) (int, error) {
 	dec, err := zstdDecoder()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	return dec.DecodeAll(src, make([]byte, 0, size))
+	out, err := dec.DecodeAll(src, dst[:0])
+	if len(out) == len(dst) && len(out) > 0 && &out[0] != &dst[0] {
+		// The decoder sized its own buffer from the frame header.
+		copy(dst, out)
+	}
+	return len(out), err
 }
 
-// readBounded reads a stream expected to hold size bytes, reading one more
-// to detect a longer one without inflating all of it.
-func readBounded(r io.Reader, size int) ([]byte, error) {
-	buf := make([]byte, size+1)
-	n, err := io.ReadFull(r, buf)
+// readBounded reads a stream expected to fill dst, reading one byte more
+// to detect a longer one without inflating all of it; it returns the
+// length read, len(dst)+1 for a longer stream.
+func readBounded(r io.Reader, dst []byte) (int, error) {
+	n, err := io.ReadFull(r, dst)
 	switch {
 	case err == nil:
-		return nil, fmt.Errorf("page decompresses to more than the %d bytes its header says", size)
+		var extra [1]byte
+		if m, _ := io.ReadFull(r, extra[:]); m > 0 {
+			return n + 1, nil
+		}
+		return n, nil
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return buf[:n], nil
+		return n, nil
 	}
-	return nil, err
+	return n, err
 }
 
 // decodedChunk rewrites the pages of a stored column chunk as uncompressed
 // pages for parquet-go, checking each header, checksum and size first.
-func decodedChunk(name, path string, data []byte, codec format.CompressionCodec) ([]byte, error) {
+// sizeHint is the chunk's uncompressed size from the footer, which is only
+// trusted as a capacity within bounds.
+func decodedChunk(name, path string, data []byte, codec format.CompressionCodec, sizeHint int64) ([]byte, error) {
 	var protocol thrift.CompactProtocol
-	out := make([]byte, 0, len(data))
+	capacity := int64(len(data))
+	if sizeHint > capacity && sizeHint <= maxPageSize {
+		capacity = sizeHint
+	}
+	out := make([]byte, 0, capacity)
 	for off := 0; off < len(data); {
 		h, size, err := readPageHeader(name, path, &protocol, data[off:])
 		if err != nil {
@@ -115,26 +139,28 @@ func decodedChunk(name, path string, data []byte, codec format.CompressionCodec)
 		if h.CRC != 0 && int32(crc32.ChecksumIEEE(stored)) != h.CRC {
 			return nil, corruptionf(name, "column %s: page checksum mismatch", path)
 		}
-		body, err := pageBody(h, stored, codec)
-		if err != nil {
-			return nil, corruptionf(name, "column %s: %v", path, err)
-		}
-		h.CompressedPageSize, h.CRC = int32(len(body)), 0
+		// The body is decompressed right behind its header, which declares
+		// the size decompression is checked to produce.
+		h.CompressedPageSize, h.CRC = h.UncompressedPageSize, 0
 		head, err := thrift.Marshal(&protocol, h)
 		if err != nil {
 			return nil, err
 		}
-		out = append(append(out, head...), body...)
+		out = append(out, head...)
+		if out, err = appendPageBody(out, h, stored, codec); err != nil {
+			return nil, corruptionf(name, "column %s: %v", path, err)
+		}
 	}
 	return out, nil
 }
 
-// pageBody decompresses a page; in v2 data pages only the values after
-// the levels are compressed, and only when the header says so.
-func pageBody(h *format.PageHeader, stored []byte, codec format.CompressionCodec) ([]byte, error) {
+// appendPageBody decompresses a page onto dst; in v2 data pages only the
+// values after the levels are compressed, and only when the header says
+// so.
+func appendPageBody(dst []byte, h *format.PageHeader, stored []byte, codec format.CompressionCodec) ([]byte, error) {
 	size := int(h.UncompressedPageSize)
 	if !h.DataPageHeaderV2.Valid {
-		return decompress(codec, stored, size)
+		return decompress(codec, dst, stored, size)
 	}
 	v2 := &h.DataPageHeaderV2.V
 	rep, def := int(v2.RepetitionLevelsByteLength), int(v2.DefinitionLevelsByteLength)
@@ -144,6 +170,5 @@ func pageBody(h *format.PageHeader, stored []byte, codec format.CompressionCodec
 	if v2.IsCompressed.Valid && !v2.IsCompressed.V {
 		codec = format.Uncompressed
 	}
-	values, err := decompress(codec, stored[rep+def:], size-rep-def)
-	return append(stored[:rep+def:rep+def], values...), err
+	return decompress(codec, append(dst, stored[:rep+def]...), stored[rep+def:], size-rep-def)
 }

@@ -5,7 +5,9 @@
 //
 // A Reader holds the decoded footer; RowIterators stream rows of chosen
 // columns, decoding each column as the Paimon type the caller asks for,
-// one column chunk in memory at a time. Files that cannot be decoded
+// one column chunk in memory at a time. VectorIterators decode flat
+// columns into typed vectors (package vector) without boxing values, for
+// scans and aggregates. Files that cannot be decoded
 // yield errors wrapping lakeerr.ErrCorruption and valid files using
 // features outside Paimon's Parquet mapping yield errors wrapping
 // lakeerr.ErrUnsupported; damaged or hostile input never panics and

@@ -67,6 +67,9 @@ type Input struct {
 	Filter   predicate.Predicate
 	// Index is the snapshot's live index entries (deletion vectors).
 	Index []spec.IndexManifestEntry
+	// Staged are changes not committed yet, applied after the snapshot's
+	// own entries: a transaction reading its own writes.
+	Staged []spec.ManifestEntry
 }
 
 // Planning runs the pure steps of a plan. Use Prepare, then ReadManifests

@@ -35,11 +35,11 @@ func (p *Planner) ManifestReads() int64 { return p.reads.Load() }
 // read.
 func (p *Planner) Plan(ctx context.Context, in Input) (*Plan, error) {
 	pl, err := Prepare(in)
-	if err != nil || in.Snapshot == nil {
-		if err != nil {
-			return nil, err
-		}
-		return pl.Finish(nil)
+	if err != nil {
+		return nil, err
+	}
+	if in.Snapshot == nil {
+		return pl.Finish([][]spec.ManifestEntry{in.Staged})
 	}
 	metas, err := p.DataManifests(ctx, in.Snapshot)
 	if err != nil {
@@ -49,7 +49,7 @@ func (p *Planner) Plan(ctx context.Context, in Input) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pl.Finish(entries)
+	return pl.Finish(append(entries, in.Staged))
 }
 
 // DataManifests returns the manifests of a snapshot's base and delta

@@ -81,11 +81,54 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 	if err != nil {
 		return nil, err
 	}
+	return t.planSnapshot(ctx, snap, readSchema, filter, nil)
+}
+
+// PlanPinned plans a read of snapshot id the way a read of the latest
+// snapshot is planned: in the branch's latest schema, so that a column
+// added after the snapshot reads as NULL instead of being missing, and with
+// the fallback branch's latest snapshot. The SQL layer pins "the latest
+// snapshot" once per statement or transaction and plans against that pin,
+// which must not turn into a time-travel read. id 0 plans a table that had
+// no snapshot. staged are a transaction's uncommitted changes, read on top
+// of the snapshot so that the transaction sees its own writes.
+func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predicate, staged []spec.ManifestEntry) (*Plan, error) {
+	var snap *spec.Snapshot
+	if id != 0 {
+		var err error
+		if snap, err = t.snapshots.Snapshot(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	readSchema, err := t.schemas.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, staged)
+	if err != nil {
+		return nil, err
+	}
+	return plan, t.resolveFallback(ctx, plan, snapshot.TimeTravel{}, filter)
+}
+
+// PlanTimeTravel plans a read of the snapshot tt selects exactly as Read
+// does, the fallback branch's part included, for callers that execute the
+// plan themselves (ExecutePlan) after looking at it.
+func (t *Table) PlanTimeTravel(ctx context.Context, tt snapshot.TimeTravel, filter predicate.Predicate) (*Plan, error) {
+	plan, err := t.PlanScan(ctx, tt, filter)
+	if err != nil {
+		return nil, err
+	}
+	return plan, t.resolveFallback(ctx, plan, tt, filter)
+}
+
+func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema, filter predicate.Predicate, staged []spec.ManifestEntry) (*Plan, error) {
 	if err := checkSchemaSupported(readSchema); err != nil {
 		return nil, err
 	}
-	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx)}
+	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx), Staged: staged}
 	if snap != nil {
+		var err error
 		if in.Index, err = t.IndexFiles(ctx, snap); err != nil {
 			return nil, err
 		}

@@ -75,7 +75,7 @@ func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := t.tasks(plan, projection)
+	tasks, err := t.tasks(plan, neededColumns(projection), projection)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +94,10 @@ func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (
 }
 
 // tasks lists the splits of the plan and of its fallback part, each with
-// what turns its rows into output rows.
-func (t *Table) tasks(plan *Plan, projection []int) ([]task, error) {
-	main, err := newReader(t, plan, neededColumns(projection))
+// what turns its rows into output rows; the plan's own splits read columns
+// (nil for all) and what the filter needs.
+func (t *Table) tasks(plan *Plan, columns, projection []int) ([]task, error) {
+	main, err := newReader(t, plan, columns)
 	if err != nil {
 		return nil, err
 	}
