@@ -2,6 +2,7 @@
 //
 //	lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
 //	lakesql inspect TABLE_DIR
+//	lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE]
 package main
 
 import (
@@ -12,15 +13,17 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 const usage = `usage:
   lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
   lakesql inspect TABLE_DIR
+  lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE]
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "lakesql: "+oneLine(err.Error()))
@@ -37,6 +40,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runCat(ctx, args[1:], out)
 	case "inspect":
 		return runInspect(ctx, args[1:], out)
+	case "serve":
+		return runServe(ctx, args[1:], out)
 	case "help", "-h", "--help":
 		_, err := io.WriteString(out, usage)
 		return err

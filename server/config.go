@@ -1,0 +1,255 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// Config is everything `lakesql serve` can be told: the JSON config file
+// (see docs/lakesql-server.example.json), with command-line flags applied on
+// top of it.
+type Config struct {
+	// Listen is the TCP address, HOST:PORT. Port 0 picks a free port.
+	Listen string `json:"listen"`
+	// Warehouse is the warehouse directory; it is created if missing.
+	Warehouse string `json:"warehouse"`
+	// MaxConnections caps concurrent client connections; a client over the
+	// cap gets MySQL error 1040. 0 means no cap.
+	MaxConnections int `json:"max_connections"`
+	// ReadTimeout closes connections idle for longer. It stays 0 (off) by
+	// default because go-mysql-server v0.20 also applies it to the wait for
+	// the next result row, which fails slow analytic queries
+	// (go-mysql-server.md §0.10).
+	ReadTimeout Duration `json:"read_timeout"`
+	// ConnectTimeout bounds a client's TLS and authentication exchange,
+	// as MySQL's connect_timeout does.
+	ConnectTimeout Duration `json:"connect_timeout"`
+	// ShutdownTimeout bounds how long a SIGTERM waits for running
+	// statements before the remaining connections are cut.
+	ShutdownTimeout Duration  `json:"shutdown_timeout"`
+	Log             LogConfig `json:"log"`
+	TLS             TLSConfig `json:"tls"`
+	// Users are administrator accounts (all privileges) defined by the
+	// config: they are recreated with these passwords at every start and
+	// never written to the warehouse. Other accounts are made with CREATE
+	// USER and GRANT, which persist in the warehouse.
+	Users []User `json:"users"`
+}
+
+// LogConfig configures the process-wide logrus logger, which
+// go-mysql-server and vitess log through too.
+type LogConfig struct {
+	// Level is a logrus level: trace, debug, info, warning, error.
+	// Debug logs every statement.
+	Level string `json:"level"`
+	// Format is "text" or "json".
+	Format string `json:"format"`
+}
+
+// TLSConfig enables TLS from PEM files.
+type TLSConfig struct {
+	CertFile string `json:"cert_file"`
+	KeyFile  string `json:"key_file"`
+	// RequireSecureTransport refuses clients that do not switch to TLS.
+	RequireSecureTransport bool `json:"require_secure_transport"`
+}
+
+// User is one configured administrator account.
+type User struct {
+	Name string `json:"name"`
+	// Host is the MySQL account host: "%" (any, the default), "localhost",
+	// or an address.
+	Host     string `json:"host"`
+	Password string `json:"password"`
+}
+
+// Duration is a time.Duration written in JSON as a Go duration string
+// ("30s", "5m").
+type Duration time.Duration
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration must be a string such as \"30s\": %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Defaults of a Config, also the values the config file starts from.
+const (
+	DefaultListen          = "127.0.0.1:3306"
+	DefaultWarehouse       = "./warehouse"
+	DefaultMaxConnections  = 151              // MySQL's default max_connections
+	DefaultConnectTimeout  = 10 * time.Second // MySQL's default connect_timeout
+	DefaultShutdownTimeout = 30 * time.Second
+)
+
+// DefaultConfig is the configuration without a config file or flags.
+func DefaultConfig() Config {
+	return Config{
+		Listen:          DefaultListen,
+		Warehouse:       DefaultWarehouse,
+		MaxConnections:  DefaultMaxConnections,
+		ConnectTimeout:  Duration(DefaultConnectTimeout),
+		ShutdownTimeout: Duration(DefaultShutdownTimeout),
+		Log:             LogConfig{Level: "info", Format: "text"},
+	}
+}
+
+// LoadConfig reads a JSON config file over DefaultConfig. Unknown keys are
+// an error, so a misspelt setting never silently falls back to a default.
+func LoadConfig(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig parses the JSON of a config file over DefaultConfig.
+func ParseConfig(data []byte) (Config, error) {
+	cfg := DefaultConfig()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return Config{}, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Config{}, errors.New("trailing data after the JSON object")
+	}
+	return cfg, nil
+}
+
+// Validate checks a config before the server starts, including the rule
+// that a server reachable from other machines has no account without a
+// password.
+func (c Config) Validate() error {
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		return fmt.Errorf("listen address %q: %w", c.Listen, err)
+	}
+	if c.Warehouse == "" {
+		return errors.New("warehouse directory is empty")
+	}
+	if c.MaxConnections < 0 {
+		return fmt.Errorf("max_connections %d is negative", c.MaxConnections)
+	}
+	if c.ReadTimeout < 0 || c.ShutdownTimeout < 0 {
+		return errors.New("read_timeout and shutdown_timeout must not be negative")
+	}
+	if c.ConnectTimeout <= 0 {
+		return errors.New("connect_timeout must be positive")
+	}
+	if err := c.Log.validate(); err != nil {
+		return err
+	}
+	if err := c.TLS.validate(); err != nil {
+		return err
+	}
+	return c.validateUsers()
+}
+
+func (c Config) validateUsers() error {
+	seen := map[string]bool{}
+	for _, u := range c.Users {
+		if u.Name == "" {
+			return errors.New("a configured user has no name")
+		}
+		account := u.account()
+		if seen[account] {
+			return fmt.Errorf("user %s is configured twice", account)
+		}
+		seen[account] = true
+		if u.Password == "" && !c.loopbackOnly() {
+			return fmt.Errorf("user %s has no password, which is only allowed when listening on a loopback address (listen is %s)", account, c.Listen)
+		}
+	}
+	return nil
+}
+
+// loopbackOnly reports whether only this machine can reach the listen
+// address.
+func (c Config) loopbackOnly() bool {
+	host, _, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (c Config) hasUser(name string) bool {
+	for _, u := range c.Users {
+		if u.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (u User) host() string {
+	if u.Host == "" {
+		return "%"
+	}
+	return u.Host
+}
+
+func (u User) account() string { return fmt.Sprintf("'%s'@'%s'", u.Name, u.host()) }
+
+func (l LogConfig) validate() error {
+	if _, err := logrus.ParseLevel(l.Level); err != nil {
+		return fmt.Errorf("log level: %w", err)
+	}
+	if l.Format != "text" && l.Format != "json" {
+		return fmt.Errorf("log format %q: want \"text\" or \"json\"", l.Format)
+	}
+	return nil
+}
+
+func (t TLSConfig) validate() error {
+	if (t.CertFile == "") != (t.KeyFile == "") {
+		return errors.New("tls needs both cert_file and key_file")
+	}
+	if t.RequireSecureTransport && t.CertFile == "" {
+		return errors.New("tls.require_secure_transport needs cert_file and key_file")
+	}
+	return nil
+}
+
+// ConfigureLogging sets the process-wide logrus logger: level, format and
+// output. go-mysql-server and vitess log through it as well.
+func ConfigureLogging(l LogConfig, out io.Writer) error {
+	if err := l.validate(); err != nil {
+		return err
+	}
+	level, _ := logrus.ParseLevel(l.Level)
+	logrus.SetLevel(level)
+	logrus.SetOutput(out)
+	if l.Format == "json" {
+		logrus.SetFormatter(&logrus.JSONFormatter{})
+	} else {
+		logrus.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+	}
+	return nil
+}

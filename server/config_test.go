@@ -1,0 +1,85 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseConfigOverDefaults(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{
+		"listen": "0.0.0.0:3307",
+		"max_connections": 20,
+		"shutdown_timeout": "5s",
+		"log": {"level": "debug", "format": "json"},
+		"users": [{"name": "admin", "password": "pw"}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Listen != "0.0.0.0:3307" || cfg.MaxConnections != 20 || time.Duration(cfg.ShutdownTimeout) != 5*time.Second {
+		t.Errorf("parsed %+v", cfg)
+	}
+	if cfg.Warehouse != DefaultWarehouse || cfg.ReadTimeout != 0 {
+		t.Errorf("unset keys lost their defaults: warehouse %q, read_timeout %v", cfg.Warehouse, cfg.ReadTimeout)
+	}
+	if cfg.Log != (LogConfig{Level: "debug", Format: "json"}) {
+		t.Errorf("log %+v", cfg.Log)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("valid config refused: %v", err)
+	}
+}
+
+func TestParseConfigRejects(t *testing.T) {
+	for name, text := range map[string]string{
+		"unknown key":        `{"listen": "127.0.0.1:3306", "max_conections": 5}`,
+		"unknown nested key": `{"tls": {"cert": "a.pem"}}`,
+		"duration as number": `{"read_timeout": 30}`,
+		"bad duration":       `{"read_timeout": "thirty"}`,
+		"trailing data":      `{} {}`,
+	} {
+		if _, err := ParseConfig([]byte(text)); err == nil {
+			t.Errorf("%s: %s parsed", name, text)
+		}
+	}
+}
+
+func TestValidateRejects(t *testing.T) {
+	for name, tc := range map[string]struct {
+		edit func(*Config)
+		want string
+	}{
+		"no port":             {func(c *Config) { c.Listen = "127.0.0.1" }, "listen address"},
+		"negative max":        {func(c *Config) { c.MaxConnections = -1 }, "negative"},
+		"log level":           {func(c *Config) { c.Log.Level = "loud" }, "log level"},
+		"log format":          {func(c *Config) { c.Log.Format = "xml" }, "log format"},
+		"cert without key":    {func(c *Config) { c.TLS.CertFile = "c.pem" }, "both cert_file and key_file"},
+		"require without tls": {func(c *Config) { c.TLS.RequireSecureTransport = true }, "require_secure_transport"},
+		"unnamed user":        {func(c *Config) { c.Users = []User{{Password: "x"}} }, "no name"},
+		"duplicate user": {func(c *Config) {
+			c.Users = []User{{Name: "a", Password: "x"}, {Name: "a", Host: "%", Password: "y"}}
+		}, "configured twice"},
+		"remote without password": {func(c *Config) {
+			c.Listen = "10.0.0.1:3306"
+			c.Users = []User{{Name: "a"}}
+		}, "'a'@'%' has no password"},
+	} {
+		cfg := DefaultConfig()
+		tc.edit(&cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	for listen, want := range map[string]bool{
+		"127.0.0.1:3306": true, "127.1.2.3:0": true, "[::1]:3306": true, "localhost:3306": true,
+		"0.0.0.0:3306": false, ":3306": false, "[::]:3306": false, "10.0.0.1:3306": false, "db.example.com:3306": false,
+	} {
+		if got := (Config{Listen: listen}).loopbackOnly(); got != want {
+			t.Errorf("loopbackOnly(%s) = %v, want %v", listen, got, want)
+		}
+	}
+}

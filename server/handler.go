@@ -1,0 +1,83 @@
+package server
+
+import (
+	"context"
+	"runtime/debug"
+	"time"
+
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/sirupsen/logrus"
+)
+
+// handler wraps go-mysql-server's connection handler: it tracks
+// connections for the limit and for shutdown, and turns a panic in any
+// command into an error for that command. Vitess would recover such a panic
+// too, but by dropping the connection (go-mysql-server.md §0.6). It does
+// not pass on GMS's BinlogReplicaHandler: lakesql is no replication source,
+// and vitess answers replication commands without it.
+type handler struct {
+	mysql.Handler
+	tracker *connTracker
+	// connectTimeout is the deadline of the handshake, which authMethod
+	// lifts once the client has authenticated.
+	connectTimeout time.Duration
+}
+
+func (h *handler) NewConnection(c *mysql.Conn) {
+	_ = c.Conn.SetDeadline(time.Now().Add(h.connectTimeout))
+	h.tracker.add(c)
+	h.Handler.NewConnection(c)
+}
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	defer h.tracker.remove(c)
+	defer recoverAsError(c, "connection close", nil)
+	h.Handler.ConnectionClosed(c)
+}
+
+func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
+	defer recoverAsError(c, "COM_INIT_DB", &err)
+	return h.Handler.ComInitDB(c, schemaName)
+}
+
+func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
+	defer recoverAsError(c, query, &err)
+	return h.Handler.ComQuery(ctx, c, query, callback)
+}
+
+func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
+	defer recoverAsError(c, query, &err)
+	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+}
+
+func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (fields []*querypb.Field, err error) {
+	defer recoverAsError(c, query, &err)
+	return h.Handler.ComPrepare(ctx, c, query, prepare)
+}
+
+func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
+	defer recoverAsError(c, prepare.PrepareStmt, &err)
+	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+}
+
+func (h *handler) ComResetConnection(c *mysql.Conn) (err error) {
+	defer recoverAsError(c, "COM_RESET_CONNECTION", &err)
+	return h.Handler.ComResetConnection(c)
+}
+
+// recoverAsError logs a panic of the command being run with its stack and
+// makes it the command's error (when the command returns one), so the
+// client gets ER_UNKNOWN_ERROR and keeps its connection.
+func recoverAsError(c *mysql.Conn, command string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	logrus.WithField("connectionID", c.ConnectionID).WithField("command", command).
+		Errorf("recovered panic: %v\n%s", r, debug.Stack())
+	if err != nil {
+		*err = mysql.NewSQLError(mysql.ERUnknownError, mysql.SSUnknownSQLState, "internal error: %v", r)
+	}
+}

@@ -1,0 +1,193 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	gms "github.com/dolthub/go-mysql-server/server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/lakesql/lakesql/sqlbackend"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
+)
+
+// Options are the dependencies of a Server that tests replace.
+type Options struct {
+	// FileIO is the warehouse's file system; nil is the local disk, in
+	// which case a missing warehouse directory is created.
+	FileIO fileio.FileIO
+	// Now is the clock of commits and schemas; nil is time.Now.
+	Now func() time.Time
+	// Procedures are the CALL-able procedures; nil is none.
+	Procedures sql.ExternalStoredProcedureProvider
+}
+
+// Server is a lakesql MySQL server bound to its listen address.
+type Server struct {
+	cfg     Config
+	engine  *sqle.Engine
+	gms     *gms.Server
+	tracker *connTracker
+}
+
+// New validates the config, opens the warehouse, sets up the accounts and
+// binds the listen address. It does not serve until Serve.
+func New(cfg Config, opts Options) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	localDisk := opts.FileIO == nil
+	opts, err := opts.withDefaults(cfg.Warehouse)
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig, err := cfg.TLS.load()
+	if err != nil {
+		return nil, err
+	}
+	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: cfg.Warehouse, Now: opts.Now})
+	engine := sqlbackend.NewEngine(backend, opts.Procedures)
+	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {
+		return nil, err
+	}
+	ctx := sql.NewContext(context.Background())
+	if err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, newPrivilegeStore(opts.FileIO, cfg.Warehouse), cfg); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections)}
+	if err := s.listen(backend, tlsConfig); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (o Options) withDefaults(warehouse string) (Options, error) {
+	if o.FileIO == nil {
+		o.FileIO = localio.New()
+		if err := os.MkdirAll(warehouse, 0o755); err != nil {
+			return o, fmt.Errorf("create warehouse: %w", err)
+		}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+// FilesDir, relative to the warehouse, is the only directory LOAD DATA
+// INFILE, SELECT … INTO OUTFILE and LOAD_FILE() may use. go-mysql-server
+// v0.20 checks no privilege for LOAD_FILE(), so with its default
+// (secure_file_priv = "", anywhere) any account could read any file the
+// server can, the accounts file and the config included.
+const FilesDir = "_lakesql/files"
+
+// confineFileAccess sets secure_file_priv to FilesDir, creating it on a
+// local warehouse. It is a process-wide setting in go-mysql-server.
+func confineFileAccess(warehouse string, create bool) error {
+	dir, err := filepath.Abs(filepath.Join(warehouse, filepath.FromSlash(FilesDir)))
+	if err != nil {
+		return err
+	}
+	if create {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	return sql.SystemVariables.AssignValues(map[string]any{"secure_file_priv": dir})
+}
+
+func (t TLSConfig) load() (*tls.Config, error) {
+	if t.CertFile == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("tls: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) error {
+	l, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return err
+	}
+	gmsConfig := gms.Config{
+		Protocol:               "tcp",
+		Address:                l.Addr().String(),
+		Listener:               &limitListener{Listener: l, tracker: s.tracker},
+		Version:                sqlbackend.Version,
+		ConnReadTimeout:        time.Duration(s.cfg.ReadTimeout),
+		TLSConfig:              tlsConfig,
+		RequireSecureTransport: s.cfg.TLS.RequireSecureTransport,
+		// MaxConnections stays 0: the limit is limitListener's, which
+		// answers the client instead of dropping it.
+		ProtocolListenerFactory: func(cfg gms.Config, listenerCfg mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
+			listenerCfg.AuthServer = authServer{AuthServer: listenerCfg.AuthServer, requireTLS: cfg.RequireSecureTransport}
+			return gms.MySQLProtocolListenerFactory(cfg, listenerCfg, sel)
+		},
+	}
+	wrap := func(h mysql.Handler) (mysql.Handler, error) {
+		return &handler{Handler: h, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout)}, nil
+	}
+	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend), nil, wrap)
+	if err != nil {
+		l.Close()
+		return err
+	}
+	s.gms = srv
+	return nil
+}
+
+// sessionBuilder gives every connection a lakesql session, which pins
+// snapshots and stages writes.
+func sessionBuilder(backend *sqlbackend.Backend) gms.SessionBuilder {
+	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
+		base, err := sql.BaseSessionFromConnection(ctx, conn, addr)
+		if err != nil {
+			return nil, err
+		}
+		return backend.NewSession(base), nil
+	}
+}
+
+// Addr is the address the server listens on, with the port chosen when
+// the config asked for port 0.
+func (s *Server) Addr() net.Addr { return s.gms.Listener.Addr() }
+
+// Serve accepts connections until Shutdown.
+func (s *Server) Serve() error {
+	logrus.WithField("address", s.Addr().String()).WithField("warehouse", s.cfg.Warehouse).Info("lakesql serving")
+	return s.gms.Start()
+}
+
+// ErrShutdownTimeout is returned by Shutdown when connections were still
+// running statements at the deadline and were cut.
+var ErrShutdownTimeout = errors.New("shutdown deadline passed with statements still running; their connections were closed")
+
+// Shutdown stops accepting connections and lets every connection finish
+// the statement it is running, commit included, before closing it. Idle
+// connections close at once; an open explicit transaction is rolled back,
+// as MySQL does. If ctx ends first, the remaining connections are cut and
+// ErrShutdownTimeout is returned.
+func (s *Server) Shutdown(ctx context.Context) error {
+	_ = s.gms.Close()
+	defer s.engine.Close()
+	select {
+	case <-s.tracker.drain():
+		return nil
+	case <-ctx.Done():
+		s.tracker.closeAll()
+		return ErrShutdownTimeout
+	}
+}

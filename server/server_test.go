@@ -1,0 +1,426 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"database/sql"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/server"
+	"github.com/lakesql/lakesql/sqlbackend"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+)
+
+// handshakeVersion reads the server version from the first packet the
+// server sends, the protocol-10 handshake.
+func handshakeVersion(t *testing.T, addr string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	header := make([]byte, 4)
+	if _, err := io.ReadFull(conn, header); err != nil {
+		t.Fatal(err)
+	}
+	payload := make([]byte, int(header[0])|int(header[1])<<8|int(header[2])<<16)
+	if _, err := io.ReadFull(conn, payload); err != nil {
+		t.Fatal(err)
+	}
+	if payload[0] != 10 {
+		t.Fatalf("first packet is not a protocol-10 handshake: % x", payload)
+	}
+	end := bytes.IndexByte(payload[1:], 0)
+	if end < 0 {
+		t.Fatalf("unterminated server version: % x", payload)
+	}
+	return string(payload[1 : 1+end])
+}
+
+func TestVersionStringsAgree(t *testing.T) {
+	r := start(t, testConfig(t))
+	if got := handshakeVersion(t, r.addr); got != sqlbackend.Version {
+		t.Errorf("handshake version %q, want %q", got, sqlbackend.Version)
+	}
+	db := connect(t, r.addr, "root", "")
+	for query, want := range map[string]string{
+		"SELECT @@version":         sqlbackend.Version,
+		"SELECT VERSION()":         sqlbackend.Version,
+		"SELECT @@version_comment": "lakesql",
+	} {
+		if got := queryString(t, db, query); got != want {
+			t.Errorf("%s = %q, want %q", query, got, want)
+		}
+	}
+}
+
+func TestLoopbackRootHasNoPassword(t *testing.T) {
+	r := start(t, testConfig(t))
+	if got := queryString(t, connect(t, r.addr, "root", ""), "SELECT CURRENT_USER()"); got != "root@localhost" {
+		t.Errorf("CURRENT_USER() = %q, want root@localhost", got)
+	}
+	err := connect(t, r.addr, "root", "guess").Ping()
+	if mysqlErrorNumber(err) != 1045 {
+		t.Errorf("root with a password: %v, want error 1045", err)
+	}
+}
+
+func TestNonLoopbackListenNeedsPasswords(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Listen = "0.0.0.0:0"
+	if _, err := server.New(cfg, server.Options{}); err == nil || !strings.Contains(err.Error(), "at least one user with a password") {
+		t.Fatalf("no users on 0.0.0.0: %v, want a refusal", err)
+	}
+	cfg.Users = []server.User{{Name: "admin", Password: "s3cret"}, {Name: "nopass"}}
+	if _, err := server.New(cfg, server.Options{}); err == nil || !strings.Contains(err.Error(), "'nopass'@'%' has no password") {
+		t.Fatalf("user without password on 0.0.0.0: %v, want a refusal naming it", err)
+	}
+
+	cfg.Users = cfg.Users[:1]
+	r := start(t, cfg)
+	_, port, _ := net.SplitHostPort(r.addr)
+	addr := net.JoinHostPort("127.0.0.1", port)
+	if err := connect(t, addr, "root", "").Ping(); mysqlErrorNumber(err) != 1045 && !strings.Contains(fmtErr(err), "No authentication methods") {
+		t.Errorf("passwordless root on 0.0.0.0: %v, want refused", err)
+	}
+	if got := queryString(t, connect(t, addr, "admin", "s3cret"), "SELECT CURRENT_USER()"); got != "admin@%" {
+		t.Errorf("CURRENT_USER() = %q, want admin@%%", got)
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// A passwordless account saved by CREATE USER on a loopback server keeps
+// the same warehouse from being served on other addresses.
+func TestNonLoopbackListenRefusesSavedAccountWithoutPassword(t *testing.T) {
+	cfg := testConfig(t)
+	r := start(t, cfg)
+	exec(t, connect(t, r.addr, "root", ""), "CREATE USER 'bob'@'%'")
+	r.stop(t)
+
+	cfg.Listen = "0.0.0.0:0"
+	cfg.Users = []server.User{{Name: "admin", Password: "s3cret"}}
+	_, err := server.New(cfg, server.Options{})
+	if err == nil || !strings.Contains(err.Error(), "'bob'@'%'") {
+		t.Fatalf("saved passwordless bob on 0.0.0.0: %v, want a refusal naming bob", err)
+	}
+}
+
+// Configured users come from the config at every start: a changed
+// password replaces the old one.
+func TestConfiguredUserPasswordFollowsConfig(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Users = []server.User{{Name: "admin", Password: "first"}}
+	r := start(t, cfg)
+	exec(t, connect(t, r.addr, "admin", "first"), "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
+	r.stop(t)
+
+	cfg.Users[0].Password = "second"
+	r = start(t, cfg)
+	if err := connect(t, r.addr, "admin", "first").Ping(); mysqlErrorNumber(err) != 1045 {
+		t.Errorf("old password: %v, want error 1045", err)
+	}
+	if err := connect(t, r.addr, "admin", "second").Ping(); err != nil {
+		t.Errorf("new password: %v", err)
+	}
+	if err := connect(t, r.addr, "analyst", "pw").Ping(); err != nil {
+		t.Errorf("saved account after restart: %v", err)
+	}
+}
+
+func TestTLSFromCertAndKeyFiles(t *testing.T) {
+	certFile, keyFile, pool := selfSignedCert(t)
+	cfg := testConfig(t)
+	cfg.TLS = server.TLSConfig{CertFile: certFile, KeyFile: keyFile, RequireSecureTransport: true}
+	r := start(t, cfg)
+
+	verified := &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
+	db := connect(t, r.addr, "root", "", func(c *mysql.Config) { c.TLS = verified })
+	if got := queryString(t, db, "SELECT 'over tls'"); got != "over tls" {
+		t.Errorf("query over TLS returned %q", got)
+	}
+	err := connect(t, r.addr, "root", "").Ping()
+	if err == nil || !strings.Contains(err.Error(), "insecure connections") {
+		t.Errorf("plaintext client with require_secure_transport: %v, want refused", err)
+	}
+}
+
+func TestTooManyConnectionsIsError1040(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.MaxConnections = 2
+	r := start(t, cfg)
+	ctx := context.Background()
+
+	held := connect(t, r.addr, "root", "")
+	held.SetMaxIdleConns(0) // a released connection is closed, not pooled
+	first, err := held.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := held.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+
+	other := connect(t, r.addr, "root", "")
+	err = other.Ping()
+	if mysqlErrorNumber(err) != 1040 {
+		t.Fatalf("third connection: %v, want error 1040", err)
+	}
+	if !strings.Contains(err.Error(), "Too many connections") {
+		t.Errorf("error message %q", err)
+	}
+	if _, err := second.ExecContext(ctx, "SELECT 1"); err != nil {
+		t.Errorf("a connection within the limit broke: %v", err)
+	}
+
+	first.Close()
+	waitFor(t, "a slot to free after a disconnect", func() bool { return other.Ping() == nil })
+}
+
+// waitFor polls cond until it holds; the server reacts to disconnects
+// asynchronously.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// connectionID is the server's id of a client connection.
+func connectionID(t *testing.T, conn *sql.Conn) int64 {
+	t.Helper()
+	var id int64
+	if err := conn.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// AS OF ? panics inside go-mysql-server v0.20.0 (go-mysql-server.md §0.6);
+// through COM_QUERY PREPARE and through the binary protocol's
+// COM_STMT_PREPARE the client gets an error and keeps its connection.
+func TestPreparedAsOfPlaceholderKeepsConnection(t *testing.T) {
+	r := start(t, testConfig(t))
+	ctx := context.Background()
+	db := connect(t, r.addr, "root", "")
+	exec(t, db, "CREATE DATABASE db", "CREATE TABLE db.t (id BIGINT PRIMARY KEY, v VARCHAR(10))")
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	id := connectionID(t, conn)
+
+	if _, err := conn.ExecContext(ctx, "PREPARE s FROM 'SELECT * FROM db.t AS OF ?'"); err == nil {
+		t.Error("PREPARE … AS OF ? succeeded, want an error")
+	} else {
+		t.Logf("PREPARE: %v", err)
+	}
+	if got := connectionID(t, conn); got != id {
+		t.Fatalf("connection changed from %d to %d after PREPARE", id, got)
+	}
+
+	rows, err := conn.QueryContext(ctx, "SELECT * FROM db.t AS OF ?", 1) // COM_STMT_PREPARE
+	if err == nil {
+		rows.Close()
+		t.Error("binary-protocol AS OF ? succeeded, want an error")
+	} else {
+		t.Logf("COM_STMT_PREPARE: %v", err)
+	}
+	if got := connectionID(t, conn); got != id {
+		t.Fatalf("connection changed from %d to %d after COM_STMT_PREPARE", id, got)
+	}
+}
+
+// waitForStatement waits until the process list shows a statement
+// containing text.
+func waitForStatement(t *testing.T, db *sql.DB, text string) {
+	t.Helper()
+	waitFor(t, "statement "+text, func() bool {
+		rows, err := db.Query("SELECT info FROM information_schema.processlist")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var info sql.NullString
+			if err := rows.Scan(&info); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(info.String, text) && !strings.Contains(info.String, "processlist") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestShutdownFinishesRunningStatement(t *testing.T) {
+	r := start(t, testConfig(t))
+	ctx := context.Background()
+	db := connect(t, r.addr, "root", "")
+	busy, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan error, 1)
+	go func() {
+		var v int
+		result <- busy.QueryRowContext(ctx, "SELECT SLEEP(1)").Scan(&v)
+	}()
+	waitForStatement(t, db, "SLEEP(1)")
+
+	shutdownCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := r.shutdown(shutdownCtx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if err := <-result; err != nil {
+		t.Errorf("statement running at shutdown: %v, want its result", err)
+	}
+	if _, err := idle.ExecContext(ctx, "SELECT 1"); err == nil {
+		t.Error("an idle connection still works after shutdown")
+	}
+	if conn, err := net.Dial("tcp", r.addr); err == nil {
+		conn.Close()
+		t.Error("the server still accepts connections after shutdown")
+	}
+}
+
+func TestShutdownDeadlineCutsConnections(t *testing.T) {
+	r := start(t, testConfig(t))
+	ctx := context.Background()
+	db := connect(t, r.addr, "root", "")
+	busy, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan error, 1)
+	go func() {
+		var v int
+		result <- busy.QueryRowContext(ctx, "SELECT SLEEP(5)").Scan(&v)
+	}()
+	waitForStatement(t, db, "SLEEP(5)")
+
+	expired, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := r.shutdown(expired); !errors.Is(err, server.ErrShutdownTimeout) {
+		t.Fatalf("shutdown past its deadline: %v, want ErrShutdownTimeout", err)
+	}
+	if err := <-result; err == nil {
+		t.Error("the cut statement returned a result")
+	}
+}
+
+// LOAD_FILE() checks no privilege in go-mysql-server v0.20.0, so file
+// access is confined to the warehouse's files directory.
+func TestFileAccessConfinedToFilesDir(t *testing.T) {
+	cfg := testConfig(t)
+	r := start(t, cfg)
+	db := connect(t, r.addr, "root", "")
+	exec(t, db, "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
+
+	filesDir := filepath.Join(cfg.Warehouse, filepath.FromSlash(server.FilesDir))
+	if err := os.WriteFile(filepath.Join(filesDir, "in.txt"), []byte("allowed"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var allowed sql.NullString
+	if err := db.QueryRow("SELECT LOAD_FILE(?)", filepath.Join(filesDir, "in.txt")).Scan(&allowed); err != nil || allowed.String != "allowed" {
+		t.Errorf("LOAD_FILE in the files directory = %q, %v; want its content", allowed.String, err)
+	}
+
+	privileges := filepath.Join(cfg.Warehouse, filepath.FromSlash(server.PrivilegesFile))
+	if _, err := os.Stat(privileges); err != nil {
+		t.Fatal(err)
+	}
+	var leaked sql.NullString
+	err := connect(t, r.addr, "analyst", "pw").QueryRow("SELECT LOAD_FILE(?)", privileges).Scan(&leaked)
+	if err == nil && leaked.Valid {
+		t.Errorf("LOAD_FILE of the accounts file returned %d bytes", len(leaked.String))
+	}
+}
+
+// A client that connects and never authenticates is cut after
+// connect_timeout and frees its slot; an authenticated client is not.
+func TestConnectTimeoutFreesSlotOfSilentClient(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.MaxConnections = 1
+	cfg.ConnectTimeout = server.Duration(200 * time.Millisecond)
+	r := start(t, cfg)
+
+	silent, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	if err := silent.SetReadDeadline(time.Now().Add(20 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, silent); err != nil {
+		t.Fatalf("silent client: %v, want the server to close the connection", err)
+	}
+
+	db := connect(t, r.addr, "root", "")
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatalf("connection after the silent one was cut: %v", err)
+	}
+	defer conn.Close()
+	time.Sleep(3 * time.Duration(cfg.ConnectTimeout))
+	if _, err := conn.ExecContext(context.Background(), "SELECT 1"); err != nil {
+		t.Errorf("authenticated connection idle past connect_timeout: %v", err)
+	}
+}
+
+// Configuring a root user removes the passwordless root of loopback
+// servers.
+func TestConfiguredRootReplacesPasswordlessRoot(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Users = []server.User{{Name: "root", Password: "rootpw"}}
+	r := start(t, cfg)
+	if err := connect(t, r.addr, "root", "").Ping(); mysqlErrorNumber(err) != 1045 {
+		t.Errorf("root without password: %v, want error 1045", err)
+	}
+	if got := queryString(t, connect(t, r.addr, "root", "rootpw"), "SELECT CURRENT_USER()"); got != "root@%" {
+		t.Errorf("CURRENT_USER() = %q, want root@%%", got)
+	}
+}
+
+func TestCorruptAccountsFileRefusesToStart(t *testing.T) {
+	cfg := testConfig(t)
+	path := filepath.Join(cfg.Warehouse, filepath.FromSlash(server.PrivilegesFile))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("not an accounts file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.New(cfg, server.Options{}); !errors.Is(err, lakeerr.ErrCorruption) {
+		t.Errorf("corrupt accounts file: %v, want ErrCorruption", err)
+	}
+}

@@ -1,0 +1,94 @@
+package sqlbackend
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// Options configures a Backend. Every source of nondeterminism is here.
+type Options struct {
+	FileIO    fileio.FileIO
+	Warehouse string
+	// Now stamps schemas and commits; default time.Now.
+	Now func() time.Time
+	// NewUUID names data and metadata files and default commit users;
+	// default random version-4 UUIDs.
+	NewUUID func() string
+	// SpillDir is where write buffers spill; "" is os.TempDir().
+	SpillDir string
+	// ReadParallelism is the number of splits a scan reads at once; 0 is
+	// GOMAXPROCS.
+	ReadParallelism int
+	// Metrics records commits, scans and statements; nil records nothing.
+	Metrics *Metrics
+}
+
+// Backend is one warehouse served over SQL. It caches opened tables (their
+// schema and manifest caches, which hold only immutable files) by directory;
+// DROP TABLE through this backend forgets the entry.
+type Backend struct {
+	opts    Options
+	catalog *catalog.Catalog
+
+	mu     sync.Mutex
+	tables map[string]*table.Table
+}
+
+// New returns the backend of a warehouse.
+func New(opts Options) *Backend {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Backend{
+		opts:    opts,
+		catalog: catalog.New(opts.FileIO, opts.Warehouse, opts.Now),
+		tables:  map[string]*table.Table{},
+	}
+}
+
+// Metrics is where the backend records what it does; nil when disabled.
+func (b *Backend) Metrics() *Metrics { return b.opts.Metrics }
+
+// Catalog is the warehouse's catalog.
+func (b *Backend) Catalog() *catalog.Catalog { return b.catalog }
+
+// FileIO is the warehouse's file system.
+func (b *Backend) FileIO() fileio.FileIO { return b.opts.FileIO }
+
+// OpenTable opens a table of the warehouse, reusing the cached handle.
+func (b *Backend) OpenTable(ctx context.Context, db, name string) (*table.Table, error) {
+	dir, err := b.catalog.TablePath(db, name)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	t, ok := b.tables[dir]
+	b.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	t, err = table.Open(ctx, b.opts.FileIO, dir)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.tables[dir] = t
+	b.mu.Unlock()
+	return t, nil
+}
+
+// forget drops the cached handle of a dropped or re-created table.
+func (b *Backend) forget(db, name string) {
+	dir, err := b.catalog.TablePath(db, name)
+	if err != nil {
+		return
+	}
+	b.mu.Lock()
+	delete(b.tables, dir)
+	b.mu.Unlock()
+}

@@ -1,0 +1,76 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+)
+
+// commitStaged commits the transaction's table: one commit, which is one
+// snapshot (or two when the commit carries compaction).
+func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
+	w := tx.writes.take()
+	if w == nil {
+		return nil
+	}
+	user, id, err := s.commitIdentity(ctx)
+	if err != nil {
+		_ = w.writer.Abort(ctx)
+		return err
+	}
+	committer, err := commit.New(commit.Options{
+		FileIO: s.backend.opts.FileIO, TableDir: w.dir, Core: w.schema.CoreOptions(),
+		Now: s.backend.opts.Now, NewUUID: s.backend.opts.NewUUID,
+	})
+	if err != nil {
+		_ = w.writer.Abort(ctx)
+		return mysqlError(err)
+	}
+	req := w.request(user, id, commitWatermark(ctx))
+	start := time.Now()
+	res, err := committer.Commit(ctx, req)
+	s.backend.opts.Metrics.RecordCommit(CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
+	if err != nil {
+		w.release(ctx, err)
+		return mysqlError(fmt.Errorf("commit to %s.%s: %w", w.db, w.name, err))
+	}
+	for _, warning := range res.Warnings {
+		ctx.GetLogger().Warnf("commit to %s.%s: %v", w.db, w.name, warning)
+	}
+	if res.AlreadyCommitted() && len(res.Snapshots) == 0 {
+		_ = w.writer.Abort(ctx) // nothing of this run was committed
+		ctx.Warn(erErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s; nothing was written",
+			user, id, res.AlreadyCommittedIn, w.db, w.name)
+		return nil
+	}
+	return mysqlError(w.writer.Close())
+}
+
+// request is the commit of everything the transaction staged.
+func (w *tableWrite) request(user string, id int64, watermark *int64) commit.Request {
+	req := commit.Request{
+		CommitUser: user, Identifier: id, Watermark: watermark,
+		Messages:  append(append([]commit.Message(nil), w.messages...), w.deleted...),
+		Overwrite: w.overwrite,
+	}
+	if o := w.overwrite; o != nil && len(o.Static) == 0 && o.Static != nil && len(w.messages) == 0 {
+		req.Overwrite = &commit.Overwrite{BaseSnapshotID: o.BaseSnapshotID, Truncate: true}
+	}
+	return req
+}
+
+// release frees the writer after a failed commit. Files are deleted only
+// when the commit surely did not land; after an unknown outcome they may be
+// referenced by a snapshot, so they are left for orphan cleanup.
+func (w *tableWrite) release(ctx *sql.Context, err error) {
+	if errors.Is(err, lakeerr.ErrUnknownOutcome) {
+		_ = w.writer.Close()
+		return
+	}
+	_ = w.writer.Abort(ctx)
+}

@@ -1,0 +1,128 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner/ddl"
+	"github.com/lakesql/lakesql/storage/catalog"
+)
+
+var (
+	_ sql.TableCreator        = (*Database)(nil)
+	_ sql.AlterableTable      = (*Table)(nil)
+	_ sql.IndexAlterableTable = (*Table)(nil)
+)
+
+// CreateTable implements sql.TableCreator. GMS drops PARTITION BY and all
+// table options but the comment, so the statement text is parsed again for
+// them (planner/ddl). A table is created with PutIfAbsent of its schema-0:
+// two servers creating it at once get one table and one "already exists".
+func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, _ sql.CollationID, comment string) error {
+	if err := ddl.CheckTableName(name); err != nil {
+		return mysqlError(err)
+	}
+	stmt, err := ddl.ParseCreateTable(ctx.Query())
+	if err != nil {
+		return mysqlError(err)
+	}
+	def, err := d.tableDefinition(ctx, stmt, schema, comment)
+	if err != nil {
+		return mysqlError(err)
+	}
+	err = d.backend.catalog.CreateTable(ctx, d.name, name, def, false)
+	if errors.Is(err, catalog.ErrTableExists) {
+		return sql.ErrTableAlreadyExists.New(name)
+	}
+	d.backend.forget(d.name, name)
+	return mysqlError(err)
+}
+
+func (d *Database) tableDefinition(ctx *sql.Context, stmt ddl.Spec, schema sql.PrimaryKeySchema, comment string) (catalog.TableDefinition, error) {
+	if stmt.Like == nil {
+		return ddl.Definition(schema, stmt, comment)
+	}
+	db := stmt.Like.Database
+	if db == "" {
+		db = d.name
+	}
+	src, err := d.backend.OpenTable(ctx, db, stmt.Like.Name)
+	if err != nil {
+		return catalog.TableDefinition{}, err
+	}
+	latest, err := src.LatestSchema(ctx)
+	if err != nil {
+		return catalog.TableDefinition{}, err
+	}
+	return ddl.LikeDefinition(latest), nil
+}
+
+// AddColumn implements sql.AlterableTable. Existing rows read the new
+// column as NULL, so a NOT NULL column or a default is refused: GMS would
+// otherwise rewrite every row (go-mysql-server.md §6.1).
+func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
+	change, err := ddl.AddColumnChange(column, order)
+	if err != nil {
+		return mysqlError(err)
+	}
+	return t.alter(ctx, change)
+}
+
+// DropColumn implements sql.AlterableTable.
+func (t *Table) DropColumn(ctx *sql.Context, name string) error {
+	return t.alter(ctx, catalog.DropColumn{Name: t.storedColumnName(name)})
+}
+
+// ModifyColumn implements sql.AlterableTable: MODIFY, CHANGE and RENAME
+// COLUMN become Paimon's rename, type and comment changes.
+func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
+	changes, err := ddl.ModifyColumnChanges(t.schema, t.storedColumnName(name), column, order)
+	if err != nil {
+		return mysqlError(err)
+	}
+	return t.alter(ctx, changes...)
+}
+
+// alter writes schema-N+1 with the changes, all or none.
+func (t *Table) alter(ctx *sql.Context, changes ...catalog.SchemaChange) error {
+	if t.timeTravel {
+		return fmt.Errorf("%s: a table read AS OF a snapshot cannot be altered", t.name)
+	}
+	_, err := t.db.backend.catalog.AlterTable(ctx, t.db.name, t.name, changes...)
+	return mysqlError(err)
+}
+
+func (t *Table) storedColumnName(name string) string {
+	if names := t.canonicalNames([]string{name}); len(names) == 1 {
+		return names[0]
+	}
+	return name
+}
+
+// CreateIndex implements sql.IndexAlterableTable. Paimon keeps no secondary
+// indexes; CREATE TABLE with an INDEX clause calls this after the table
+// exists, so refusing here would leave a half-done statement. The index is
+// accepted as a no-op, with a warning saying so.
+func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
+	if def.IsPrimary() {
+		return unsupportedf("changing the primary key of %s: Paimon tables keep the key they were created with", t.name)
+	}
+	ctx.Warn(erNotSupportedYetWarning, "index %s on %s is not stored: Paimon tables have no secondary indexes; queries prune by partition, bucket and file statistics", def.Name, t.name)
+	return nil
+}
+
+// DropIndex implements sql.IndexAlterableTable.
+func (t *Table) DropIndex(*sql.Context, string) error {
+	return unsupportedf("%s has no secondary indexes to drop", t.name)
+}
+
+// RenameIndex implements sql.IndexAlterableTable.
+func (t *Table) RenameIndex(*sql.Context, string, string) error {
+	return unsupportedf("%s has no secondary indexes to rename", t.name)
+}
+
+// erNotSupportedYetWarning is the code of warnings about accepted but
+// ignored clauses.
+const erNotSupportedYetWarning = 1235

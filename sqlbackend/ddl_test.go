@@ -1,0 +1,101 @@
+package sqlbackend
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestCreateShowAlterDropTable(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE shop", "USE shop")
+	c.mustExec(`CREATE TABLE orders (
+		dt VARCHAR(10) NOT NULL,
+		order_id BIGINT NOT NULL,
+		amount DECIMAL(12,2),
+		paid BOOLEAN,
+		note TEXT COMMENT 'free text',
+		PRIMARY KEY (dt, order_id)
+	) COMMENT 'paimon:{"merge-engine":"partial-update"} orders by day'
+	PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (order_id) SUBPARTITIONS 4`)
+	tb, err := h.backend.OpenTable(context.Background(), "shop", "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tb.LatestSchema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.PartitionKeys, ","); got != "dt" {
+		t.Errorf("partition keys %q", got)
+	}
+	if s.Options["bucket"] != "4" || s.Options["bucket-key"] != "order_id" || s.Options["merge-engine"] != "partial-update" {
+		t.Errorf("options %v", s.Options)
+	}
+	show := c.mustQuery("SHOW CREATE TABLE orders")[0][1].(string)
+	for _, want := range []string{"PARTITION BY LIST COLUMNS", "SUBPARTITIONS 4", "partial-update", "orders by day"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, show)
+		}
+	}
+	// The shown DDL recreates the same table.
+	c.mustExec("CREATE DATABASE shop2", "USE shop2", show)
+	again := c.mustQuery("SHOW CREATE TABLE orders")[0][1].(string)
+	if again != show {
+		t.Errorf("recreated table shows\n%s\nwant\n%s", again, show)
+	}
+	c.mustExec("USE shop",
+		"INSERT INTO orders (dt, order_id, amount, paid) VALUES ('2026-04-16', 1, 5.00, true)",
+		"ALTER TABLE orders ADD COLUMN channel VARCHAR(20)",
+		"ALTER TABLE orders RENAME COLUMN note TO remark",
+		"ALTER TABLE orders DROP COLUMN paid")
+	wantRows(t, c, "SELECT order_id, amount, remark, channel FROM orders", "[1 5.00 <nil> <nil>]")
+	c.mustExec("DROP TABLE orders")
+	if _, err := c.query("SELECT * FROM orders"); err == nil {
+		t.Fatal("dropped table still readable")
+	}
+}
+
+func TestCreateTableRejectsWhatPaimonCannotHold(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d")
+	cases := map[string]string{
+		"CREATE TABLE `a$b` (x INT)": "$",
+		"CREATE TABLE r (x INT) PARTITION BY RANGE (x) (PARTITION p0 VALUES LESS THAN (10))": "RANGE",
+		"CREATE TABLE e (x ENUM('a','b'))":                                                   "enum",
+		"CREATE TABLE k (x INT PRIMARY KEY, dt DATE) PARTITION BY LIST COLUMNS (dt)":         "partition",
+	}
+	for q, want := range cases {
+		_, err := c.query(q)
+		if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(want)) {
+			t.Errorf("%s: %v, want an error mentioning %q", q, err, want)
+		}
+	}
+	if names := c.mustQuery("SHOW TABLES"); len(names) != 0 {
+		t.Errorf("failed CREATE TABLEs left tables behind: %v", names)
+	}
+}
+
+func TestAlterTableOptions(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE shop", "USE shop",
+		"CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR(20)) COMMENT 'catalog items'")
+	c.mustExec(`ALTER TABLE items COMMENT 'paimon:{"snapshot.num-retained.max":"50"} item master'`)
+	tb, err := h.backend.OpenTable(context.Background(), "shop", "items")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tb.LatestSchema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != 1 || s.Options["snapshot.num-retained.max"] != "50" || s.Comment == nil || *s.Comment != "item master" {
+		t.Fatalf("after ALTER … COMMENT: schema %d options %v comment %v", s.ID, s.Options, s.Comment)
+	}
+	if _, err := c.query("ALTER TABLE items COMMENT 'x', ADD COLUMN y INT"); err == nil {
+		t.Error("mixing table options and column changes succeeded")
+	}
+}

@@ -1,0 +1,99 @@
+package sqlbackend
+
+import (
+	"slices"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// unsupportedf is a MySQL "not supported yet" error.
+func unsupportedf(format string, args ...any) error {
+	return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError, format, args...)
+}
+
+// deleteFromAppendTable serves DELETE on a table without a primary key.
+// Paimon cannot delete single rows of such a table, but a DELETE whose
+// WHERE names only partition columns removes whole partitions: their live
+// files, as the snapshot the statement read them at lists them. The first
+// row stages the file deletions; the rest are in those files already.
+func (e *editor) deleteFromAppendTable(ctx *sql.Context, _ sql.Row) error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.w.deletedBy == e.table.lookup && e.table.lookup != nil {
+		return nil
+	}
+	filter, ok := e.wholePartitionFilter()
+	if !ok {
+		return unsupportedf("DELETE on append table %s must match whole partitions: its WHERE may name only the partition columns %v (or use INSERT OVERWRITE)", e.table.name, e.table.schema.PartitionKeys)
+	}
+	plan, err := e.table.t.PlanPinned(ctx, e.w.base, filter, e.table.staged)
+	if err != nil {
+		return mysqlError(err)
+	}
+	if plan.Fallback != nil {
+		return unsupportedf("DELETE on %s: the table reads partitions from fallback branch %s", e.table.name, plan.Fallback.Branch)
+	}
+	msgs, err := deletionMessages(plan)
+	if err != nil {
+		return mysqlError(err)
+	}
+	e.w.deleted = append(e.w.deleted, msgs...)
+	e.w.deletedBy = e.table.lookup
+	return nil
+}
+
+// wholePartitionFilter is the pushed filter when it selects whole
+// partitions: it names partition columns only and nothing was left over.
+func (e *editor) wholePartitionFilter() (predicate.Predicate, bool) {
+	l := e.table.lookup
+	if l == nil || l.pushdown.Filter == nil || len(l.pushdown.Residual) > 0 {
+		return nil, false
+	}
+	for _, i := range predicate.Columns(l.pushdown.Filter) {
+		if !slices.Contains(e.table.schema.PartitionKeys, e.table.schema.Fields[i].Name) {
+			return nil, false
+		}
+	}
+	return l.pushdown.Filter, true
+}
+
+// deletionMessages lists every file of a plan as deleted, per bucket.
+func deletionMessages(plan *table.Plan) ([]commit.Message, error) {
+	buckets, err := plan.Schema.CoreOptions().Bucket()
+	if err != nil {
+		return nil, err
+	}
+	totalBuckets := int32(buckets)
+	msgs := make([]commit.Message, 0, len(plan.Buckets))
+	for _, b := range plan.Buckets {
+		msgs = append(msgs, commit.Message{
+			Partition: b.Partition, Bucket: b.Bucket, TotalBuckets: totalBuckets,
+			DeletedFiles: b.Files,
+		})
+	}
+	return msgs, nil
+}
+
+// Truncate implements sql.TruncateableTable: TRUNCATE TABLE and DELETE
+// without WHERE. It overwrites the whole table as of the snapshot the
+// statement read, so rows committed later by others are not removed
+// silently: the commit fails with a conflict instead (apache/paimon#4802).
+func (t *Table) Truncate(ctx *sql.Context) (int, error) {
+	e := t.editor(ctx)
+	if e.err != nil {
+		return 0, e.err
+	}
+	rows, _, err := t.RowCount(ctx)
+	if err != nil {
+		return 0, err
+	}
+	e.w.messages = nil
+	e.w.overwrite = &commit.Overwrite{BaseSnapshotID: e.w.base, Static: map[string]any{}}
+	return int(rows), nil
+}

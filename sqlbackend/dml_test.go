@@ -1,0 +1,313 @@
+package sqlbackend
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+func varchar() spec.DataType {
+	return spec.DataType{Root: spec.VarChar, Length: spec.MaxVarLength, Nullable: true}
+}
+
+// createPayments creates pay.payments through the catalog: the payment
+// table of the incident reports, partitioned by day, keyed by (dt, pay_id).
+func createPayments(t *testing.T, h *harness, primaryKey bool) {
+	t.Helper()
+	ctx := context.Background()
+	cat := h.backend.Catalog()
+	if err := cat.CreateDatabase(ctx, "pay", true); err != nil {
+		t.Fatal(err)
+	}
+	def := catalog.TableDefinition{
+		Fields: []spec.DataField{
+			{Name: "dt", Type: varchar()},
+			{Name: "pay_id", Type: spec.DataType{Root: spec.BigInt, Nullable: true}},
+			{Name: "amount", Type: spec.DataType{Root: spec.Decimal, Precision: 18, Scale: 2, Nullable: true}},
+			{Name: "status", Type: varchar()},
+		},
+		PartitionKeys: []string{"dt"},
+		Options:       map[string]string{"bucket": "2"},
+	}
+	if primaryKey {
+		def.PrimaryKeys = []string{"dt", "pay_id"}
+	} else {
+		def.Options["bucket"] = "-1"
+	}
+	if err := cat.CreateTable(ctx, "pay", "payments", def, false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (h *harness) latestSnapshot(t *testing.T) int64 {
+	t.Helper()
+	tb, err := h.backend.OpenTable(context.Background(), "pay", "payments")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := tb.Snapshots().LatestID(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func wantRows(t *testing.T, c *conn, q string, want ...string) {
+	t.Helper()
+	got := format(c.mustQuery(q))
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s:\n got %q\nwant %q", q, got, want)
+	}
+}
+
+func TestInsertUpdateDeleteOnPrimaryKeyTable(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay")
+	c.mustExec(`INSERT INTO payments VALUES
+		('2026-04-16', 1, 10.50, 'SUCCESS'),
+		('2026-04-16', 2, 20.00, 'FAILED'),
+		('2026-04-17', 3, 30.25, 'SUCCESS')`)
+	if got := h.latestSnapshot(t); got != 1 {
+		t.Fatalf("one INSERT statement made snapshot %d, want exactly snapshot 1", got)
+	}
+	wantRows(t, c, "SELECT COUNT(*), SUM(amount) FROM payments WHERE dt = '2026-04-16' AND status = 'SUCCESS'", "[1 10.50]")
+
+	c.mustExec("UPDATE payments SET status = 'SUCCESS' WHERE pay_id = 2")
+	c.mustExec("DELETE FROM payments WHERE pay_id = 3")
+	c.mustExec("REPLACE INTO payments VALUES ('2026-04-16', 1, 11.00, 'SUCCESS')")
+	wantRows(t, c, "SELECT dt, pay_id, amount, status FROM payments ORDER BY pay_id",
+		"[2026-04-16 1 11.00 SUCCESS]", "[2026-04-16 2 20.00 SUCCESS]")
+	if got := h.latestSnapshot(t); got != 4 {
+		t.Fatalf("four autocommit statements made %d snapshots, want 4", got)
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM payments AS OF 1", "[3]")
+}
+
+func TestExplicitTransactionIsOneCommit(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "BEGIN",
+		"INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')",
+		"INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')",
+		"COMMIT")
+	if got := h.latestSnapshot(t); got != 1 {
+		t.Fatalf("BEGIN; 2 INSERTs; COMMIT made snapshot %d, want 1", got)
+	}
+	c.mustExec("BEGIN", "INSERT INTO payments VALUES ('2026-04-16', 3, 3.00, 'SUCCESS')", "ROLLBACK")
+	if got := h.latestSnapshot(t); got != 1 {
+		t.Fatalf("ROLLBACK made snapshot %d", got)
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[2]")
+}
+
+func TestFailedStatementInTransactionIsUndoneAlone(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "BEGIN", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+	if _, err := c.query("INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-16', 3, 'not a number', 'X')"); err == nil {
+		t.Fatal("inserting a string into a DECIMAL column succeeded")
+	}
+	c.mustExec("COMMIT")
+	wantRows(t, c, "SELECT pay_id FROM payments ORDER BY pay_id", "[1]")
+}
+
+func TestTransactionPinsSnapshots(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	reader, writer := h.connect(), h.connect()
+	reader.mustExec("USE pay")
+	writer.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+	reader.mustExec("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+	wantRows(t, reader, "SELECT COUNT(*) FROM payments", "[1]")
+	writer.mustExec("INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')")
+	wantRows(t, reader, "SELECT COUNT(*) FROM payments", "[1]")
+	reader.mustExec("COMMIT")
+	wantRows(t, reader, "SELECT COUNT(*) FROM payments", "[2]")
+}
+
+func TestCommitIdentityMakesRetriesIdempotent(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "SET lakesql_commit_user = 'correction-job'", "SET lakesql_commit_identifier = 7")
+	insert := "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')"
+	c.mustExec(insert)
+	c.mustExec(insert)
+	if got := h.latestSnapshot(t); got != 1 {
+		t.Fatalf("re-running (correction-job, 7) made snapshot %d, want it to write nothing", got)
+	}
+	warnings := c.session.Warnings()
+	if len(warnings) == 0 || !strings.Contains(warnings[0].Message, "snapshot 1") {
+		t.Fatalf("re-run warnings %v, want one naming snapshot 1", warnings)
+	}
+}
+
+func TestAppendTableDeletesWholePartitionsOnly(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, false)
+	c := h.connect()
+	c.mustExec("USE pay", `INSERT INTO payments VALUES
+		('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-17', 2, 2.00, 'SUCCESS')`)
+	if _, err := c.query("DELETE FROM payments WHERE pay_id = 1"); err == nil || !strings.Contains(err.Error(), "whole partitions") {
+		t.Fatalf("row delete on an append table: %v, want a whole-partitions error", err)
+	}
+	c.mustExec("DELETE FROM payments WHERE dt = '2026-04-16'")
+	wantRows(t, c, "SELECT pay_id FROM payments", "[2]")
+	c.mustExec("TRUNCATE TABLE payments")
+	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[0]")
+	wantRows(t, c, "SELECT COUNT(*) FROM payments AS OF 1", "[2]")
+}
+
+func TestExplainShowsSnapshotAndPruning(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay",
+		"INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')",
+		"INSERT INTO payments VALUES ('2026-04-17', 2, 2.00, 'SUCCESS')")
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN SELECT * FROM payments WHERE dt = '2026-04-17'")), "\n")
+	for _, want := range []string{"snapshot=2", "pushed[dt = '2026-04-17']", "files=1/2"} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, plan)
+		}
+	}
+}
+
+func TestTransactionReadsItsOwnWrites(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+	c.mustExec("BEGIN",
+		"INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')",
+		"UPDATE payments SET amount = 5.00 WHERE pay_id = 1")
+	wantRows(t, c, "SELECT pay_id, amount FROM payments ORDER BY pay_id", "[1 5.00]", "[2 2.00]")
+	other := h.connect()
+	other.mustExec("USE pay")
+	wantRows(t, other, "SELECT pay_id, amount FROM payments ORDER BY pay_id", "[1 1.00]")
+	c.mustExec("COMMIT")
+	wantRows(t, other, "SELECT pay_id, amount FROM payments ORDER BY pay_id", "[1 5.00]", "[2 2.00]")
+}
+
+func TestInsertOverwrite(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, false)
+	c := h.connect()
+	c.mustExec("USE pay", `INSERT INTO payments VALUES
+		('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-17', 3, 3.00, 'SUCCESS')`)
+	c.mustExec("INSERT OVERWRITE TABLE payments PARTITION (dt = '2026-04-16') VALUES (10, 10.00, 'FIXED')")
+	wantRows(t, c, "SELECT dt, pay_id, status FROM payments ORDER BY dt, pay_id",
+		"[2026-04-16 10 FIXED]", "[2026-04-17 3 SUCCESS]")
+	c.mustExec("INSERT OVERWRITE payments SELECT dt, pay_id + 100, amount, 'DYNAMIC' FROM payments WHERE dt = '2026-04-17'")
+	wantRows(t, c, "SELECT dt, pay_id, status FROM payments ORDER BY dt, pay_id",
+		"[2026-04-16 10 FIXED]", "[2026-04-17 103 DYNAMIC]")
+}
+
+func TestBadInputGetsClearErrors(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+	cases := map[string]string{
+		"SELECT * FROM nosuch":                     "table not found",
+		"SELECT * FROM payments AS OF 99":          "snapshot",
+		"SELECT * FROM payments AS OF 'nosuchtag'": "tag",
+		"SELEC 1": "syntax",
+		"INSERT INTO payments VALUES ('2026-04-16', NULL, 1.00, 'X')": "null",
+		"DELETE FROM payments PARTITION (p1) WHERE pay_id = 1":        "PARTITION",
+	}
+	for q, want := range cases {
+		_, err := c.query(q)
+		if err == nil || !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(want)) {
+			t.Errorf("%s: %v, want an error mentioning %q", q, err, want)
+		}
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[1]")
+}
+
+func TestInsertOnDuplicateKeyUpdate(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'PENDING')")
+	c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 9.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'PENDING'),
+		('2026-04-16', 2, 3.00, 'SUCCESS')
+		ON DUPLICATE KEY UPDATE status = VALUES(status), amount = payments.amount + VALUES(amount)`)
+	wantRows(t, c, "SELECT pay_id, amount, status FROM payments ORDER BY pay_id",
+		"[1 10.00 SUCCESS]", "[2 5.00 SUCCESS]")
+	// A plain INSERT of an existing key is Paimon's upsert, not an error.
+	c.mustExec("INSERT INTO payments VALUES ('2026-04-16', 1, 7.00, 'REFUNDED')")
+	wantRows(t, c, "SELECT pay_id, amount, status FROM payments ORDER BY pay_id",
+		"[1 7.00 REFUNDED]", "[2 5.00 SUCCESS]")
+}
+
+// TestAggregatesPushedToStorage checks that whole-table aggregates run in
+// the storage layer and give exactly what GMS's row-at-a-time aggregation
+// gives; `pay_id + 0 >= 0` keeps the same rows but is not pushed down, so
+// it forces GMS's own path.
+func TestAggregatesPushedToStorage(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay",
+		"INSERT INTO payments VALUES ('2026-04-16', 1, 10.50, 'SUCCESS'), ('2026-04-16', 2, 20.00, 'FAILED'), ('2026-04-17', 3, 30.25, 'SUCCESS')",
+		"INSERT INTO payments VALUES ('2026-04-16', 4, NULL, 'SUCCESS'), ('2026-04-16', 1, 11.00, 'SUCCESS')",
+		"DELETE FROM payments WHERE pay_id = 2")
+	for _, where := range []string{"", "WHERE dt = '2026-04-16'", "WHERE dt = '2026-04-16' AND status = 'SUCCESS'", "WHERE dt = 'none'"} {
+		agg := "SELECT COUNT(*), COUNT(amount), SUM(amount), SUM(pay_id), MIN(amount), MAX(status) FROM payments "
+		pushed := agg + where
+		plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN "+pushed)), "\n")
+		if !strings.Contains(plan, "LakesqlAggregate") {
+			t.Errorf("%s not pushed:\n%s", pushed, plan)
+		}
+		guard := "WHERE pay_id + 0 >= 0"
+		if where != "" {
+			guard = where + " AND pay_id + 0 >= 0"
+		}
+		want := format(c.mustQuery(agg + guard))
+		if got := format(c.mustQuery(pushed)); !slices.Equal(got, want) {
+			t.Errorf("%s: pushed %v, GMS %v", pushed, got, want)
+		}
+	}
+}
+
+func TestTimeTravelSpellings(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay",
+		"INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')",
+		"INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')")
+	tb, err := h.backend.OpenTable(context.Background(), "pay", "payments")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := tb.Snapshots().Snapshot(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := time.UnixMilli(first.TimeMillis).UTC().Format("2006-01-02 15:04:05.000")
+	for _, q := range []string{
+		"SELECT COUNT(*) FROM payments FOR VERSION AS OF 1",
+		"SELECT COUNT(*) FROM payments AS OF 1",
+		"SELECT COUNT(*) FROM payments FOR SYSTEM_TIME AS OF '" + ts + "'",
+		"SELECT COUNT(*) FROM payments FOR TIMESTAMP AS OF '" + ts + "'",
+		"SELECT COUNT(*) FROM payments FOR TIME AS OF '" + ts + "'",
+		"SELECT COUNT(*) FROM payments AS OF '" + ts + "'",
+	} {
+		wantRows(t, c, q, "[1]")
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[2]")
+	if _, err := c.query("SELECT COUNT(*) FROM payments FOR SYSTEM_TIME AS OF '2000-01-01 00:00:00'"); err == nil {
+		t.Error("time travel before the first snapshot succeeded")
+	}
+}

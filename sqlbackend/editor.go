@@ -1,0 +1,181 @@
+package sqlbackend
+
+import (
+	"fmt"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+var (
+	_ sql.InsertableTable   = (*Table)(nil)
+	_ sql.ReplaceableTable  = (*Table)(nil)
+	_ sql.UpdatableTable    = (*Table)(nil)
+	_ sql.DeletableTable    = (*Table)(nil)
+	_ sql.TruncateableTable = (*Table)(nil)
+)
+
+// editor writes the rows of one DML statement into the transaction's
+// table writer as Paimon row kinds. Paimon has no unique-key checks: on a
+// primary-key table an INSERT of an existing key replaces the row (the
+// merge engine decides how), which is also what REPLACE means.
+type editor struct {
+	table *Table
+	err   error // from opening the transaction's writer; every call returns it
+	w     *tableWrite
+	// written holds the rows this statement wrote by key (nil for a
+	// deleted key), when the statement checks for duplicate keys.
+	written map[string]sql.Row
+}
+
+// Inserter implements sql.InsertableTable.
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.editor(ctx) }
+
+// Replacer implements sql.ReplaceableTable.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx) }
+
+// Updater implements sql.UpdatableTable.
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.editor(ctx) }
+
+// Deleter implements sql.DeletableTable.
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.editor(ctx) }
+
+func (t *Table) editor(ctx *sql.Context) *editor {
+	tx, ok := ctx.GetTransaction().(*Transaction)
+	if !ok {
+		return &editor{table: t, err: fmt.Errorf("no transaction for a write to %s", t.name)}
+	}
+	if tx.readOnly {
+		return &editor{table: t, err: sql.ErrReadOnlyTransaction.New()}
+	}
+	w, err := tx.writes.forTable(ctx, t.db.backend, t)
+	if err == nil && len(w.schema.Fields) != len(t.schema.Fields) {
+		err = fmt.Errorf("table %s changed its schema during the statement; run it again", t.name)
+	}
+	if err == nil {
+		w.applyPendingOverwrite(ctx, t)
+	}
+	e := &editor{table: t, w: w, err: mysqlError(err)}
+	if t.detectDuplicates && len(t.schema.PrimaryKeys) > 0 {
+		e.written = map[string]sql.Row{}
+	}
+	return e
+}
+
+// StatementBegin implements sql.EditOpenerCloser.
+func (e *editor) StatementBegin(*sql.Context) {}
+
+// DiscardChanges implements sql.EditOpenerCloser: the failed statement's
+// rows never reach a commit.
+func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
+	if e.err != nil {
+		return nil
+	}
+	return mysqlError(e.w.endStatement(ctx, false))
+}
+
+// StatementComplete implements sql.EditOpenerCloser.
+func (e *editor) StatementComplete(ctx *sql.Context) error {
+	if e.err != nil {
+		return e.err
+	}
+	return mysqlError(e.w.endStatement(ctx, true))
+}
+
+// Close implements sql.Closer; the writer lives until the transaction ends.
+func (e *editor) Close(*sql.Context) error { return nil }
+
+// Insert implements sql.RowInserter. Under INSERT … ON DUPLICATE KEY
+// UPDATE an existing key is reported as a duplicate, so that GMS applies
+// the UPDATE part to it.
+func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
+	if e.written != nil && e.err == nil {
+		existing, found, err := e.duplicateOf(ctx, row)
+		if err != nil {
+			return mysqlError(err)
+		}
+		if found {
+			return sql.NewUniqueKeyErr(e.keyString(row), true, existing)
+		}
+	}
+	e.remember(row, row)
+	return e.write(ctx, row, spec.RowKindInsert)
+}
+
+// Update implements sql.RowUpdater. A changed primary key is a delete of
+// the old key and an insert of the new one; otherwise the new row is an
+// update-after, which every merge engine applies over the old row.
+func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	if err := e.requirePrimaryKey("UPDATE"); err != nil {
+		return err
+	}
+	e.remember(new, new)
+	if !e.sameKey(ctx, old, new) {
+		e.remember(old, nil)
+		if err := e.write(ctx, old, spec.RowKindDelete); err != nil {
+			return err
+		}
+		return e.write(ctx, new, spec.RowKindInsert)
+	}
+	return e.write(ctx, new, spec.RowKindUpdateAfter)
+}
+
+// Delete implements sql.RowDeleter.
+func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
+	if len(e.table.schema.PrimaryKeys) == 0 {
+		return e.deleteFromAppendTable(ctx, row)
+	}
+	e.remember(row, nil)
+	return e.write(ctx, row, spec.RowKindDelete)
+}
+
+func (e *editor) requirePrimaryKey(statement string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.table.schema.PrimaryKeys) == 0 {
+		return unsupportedf("%s on append table %s: it has no primary key; rewrite whole partitions with INSERT OVERWRITE", statement, e.table.name)
+	}
+	return nil
+}
+
+func (e *editor) sameKey(ctx *sql.Context, old, new sql.Row) bool {
+	schema, _ := e.table.fullSchema()
+	for _, k := range e.table.schema.PrimaryKeys {
+		i := e.table.schema.FieldIndex(k)
+		if cmp, err := schema[i].Type.Compare(ctx, old[i], new[i]); err != nil || cmp != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *editor) write(ctx *sql.Context, row sql.Row, kind spec.RowKind) error {
+	if e.err != nil {
+		return e.err
+	}
+	values, err := storageRow(e.w.schema.Fields, row)
+	if err != nil {
+		return mysqlError(err)
+	}
+	return mysqlError(e.w.writer.Write(ctx, values, kind))
+}
+
+// storageRow converts a GMS row (all columns, table order) into storage
+// values.
+func storageRow(fields []spec.DataField, row sql.Row) ([]any, error) {
+	if len(row) != len(fields) {
+		return nil, fmt.Errorf("%w: %d values for %d columns", sqltypes.ErrValue, len(row), len(fields))
+	}
+	out := make([]any, len(row))
+	for i, f := range fields {
+		v, err := sqltypes.FromSQL(f.Type, row[i])
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", f.Name, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

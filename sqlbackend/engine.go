@@ -1,0 +1,108 @@
+package sqlbackend
+
+import (
+	"context"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/lakesql/lakesql/planner/rewrite"
+)
+
+// Version strings, the same in the handshake, @@version and VERSION().
+const (
+	// Version is the MySQL version lakesql reports: clients pick their
+	// dialect from it, so it stays a MySQL 8.0 version.
+	Version = "8.0.31-lakesql"
+	// VersionComment is @@version_comment.
+	VersionComment = "lakesql"
+)
+
+// NewEngine returns the SQL engine over a backend: the provider (with
+// procedures, may be nil), lakesql's session variables and version
+// strings, and the parser that rewrites the SQL spellings vitess rejects.
+func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle.Engine {
+	registerGlobals()
+	sql.SystemVariables.AssignValues(map[string]any{
+		"version":         Version,
+		"version_comment": VersionComment,
+	})
+	pro := NewProvider(b, procedures)
+	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(ruleAggregate, pushAggregates).Build()
+	engine := sqle.New(a, &sqle.Config{})
+	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
+	return engine
+}
+
+// rewritingParser runs planner/rewrite over every statement text before
+// vitess parses it, for COM_QUERY, prepared statements and in-process
+// queries alike: time-travel spellings vitess rejects become ones it
+// accepts, INSERT OVERWRITE becomes an INSERT the session commits as an
+// overwrite, and constructs GMS would silently mis-execute (AS OF ?,
+// PARTITION (p) selection) fail with a clear error.
+type rewritingParser struct{ sql.Parser }
+
+func (p rewritingParser) ParseSimple(query string) (ast.Statement, error) {
+	r, err := rewrite.Rewrite(query)
+	if err != nil {
+		return nil, mysqlError(err)
+	}
+	return p.Parser.ParseSimple(r.Query)
+}
+
+func (p rewritingParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	q, err := p.rewrite(ctx, query)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return p.Parser.Parse(ctx, q, multi)
+}
+
+func (p rewritingParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
+	q, err := p.rewrite(ctx, query)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return p.Parser.ParseWithOptions(ctx, q, delimiter, multi, options)
+}
+
+func (p rewritingParser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
+	q, err := p.rewrite(ctx, query)
+	if err != nil {
+		return nil, 0, err
+	}
+	return p.Parser.ParseOneWithOptions(ctx, q, options)
+}
+
+// rewrite rewrites one statement text and hands an INSERT OVERWRITE's
+// target to the session, whose next write commits it as an overwrite.
+func (p rewritingParser) rewrite(ctx context.Context, query string) (string, error) {
+	r, err := rewrite.Rewrite(query)
+	if err != nil {
+		return "", mysqlError(err)
+	}
+	sc, ok := ctx.(*sql.Context)
+	var s *Session
+	if ok {
+		s, _ = sc.Session.(*Session)
+	}
+	if s == nil {
+		if r.Overwrite != nil {
+			return "", unsupportedf("INSERT OVERWRITE needs a lakesql session")
+		}
+		return r.Query, nil
+	}
+	if r.Overwrite == nil {
+		s.setPendingOverwrite(nil)
+		q, _, err := s.rewriteAlter(sc, r.Query)
+		return q, err
+	}
+	q, pending, err := s.prepareOverwrite(sc, r.Overwrite, r.Query)
+	if err != nil {
+		return "", err
+	}
+	s.setPendingOverwrite(pending)
+	return q, nil
+}

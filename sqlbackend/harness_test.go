@@ -1,0 +1,112 @@
+package sqlbackend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+
+	sqle "github.com/dolthub/go-mysql-server"
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/shopspring/decimal"
+
+	"github.com/lakesql/lakesql/storage/fileio/localio"
+)
+
+// harness is an in-process engine over one warehouse, with sessions that
+// behave like client connections.
+type harness struct {
+	t       testing.TB
+	backend *Backend
+	engine  *sqle.Engine
+}
+
+func newHarness(t testing.TB, warehouse string) *harness {
+	t.Helper()
+	clock := time.UnixMilli(1_767_225_600_000) // 2026-01-01, advanced per call
+	b := New(Options{
+		FileIO:    localio.New(),
+		Warehouse: warehouse,
+		Now: func() time.Time {
+			clock = clock.Add(time.Millisecond)
+			return clock
+		},
+		SpillDir: t.TempDir(),
+	})
+	return &harness{t: t, backend: b, engine: NewEngine(b, nil)}
+}
+
+// conn is one client session.
+type conn struct {
+	h       *harness
+	session *Session
+}
+
+func (h *harness) connect() *conn {
+	return &conn{h: h, session: h.backend.NewSession(sql.NewBaseSession())}
+}
+
+func (c *conn) context() *sql.Context {
+	ctx := sql.NewContext(context.Background(), sql.WithSession(c.session))
+	ctx.SetCurrentDatabase(c.session.GetCurrentDatabase())
+	return ctx
+}
+
+// query runs one statement to completion (draining and closing the
+// iterator, which is where autocommit commits) and returns its rows.
+func (c *conn) query(q string) ([]sql.Row, error) {
+	ctx := c.context()
+	ctx = ctx.WithQuery(q)
+	_, iter, _, err := c.h.engine.Query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var rows []sql.Row
+	for {
+		r, err := iter.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			_ = iter.Close(ctx)
+			return nil, err
+		}
+		rows = append(rows, r)
+	}
+	return rows, iter.Close(ctx)
+}
+
+func (c *conn) mustQuery(q string) []sql.Row {
+	c.h.t.Helper()
+	rows, err := c.query(q)
+	if err != nil {
+		c.h.t.Fatalf("%s: %v", q, err)
+	}
+	return rows
+}
+
+func (c *conn) mustExec(qs ...string) {
+	c.h.t.Helper()
+	for _, q := range qs {
+		c.mustQuery(q)
+	}
+}
+
+// format renders rows as one line each, for comparisons in tests.
+// Decimals keep their scale (11.00, not 11), as a MySQL client shows them.
+func format(rows []sql.Row) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		values := make([]any, len(r))
+		for j, v := range r {
+			if d, ok := v.(decimal.Decimal); ok && d.Exponent() < 0 {
+				v = d.StringFixed(-d.Exponent())
+			}
+			values[j] = v
+		}
+		out[i] = fmt.Sprint(values)
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package sqlbackend
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage/predicate"
+)
+
+// Index ids. PRIMARY is the primary key, declared so that SHOW INDEX, JDBC
+// getPrimaryKeys and lookup joins see it; pushdown is the pseudo index a
+// pushed filter travels in, never declared.
+const (
+	primaryIndexID  = "PRIMARY"
+	pushdownIndexID = "lakesql_pushdown"
+)
+
+// GetIndexes implements sql.IndexAddressable.
+func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
+	if len(t.schema.PrimaryKeys) == 0 {
+		return nil, nil
+	}
+	return []sql.Index{t.index(primaryIndexID, t.schema.PrimaryKeys)}, nil
+}
+
+// PreciseMatch implements sql.IndexAddressable. It is false: the engine
+// keeps evaluating the whole filter, so a pushed predicate only has to be
+// implied by the filter, never equal to it.
+func (t *Table) PreciseMatch() bool { return false }
+
+// SkipIndexCosting implements sql.IndexSearchable: filters go through
+// LookupForExpressions only, which sees every conjunct.
+func (t *Table) SkipIndexCosting() bool { return true }
+
+// LookupForExpressions implements sql.IndexSearchable: the conjuncts of the
+// filter above the scan become the storage predicate that prunes files and
+// filters rows.
+func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
+	push := planner.PushFilters(t.schema.Fields, exprs)
+	if push.Filter == nil {
+		return sql.IndexLookup{}, nil, nil, false, nil
+	}
+	lookup := &pushedLookup{pushdown: push}
+	lookup.explain = t.explainLookup(ctx, push.Filter)
+	index := t.index(pushdownIndexID, predicateColumns(t, push.Filter))
+	return sql.IndexLookup{Index: index, Ranges: lookup}, nil, nil, true, nil
+}
+
+// IndexedAccess implements sql.IndexAddressable: the table narrowed to a
+// lookup, either a pushed filter or ranges on the primary key (lookup
+// joins).
+func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+	c := *t
+	switch r := lookup.Ranges.(type) {
+	case *pushedLookup:
+		c.lookup = r
+	case sql.MySQLRangeCollection:
+		c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: rangesPredicate(t, lookup.Index, r)}}
+	}
+	return &c
+}
+
+// explainLookup plans the lookup once to say, in EXPLAIN, what it keeps.
+func (t *Table) explainLookup(ctx *sql.Context, filter predicate.Predicate) string {
+	if t.readsNothing() {
+		return "snapshot=none (empty table)"
+	}
+	c := *t
+	c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: filter}}
+	plan, err := c.plan(ctx)
+	if err != nil {
+		return fmt.Sprintf("snapshot=%s plan error: %v", t.pin, err)
+	}
+	return summarize(plan.Scan.Explain)
+}
+
+func predicateColumns(t *Table, p predicate.Predicate) []string {
+	var names []string
+	for _, i := range predicate.Columns(p) {
+		names = append(names, t.schema.Fields[i].Name)
+	}
+	return names
+}
+
+// pushedLookup is the RangeCollection a pushed filter travels in from
+// LookupForExpressions to IndexedAccess. Its String() is what EXPLAIN
+// prints after "filters:".
+type pushedLookup struct {
+	pushdown planner.Pushdown
+	explain  string
+}
+
+var _ sql.RangeCollection = (*pushedLookup)(nil)
+
+func (l *pushedLookup) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pushed[%s]", l.pushdown.Filter)
+	if l.explain != "" {
+		b.WriteString(" " + l.explain)
+	}
+	if len(l.pushdown.Residual) > 0 {
+		parts := make([]string, len(l.pushdown.Residual))
+		for i, e := range l.pushdown.Residual {
+			parts[i] = e.String()
+		}
+		fmt.Fprintf(&b, " residual[%s]", strings.Join(parts, " AND "))
+	}
+	return b.String()
+}
+
+func (l *pushedLookup) DebugString() string { return l.String() }
+
+func (l *pushedLookup) Equals(other sql.RangeCollection) (bool, error) {
+	o, ok := other.(*pushedLookup)
+	return ok && o.String() == l.String(), nil
+}
+
+func (l *pushedLookup) Len() int { return 1 }
+
+func (l *pushedLookup) ToRanges() []sql.Range { return nil }

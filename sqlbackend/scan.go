@@ -1,0 +1,150 @@
+package sqlbackend
+
+import (
+	"errors"
+	"io"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/storage/scan"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// wholeTable is the only GMS partition of a scan: GMS reads partitions one
+// after another (go-mysql-server.md §0.3), so splits are read in parallel
+// inside the row iterator instead.
+type wholeTable struct{}
+
+func (wholeTable) Key() []byte { return []byte("all") }
+
+// Partitions implements sql.Table.
+func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(wholeTable{}), nil
+}
+
+// LookupPartitions implements sql.IndexedTable.
+func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
+	return t.Partitions(ctx)
+}
+
+// PartitionRows implements sql.Table.
+func (t *Table) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+	if t.readsNothing() {
+		return sql.RowsToRowIter(), nil
+	}
+	plan, err := t.plan(ctx)
+	if err != nil {
+		return nil, mysqlError(err)
+	}
+	t.db.backend.opts.Metrics.RecordScan(t.db.name, t.name, plan)
+	rows, err := t.t.ExecutePlan(ctx, plan, table.ReadOptions{
+		Columns:     t.projection,
+		Parallelism: t.db.backend.opts.ReadParallelism,
+	})
+	if err != nil {
+		return nil, mysqlError(err)
+	}
+	return newRowIter(rows), nil
+}
+
+// readsNothing reports a read of a table that had no snapshot and has no
+// staged writes either.
+func (t *Table) readsNothing() bool { return t.pin.empty() && len(t.staged) == 0 }
+
+// plan plans the read of the pinned snapshot with the pushed filter.
+func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
+	if t.timeTravel {
+		return t.t.PlanTimeTravel(ctx, t.pin.timeTravel(), t.filter())
+	}
+	return t.t.PlanPinned(ctx, t.pin.snapshotID, t.filter(), t.staged)
+}
+
+// RowCount implements sql.StatisticsTable. The count is exact when the
+// metadata alone answers it (no merge, no deletes); GMS then answers
+// COUNT(*) without scanning.
+func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
+	if t.readsNothing() {
+		return 0, true, nil
+	}
+	plan, err := t.plan(ctx)
+	if err != nil {
+		return 0, false, mysqlError(err)
+	}
+	if plan.Fallback == nil {
+		n, err := plan.Scan.CountRows()
+		if err == nil {
+			return uint64(n), true, nil
+		}
+		if !errors.Is(err, scan.ErrCannotAnswer) {
+			return 0, false, mysqlError(err)
+		}
+	}
+	return uint64(fileRows(plan)), false, nil
+}
+
+// DataLength implements sql.StatisticsTable: the bytes of the live data
+// files.
+func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
+	if t.readsNothing() {
+		return 0, nil
+	}
+	plan, err := t.plan(ctx)
+	if err != nil {
+		return 0, mysqlError(err)
+	}
+	var n int64
+	for _, b := range plan.Buckets {
+		for _, f := range b.Files {
+			n += f.FileSize
+		}
+	}
+	return uint64(n), nil
+}
+
+func fileRows(plan *table.Plan) int64 {
+	var n int64
+	for _, b := range plan.Buckets {
+		for _, f := range b.Files {
+			n += f.RowCount
+		}
+	}
+	return n
+}
+
+// rowIter converts storage rows into GMS rows.
+type rowIter struct {
+	rows  *table.Rows
+	types []spec.DataType
+}
+
+func newRowIter(rows *table.Rows) *rowIter {
+	fields := rows.Fields()
+	types := make([]spec.DataType, len(fields))
+	for i, f := range fields {
+		types[i] = f.Type
+	}
+	return &rowIter{rows: rows, types: types}
+}
+
+// Next implements sql.RowIter.
+func (it *rowIter) Next(*sql.Context) (sql.Row, error) {
+	r, err := it.rows.Next()
+	if err == io.EOF {
+		return nil, io.EOF
+	}
+	if err != nil {
+		return nil, mysqlError(err)
+	}
+	out := make(sql.Row, len(r))
+	for i, v := range r {
+		if out[i], err = sqltypes.ToSQL(it.types[i], v); err != nil {
+			return nil, mysqlError(err)
+		}
+	}
+	return out, nil
+}
+
+// Close implements sql.RowIter.
+func (it *rowIter) Close(*sql.Context) error { return it.rows.Close() }

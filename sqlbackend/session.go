@@ -1,0 +1,159 @@
+package sqlbackend
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+// Session is one client connection. Its transaction pins snapshots and
+// stages writes until commit.
+type Session struct {
+	*sql.BaseSession
+	backend *Backend
+	// commitUser is the default commit user of this session: unique per
+	// session, so two sessions never share one (storage/commit refuses
+	// live writers sharing a user).
+	commitUser string
+	// nextIdentifier numbers this session's commits under commitUser.
+	nextIdentifier atomic.Int64
+
+	overwriteMu sync.Mutex
+	// overwrite is the INSERT OVERWRITE being run, set when its text is
+	// parsed and taken by its first write.
+	overwrite *pendingOverwrite
+	// alter is the table-level part of an ALTER TABLE being run, set when
+	// its text is parsed and taken by the CALL it became.
+	alter *pendingAlter
+}
+
+var _ sql.TransactionSession = (*Session)(nil)
+
+// NewSession wraps a GMS base session.
+func (b *Backend) NewSession(base *sql.BaseSession) *Session {
+	return &Session{BaseSession: base, backend: b, commitUser: "lakesql-" + b.newUUID()}
+}
+
+// Transaction is what a GMS transaction means here: the snapshots pinned
+// for reading and the writes staged for commit.
+type Transaction struct {
+	id       uint64
+	readOnly bool
+	now      func() time.Time
+
+	mu sync.Mutex
+	// readView is when this transaction's consistent reads began: tables
+	// first read later in an explicit transaction are pinned at the newest
+	// snapshot committed by then.
+	readView time.Time
+	pins     map[string]pin
+	writes   *stagedWrites
+}
+
+var transactionIDs atomic.Uint64
+
+// String implements sql.Transaction.
+func (t *Transaction) String() string { return fmt.Sprintf("lakesql-tx-%d", t.id) }
+
+// IsReadOnly implements sql.Transaction.
+func (t *Transaction) IsReadOnly() bool { return t.readOnly }
+
+// StartTransaction implements sql.TransactionSession. GMS calls it before
+// every statement in autocommit mode, so it must be cheap: pins are taken
+// lazily when a table is first used.
+func (s *Session) StartTransaction(ctx *sql.Context, characteristic sql.TransactionCharacteristic) (sql.Transaction, error) {
+	tx := &Transaction{
+		id:       transactionIDs.Add(1),
+		readOnly: characteristic == sql.ReadOnly,
+		now:      s.backend.opts.Now,
+		pins:     map[string]pin{},
+		writes:   newStagedWrites(),
+	}
+	if consistentSnapshotRequested(ctx) {
+		tx.readView = tx.now()
+	}
+	return tx, nil
+}
+
+// CommitTransaction implements sql.TransactionSession: each table written
+// gets one commit. GMS calls it after failed statements too, with nothing
+// staged, and for every read-only statement; both are no-ops.
+func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
+	t, ok := tx.(*Transaction)
+	if !ok || t.writes.empty() {
+		return nil
+	}
+	return s.commitStaged(ctx, t)
+}
+
+// Rollback implements sql.TransactionSession: staged files are deleted and
+// nothing reaches a snapshot.
+func (s *Session) Rollback(ctx *sql.Context, tx sql.Transaction) error {
+	if t, ok := tx.(*Transaction); ok {
+		t.writes.abort(ctx)
+	}
+	return nil
+}
+
+// CreateSavepoint implements sql.TransactionSession.
+func (s *Session) CreateSavepoint(*sql.Context, sql.Transaction, string) error {
+	return sql.ErrUnsupportedFeature.New("SAVEPOINT")
+}
+
+// RollbackToSavepoint implements sql.TransactionSession.
+func (s *Session) RollbackToSavepoint(*sql.Context, sql.Transaction, string) error {
+	return sql.ErrUnsupportedFeature.New("ROLLBACK TO SAVEPOINT")
+}
+
+// ReleaseSavepoint implements sql.TransactionSession.
+func (s *Session) ReleaseSavepoint(*sql.Context, sql.Transaction, string) error {
+	return sql.ErrUnsupportedFeature.New("RELEASE SAVEPOINT")
+}
+
+// explicitTransaction reports whether the statement runs inside BEGIN …
+// COMMIT (or with autocommit off) rather than as its own transaction.
+func explicitTransaction(ctx *sql.Context) bool {
+	if ctx.GetIgnoreAutoCommit() {
+		return true
+	}
+	v, err := ctx.GetSessionVariable(ctx, "autocommit")
+	if err != nil {
+		return false
+	}
+	on, _, _ := sqlBool(v)
+	return !on
+}
+
+func consistentSnapshotRequested(ctx *sql.Context) bool {
+	return strings.Contains(strings.ToUpper(ctx.Query()), "WITH CONSISTENT SNAPSHOT")
+}
+
+func sqlBool(v any) (value, ok bool, err error) {
+	switch x := v.(type) {
+	case bool:
+		return x, true, nil
+	case int8:
+		return x != 0, true, nil
+	case int64:
+		return x != 0, true, nil
+	case int:
+		return x != 0, true, nil
+	}
+	return false, false, nil
+}
+
+func (b *Backend) newUUID() string {
+	if b.opts.NewUUID != nil {
+		return b.opts.NewUUID()
+	}
+	var u [16]byte
+	_, _ = rand.Read(u[:]) // crypto/rand.Read never fails on Linux
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+}

@@ -1,0 +1,164 @@
+package sqlbackend
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner/ddl"
+	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// Table is a Paimon table as GMS sees it in one statement: pinned to one
+// snapshot, with an optional projection and pushed-down filter.
+type Table struct {
+	db   *Database
+	name string
+	t    *table.Table
+	pin  pin
+	// timeTravel marks an AS OF read: it reads in the snapshot's own
+	// schema, where a pinned latest read uses the latest schema.
+	timeTravel bool
+	schema     *spec.TableSchema
+	// projection names the columns GMS asked for; nil is all of them.
+	projection []string
+	// lookup is the filter pushed by LookupForExpressions; nil is none.
+	lookup *pushedLookup
+	// staged are the transaction's own uncommitted changes to the table,
+	// as of the statement's start, read on top of the pinned snapshot.
+	staged []spec.ManifestEntry
+	// detectDuplicates makes inserts report existing keys, for INSERT … ON
+	// DUPLICATE KEY UPDATE (see markDuplicateChecks).
+	detectDuplicates bool
+}
+
+var (
+	_ sql.Table                 = (*Table)(nil)
+	_ sql.ProjectedTable        = (*Table)(nil)
+	_ sql.PrimaryKeyTable       = (*Table)(nil)
+	_ sql.CommentedTable        = (*Table)(nil)
+	_ sql.TemporaryTable        = (*Table)(nil)
+	_ sql.IndexSearchableTable  = (*Table)(nil)
+	_ sql.IndexedTable          = (*Table)(nil)
+	_ sql.StatisticsTable       = (*Table)(nil)
+	_ sql.IndexAddressableTable = (*Table)(nil)
+)
+
+func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin, timeTravel bool) (*Table, error) {
+	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel}
+	var err error
+	if timeTravel && !p.empty() {
+		tbl.schema, err = snapshotSchema(ctx, t, p)
+	} else {
+		tbl.schema, err = t.LatestSchema(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tbl.fullSchema(); err != nil {
+		return nil, err
+	}
+	if !timeTravel {
+		tbl.staged = stagedEntries(ctx, db.name, name)
+	}
+	return tbl, nil
+}
+
+// snapshotSchema is the schema a time-travel read of the pinned snapshot
+// uses: the one the snapshot was written with, as Java's tryTimeTravel.
+func snapshotSchema(ctx *sql.Context, t *table.Table, p pin) (*spec.TableSchema, error) {
+	s, err := t.Snapshots().Snapshot(ctx, p.snapshotID)
+	if err != nil {
+		return nil, err
+	}
+	return t.Schemas().Schema(ctx, s.SchemaID)
+}
+
+// Name implements sql.Nameable.
+func (t *Table) Name() string { return t.name }
+
+// String implements fmt.Stringer; EXPLAIN prints it.
+func (t *Table) String() string {
+	return fmt.Sprintf("%s.%s@snapshot=%s", t.db.name, t.name, t.pin)
+}
+
+// Schema implements sql.Table: the projected columns, in order.
+func (t *Table) Schema() sql.Schema {
+	full, _ := t.fullSchema() // checked in newTable
+	if t.projection == nil {
+		return full
+	}
+	out := make(sql.Schema, 0, len(t.projection))
+	for _, name := range t.projection {
+		if i := full.IndexOfColName(name); i >= 0 {
+			out = append(out, full[i])
+		}
+	}
+	return out
+}
+
+func (t *Table) fullSchema() (sql.Schema, error) {
+	return sqltypes.Schema(t.name, t.schema.Fields, t.schema.PrimaryKeys)
+}
+
+// Collation implements sql.Table.
+func (t *Table) Collation() sql.CollationID { return sqltypes.Collation }
+
+// Comment implements sql.CommentedTable: the table comment with the
+// Paimon options SHOW CREATE TABLE shows in it, so that
+// information_schema.TABLES agrees with SHOW CREATE TABLE.
+func (t *Table) Comment() string { return ddl.TableComment(t.schema) }
+
+// IsTemporary implements sql.TemporaryTable; without it, START TRANSACTION
+// READ ONLY followed by DML panics in GMS (go-mysql-server.md §0.7).
+func (t *Table) IsTemporary() bool { return false }
+
+// PrimaryKeySchema implements sql.PrimaryKeyTable, which GMS needs next to
+// ProjectedTable to compute column indexes (go-mysql-server.md §0.2).
+func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema {
+	full, _ := t.fullSchema()
+	ordinals := make([]int, 0, len(t.schema.PrimaryKeys))
+	for _, k := range t.schema.PrimaryKeys {
+		ordinals = append(ordinals, full.IndexOfColName(k))
+	}
+	return sql.NewPrimaryKeySchema(full, ordinals...)
+}
+
+// WithProjections implements sql.ProjectedTable.
+func (t *Table) WithProjections(names []string) sql.Table {
+	c := *t
+	c.projection = t.canonicalNames(names)
+	return &c
+}
+
+// Projections implements sql.ProjectedTable.
+func (t *Table) Projections() []string { return t.projection }
+
+// canonicalNames maps GMS's (lower-cased) column names to the stored ones.
+func (t *Table) canonicalNames(names []string) []string {
+	if names == nil {
+		return nil
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		for _, f := range t.schema.Fields {
+			if strings.EqualFold(f.Name, n) {
+				out = append(out, f.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// filter is the pushed predicate, nil when nothing was pushed.
+func (t *Table) filter() predicate.Predicate {
+	if t.lookup == nil {
+		return nil
+	}
+	return t.lookup.pushdown.Filter
+}

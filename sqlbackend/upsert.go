@@ -1,0 +1,130 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// ruleDetectDuplicates is the analyzer rule id of markDuplicateChecks,
+// above GMS's own rule ids.
+const ruleDetectDuplicates analyzer.RuleId = 10_001
+
+// markDuplicateChecks flags the target of INSERT … ON DUPLICATE KEY UPDATE.
+// GMS runs the UPDATE part only when the table reports the duplicate key
+// (go-mysql-server.md §4.2), and Paimon itself never does: a plain INSERT
+// of an existing key is an upsert. Looking keys up costs a read per row, so
+// only this statement pays for it. It runs in GMS's AlwaysBeforeDefault
+// batch, the only one INSERT … VALUES goes through besides validation
+// (sql/analyzer/node_batches.go).
+func markDuplicateChecks(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		ins, ok := n.(*plan.InsertInto)
+		if !ok || len(ins.OnDupExprs) == 0 {
+			return n, transform.SameTree, nil
+		}
+		dest, _, err := transform.Node(ins.Destination, flagDuplicateChecks)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		marked, err := ins.WithChildren(dest)
+		return marked, transform.NewTree, err
+	})
+}
+
+// flagDuplicateChecks replaces the lakesql table under an insert's
+// destination (which GMS wraps in InsertDestination and ProcessTable) by
+// one that reports duplicate keys.
+func flagDuplicateChecks(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	t, ok := rt.Table.(*Table)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	flagged := *t
+	flagged.detectDuplicates = true
+	replaced, err := rt.WithTable(&flagged)
+	return replaced, transform.NewTree, err
+}
+
+// duplicateOf returns the live row with the primary key of row, if any:
+// one written earlier by this statement, else one in the pinned snapshot
+// and the transaction's staged writes.
+func (e *editor) duplicateOf(ctx *sql.Context, row sql.Row) (sql.Row, bool, error) {
+	key := e.keyString(row)
+	if existing, ok := e.written[key]; ok {
+		return existing, existing != nil, nil
+	}
+	filter, err := e.keyFilter(row)
+	if err != nil || filter == nil {
+		return nil, false, err
+	}
+	c := *e.table
+	c.lookup = &pushedLookup{}
+	c.lookup.pushdown.Filter = filter
+	c.projection = nil
+	if c.readsNothing() {
+		return nil, false, nil
+	}
+	p, err := c.plan(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	rows, err := c.t.ExecutePlan(ctx, p, table.ReadOptions{Limit: 1})
+	if err != nil {
+		return nil, false, err
+	}
+	it := newRowIter(rows)
+	defer it.Close(ctx)
+	existing, err := it.Next(ctx)
+	if errors.Is(err, io.EOF) {
+		return nil, false, nil
+	}
+	return existing, err == nil, err
+}
+
+// keyFilter selects the row with the primary key of row.
+func (e *editor) keyFilter(row sql.Row) (predicate.Predicate, error) {
+	var conj []predicate.Predicate
+	for _, k := range e.table.schema.PrimaryKeys {
+		i := e.table.schema.FieldIndex(k)
+		col, _ := e.table.column(k)
+		leaf, err := predicate.Leaf(col, predicate.OpEq, row[i])
+		if err != nil {
+			return nil, err
+		}
+		conj = append(conj, leaf)
+	}
+	return predicate.And(conj...), nil
+}
+
+// keyString renders the primary key of row the way MySQL names it in a
+// duplicate-entry error: the values joined by '-'.
+func (e *editor) keyString(row sql.Row) string {
+	parts := make([]string, len(e.table.schema.PrimaryKeys))
+	for j, k := range e.table.schema.PrimaryKeys {
+		parts[j] = fmt.Sprint(row[e.table.schema.FieldIndex(k)])
+	}
+	return strings.Join(parts, "-")
+}
+
+// remember records the state of a key after this statement wrote it; nil
+// is a deleted key.
+func (e *editor) remember(row sql.Row, state sql.Row) {
+	if e.written == nil {
+		return
+	}
+	e.written[e.keyString(row)] = state
+}

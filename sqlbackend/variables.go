@@ -1,0 +1,106 @@
+package sqlbackend
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// Session variables that set the identity and watermark of the session's
+// commits.
+const (
+	// VarCommitUser names the commit user; "" gives each session its own.
+	VarCommitUser = "lakesql_commit_user"
+	// VarCommitIdentifier, when positive, is the identifier of the next
+	// commit. Re-running a statement with an already-committed (user,
+	// identifier) writes nothing: that is how batch corrections are made
+	// idempotent.
+	VarCommitIdentifier = "lakesql_commit_identifier"
+	// VarCommitWatermark, when set, advances the table watermark with the
+	// next commit (epoch milliseconds).
+	VarCommitWatermark = "lakesql_commit_watermark"
+)
+
+var registerOnce sync.Once
+
+// registerGlobals adds lakesql's session variables and analyzer rule to
+// GMS's process-wide registries, once, before any session exists.
+func registerGlobals() {
+	registerOnce.Do(func() {
+		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
+			analyzer.Rule{Id: ruleDetectDuplicates, Apply: markDuplicateChecks},
+			analyzer.Rule{Id: ruleShowCreateTable, Apply: replaceShowCreateTable})
+		session := sql.GetMysqlScope(sql.SystemVariableScope_Session)
+		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
+			&sql.MysqlSystemVariable{Name: VarCommitUser, Scope: session, Dynamic: true,
+				Type: types.NewSystemStringType(VarCommitUser), Default: ""},
+			&sql.MysqlSystemVariable{Name: VarCommitIdentifier, Scope: session, Dynamic: true,
+				Type: types.NewSystemIntType(VarCommitIdentifier, 0, math.MaxInt64, false), Default: int64(0)},
+			&sql.MysqlSystemVariable{Name: VarCommitWatermark, Scope: session, Dynamic: true,
+				Type: types.NewSystemIntType(VarCommitWatermark, -1, math.MaxInt64, true), Default: int64(-1)},
+		})
+	})
+}
+
+// commitIdentity is the (user, identifier) of the session's next commit.
+func (s *Session) commitIdentity(ctx *sql.Context) (string, int64, error) {
+	user, _ := stringVar(ctx, VarCommitUser)
+	id, _ := intVar(ctx, VarCommitIdentifier)
+	switch {
+	case user == "" && id > 0:
+		return "", 0, fmt.Errorf("%s is set without %s: an identifier means nothing without its user", VarCommitIdentifier, VarCommitUser)
+	case user == "":
+		return s.commitUser, s.nextIdentifier.Add(1), nil
+	case id > 0:
+		return user, id, nil
+	}
+	// A named user without an explicit identifier: identifiers must grow
+	// per user, and the clock does across sessions and restarts.
+	return user, s.clockIdentifier(), nil
+}
+
+// clockIdentifier is the current epoch millisecond, or one more than the
+// last identifier this session used if the clock has not passed it.
+func (s *Session) clockIdentifier() int64 {
+	for {
+		last := s.nextIdentifier.Load()
+		next := max(s.backend.opts.Now().UnixMilli(), last+1)
+		if s.nextIdentifier.CompareAndSwap(last, next) {
+			return next
+		}
+	}
+}
+
+func commitWatermark(ctx *sql.Context) *int64 {
+	w, ok := intVar(ctx, VarCommitWatermark)
+	if !ok || w < 0 {
+		return nil
+	}
+	return &w
+}
+
+func stringVar(ctx *sql.Context, name string) (string, bool) {
+	v, err := ctx.GetSessionVariable(ctx, name)
+	s, ok := v.(string)
+	return s, err == nil && ok
+}
+
+func intVar(ctx *sql.Context, name string) (int64, bool) {
+	v, err := ctx.GetSessionVariable(ctx, name)
+	if err != nil {
+		return 0, false
+	}
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	}
+	return 0, false
+}
