@@ -20,6 +20,7 @@ const usage = `usage:
   lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
   lakesql inspect TABLE_DIR
   lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE]
+  lakesql compact --warehouse DIR [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D]]
 `
 
 func main() {
@@ -40,6 +41,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runCat(ctx, args[1:], out)
 	case "inspect":
 		return runInspect(ctx, args[1:], out)
+	case "compact":
+		return runCompact(ctx, args[1:], out)
 	case "serve":
 		return runServe(ctx, args[1:], out)
 	case "help", "-h", "--help":

@@ -1,0 +1,220 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+func pkDefinition(options map[string]string) catalog.TableDefinition {
+	return catalog.TableDefinition{
+		Fields:      []spec.DataField{field("id", bigintType), field("v", stringType)},
+		PrimaryKeys: []string{"id"},
+		Options:     options,
+	}
+}
+
+// filesOnLevel returns the live files of one level.
+func filesOnLevel(entries []spec.ManifestEntry, level int32) []spec.DataFileMeta {
+	var out []spec.DataFileMeta
+	for _, e := range entries {
+		if e.File.Level == level {
+			out = append(out, e.File)
+		}
+	}
+	return out
+}
+
+// TestDeduplicateCompaction follows one bucket through an upgrade, a minor
+// compaction into an intermediate level (which must keep retractions,
+// since older rows lie below it) and a full compaction (which drops them).
+// The table reads the same rows before and after each.
+func TestDeduplicateCompaction(t *testing.T) {
+	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "num-sorted-run.compaction-trigger": "2"}))
+	var base []record
+	for i := range 2000 {
+		base = append(base, insert(int64(i), fmt.Sprintf("a-%04d-padding-to-make-the-base-file-large", i)))
+	}
+	tt.writeCommit(base...)
+
+	// A single file without retractions moves to the highest level (2,
+	// since num-levels defaults to trigger + 1) without a rewrite.
+	before := tt.read()
+	first := tt.liveFiles()[0].File
+	res := tt.compact(Full)
+	if res.FilesUpgraded != 1 || res.FilesRewritten != 0 || res.FilesWritten != 0 {
+		t.Fatalf("first full compaction: %+v, want one upgrade", res)
+	}
+	top := filesOnLevel(tt.liveFiles(), 2)
+	if len(top) != 1 || top[0].FileName != first.FileName {
+		t.Fatalf("level 2 holds %v, want the upgraded %s", top, first.FileName)
+	}
+	assertRows(t, "after upgrade", tt.read(), before)
+
+	var updates, deletes []record
+	for i := range 10 {
+		updates = append(updates, insert(int64(i), "b"))
+		deletes = append(deletes, deleteRow(int64(10+i), "gone"))
+	}
+	tt.writeCommit(updates...)
+	tt.writeCommit(deletes...)
+	before = tt.read()
+	if len(before) != 1990 {
+		t.Fatalf("%d rows before the minor compaction, want 1990", len(before))
+	}
+
+	res = tt.compact(Minor)
+	snap := tt.latest()
+	if res.Snapshot != snap.ID || snap.CommitKind != spec.CommitKindCompact || !strings.HasPrefix(snap.CommitUser, "lakesql-compact-") {
+		t.Fatalf("minor compaction: result %+v, latest snapshot %d %s by %s", res, snap.ID, snap.CommitKind, snap.CommitUser)
+	}
+	assertRows(t, "after minor compaction", tt.read(), before)
+	entries := tt.liveFiles()
+	mid := filesOnLevel(entries, 1)
+	if levels := levelsOf(entries); levels[0] != 0 || levels[1] != 1 || levels[2] != 1 {
+		t.Fatalf("levels after minor compaction: %v, want one file on levels 1 and 2", levels)
+	}
+	if mid[0].DeleteRowCount == nil || *mid[0].DeleteRowCount != 10 || mid[0].RowCount != 20 {
+		t.Fatalf("level-1 file has %d rows, %v retractions; want 20 rows, 10 retractions kept above level 2",
+			mid[0].RowCount, mid[0].DeleteRowCount)
+	}
+	if src := mid[0].FileSource; src == nil || *src != spec.FileSourceCompact {
+		t.Fatalf("compacted file source %v, want COMPACT", src)
+	}
+
+	res = tt.compact(Full)
+	assertRows(t, "after full compaction", tt.read(), before)
+	entries = tt.liveFiles()
+	if len(entries) != 1 || entries[0].File.Level != 2 {
+		t.Fatalf("after full compaction: %d files, want one on level 2", len(entries))
+	}
+	bottom := entries[0].File
+	if bottom.DeleteRowCount == nil || *bottom.DeleteRowCount != 0 || bottom.RowCount != 1990 {
+		t.Fatalf("bottom file has %d rows, %v retractions; want 1990 rows and none", bottom.RowCount, bottom.DeleteRowCount)
+	}
+	if res.FilesRewritten != 2 || res.FilesWritten != 1 || res.BytesRead <= 0 || res.BytesWritten != bottom.FileSize {
+		t.Fatalf("full compaction result %+v", res)
+	}
+	assertNoOrphans(t, tt)
+}
+
+// assertNoOrphans checks that every data file on disk is live: compactions
+// that replaced files do not delete them (expiry does), so this holds only
+// where every compacted input is still referenced by some snapshot, but an
+// attempt that did not commit must leave nothing behind.
+func assertNoOrphans(t *testing.T, tt *testTable) {
+	t.Helper()
+	referenced := map[string]bool{}
+	tbl := tt.open()
+	ctx := context.Background()
+	ids, err := tbl.Snapshots().IDs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tt.schema()
+	for _, id := range ids {
+		snap, err := tbl.Snapshots().Snapshot(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := tbl.LiveFiles(ctx, snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			dir, err := bucketDir(s, tt.dir, e.Partition, e.Bucket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			referenced[strings.TrimPrefix(dir+"/"+e.File.FileName, tt.dir+"/")] = true
+		}
+	}
+	for _, f := range dataFilesOnDisk(t, tt.io, tt.dir) {
+		if !referenced[f] {
+			t.Errorf("data file %s is referenced by no snapshot", f)
+		}
+	}
+}
+
+// TestMergeEngineCompaction compacts tables of every writable merge
+// engine, minor then full, and compares reads with the model.
+func TestMergeEngineCompaction(t *testing.T) {
+	cases := []struct {
+		name    string
+		def     catalog.TableDefinition
+		commits [][]record
+		want    []string
+	}{
+		{
+			name: "partial-update",
+			def: catalog.TableDefinition{
+				Fields:      []spec.DataField{field("id", bigintType), field("a", stringType), field("b", intType)},
+				PrimaryKeys: []string{"id"},
+				Options:     map[string]string{"bucket": "2", "merge-engine": "partial-update", "num-sorted-run.compaction-trigger": "2"},
+			},
+			commits: [][]record{
+				{insert(int64(1), "x", nil), insert(int64(2), nil, int32(5))},
+				{insert(int64(1), nil, int32(7)), insert(int64(2), "y", nil)},
+				{insert(int64(3), "z", int32(1)), insert(int64(1), "x2", nil)},
+			},
+			want: []string{"1|x2|7", "2|y|5", "3|z|1"},
+		},
+		{
+			name: "aggregation",
+			def: catalog.TableDefinition{
+				Fields:      []spec.DataField{field("id", bigintType), field("total", bigintType), field("last", stringType)},
+				PrimaryKeys: []string{"id"},
+				Options: map[string]string{"bucket": "2", "merge-engine": "aggregation", "num-sorted-run.compaction-trigger": "2",
+					"fields.total.aggregate-function": "sum", "fields.last.aggregate-function": "last_non_null_value"},
+			},
+			commits: [][]record{
+				{insert(int64(1), int64(10), "a"), insert(int64(2), int64(1), "b")},
+				{insert(int64(1), int64(5), nil), insert(int64(3), int64(7), "c")},
+				{deleteRow(int64(1), int64(3), nil), insert(int64(2), int64(2), "d")},
+			},
+			want: []string{"1|12|a", "2|3|d", "3|7|c"},
+		},
+		{
+			name: "deduplicate with sequence field",
+			def: catalog.TableDefinition{
+				Fields:      []spec.DataField{field("id", bigintType), field("ts", bigintType), field("v", stringType)},
+				PrimaryKeys: []string{"id"},
+				Options:     map[string]string{"bucket": "1", "sequence.field": "ts", "num-sorted-run.compaction-trigger": "2"},
+			},
+			commits: [][]record{
+				{insert(int64(1), int64(5), "new"), insert(int64(2), int64(1), "old")},
+				{insert(int64(1), int64(3), "stale"), insert(int64(2), int64(2), "newer")},
+				{deleteRow(int64(2), int64(1), nil), insert(int64(3), int64(0), "kept")},
+			},
+			want: []string{"1|5|new", "2|2|newer", "3|0|kept"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tt := newMemTable(t, c.def)
+			for _, records := range c.commits {
+				tt.writeCommit(records...)
+			}
+			assertRows(t, "before compaction", tt.read(), c.want)
+			minor := tt.compact(Minor)
+			if minor.Snapshot == 0 {
+				t.Fatalf("minor compaction of three level-0 runs with trigger 2 did nothing")
+			}
+			assertRows(t, "after minor compaction", tt.read(), c.want)
+			tt.compact(Full)
+			assertRows(t, "after full compaction", tt.read(), c.want)
+			for _, e := range tt.liveFiles() {
+				if e.File.Level != 2 {
+					t.Errorf("file %s on level %d after a full compaction, want 2", e.File.FileName, e.File.Level)
+				}
+			}
+			if again := tt.compact(Full); again.Snapshot != 0 {
+				t.Errorf("a second full compaction committed %+v, want nothing to do", again)
+			}
+		})
+	}
+}

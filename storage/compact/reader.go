@@ -1,0 +1,171 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/parquetio"
+	"github.com/lakesql/lakesql/storage/schema"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// fileReader opens data files of a table in its latest schema: columns are
+// matched by field id and cast as Java casts them, so files written under
+// older schemas are rewritten in the latest one. It is safe for concurrent
+// use.
+type fileReader struct {
+	io      fileio.FileIO
+	schemas *schema.Manager
+	read    *spec.TableSchema
+	// keyIdx are the positions of the trimmed primary keys in a read row.
+	keyIdx []int
+
+	mu       sync.Mutex
+	mappings map[int64]*schema.RowMapping
+}
+
+func newFileReader(fsys fileio.FileIO, schemas *schema.Manager, read *spec.TableSchema) *fileReader {
+	r := &fileReader{io: fsys, schemas: schemas, read: read, mappings: map[int64]*schema.RowMapping{}}
+	for _, k := range read.TrimmedPrimaryKeys() {
+		r.keyIdx = append(r.keyIdx, read.FieldIndex(k))
+	}
+	return r
+}
+
+// mapping returns the mapping of files written under schema id, built once.
+func (r *fileReader) mapping(ctx context.Context, id int64) (*spec.TableSchema, *schema.RowMapping, error) {
+	fileSchema, err := r.schemas.Schema(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m, ok := r.mappings[id]; ok {
+		return fileSchema, m, nil
+	}
+	m, err := schema.NewRowMapping(fileSchema.Fields, r.read.Fields, schema.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("schema %d: %w", id, err)
+	}
+	r.mappings[id] = m
+	return fileSchema, m, nil
+}
+
+// openedFile is a data file open for reading.
+type openedFile struct {
+	path    string
+	file    fileio.File
+	parquet *parquetio.Reader
+}
+
+func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
+	f, err := r.io.Open(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("open data file %s: %w", p, err)
+	}
+	pq, err := parquetio.Open(f, p)
+	if err != nil {
+		return nil, errors.Join(err, f.Close())
+	}
+	return &openedFile{path: p, file: f, parquet: pq}, nil
+}
+
+// keyValues streams the records of a primary-key data file, rebuilding keys
+// from the converted values so that records of every schema compare in the
+// latest key types. done is called once the file is read to its end.
+type keyValues struct {
+	data    *openedFile
+	it      *parquetio.KeyValueIterator
+	mapping *schema.RowMapping
+	keyIdx  []int
+	done    func()
+}
+
+func (r *fileReader) openKeyValues(ctx context.Context, p string, meta *spec.DataFileMeta, done func()) (*keyValues, error) {
+	fileSchema, m, err := r.mapping(ctx, meta.SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	it, err := d.parquet.NewKeyValueIterator(fileSchema.TrimmedPrimaryKeys(), m.FileFields())
+	if err != nil {
+		return nil, errors.Join(err, d.file.Close())
+	}
+	return &keyValues{data: d, it: it, mapping: m, keyIdx: r.keyIdx, done: done}, nil
+}
+
+// Next implements lsm.RecordIterator.
+func (kv *keyValues) Next() (lsm.KeyValue, bool, error) {
+	rec, err := kv.it.Next()
+	if err == io.EOF {
+		if kv.done != nil {
+			kv.done()
+			kv.done = nil
+		}
+		return lsm.KeyValue{}, false, nil
+	}
+	if err != nil {
+		return lsm.KeyValue{}, false, err
+	}
+	value, err := kv.mapping.Apply(rec.Value)
+	if err != nil {
+		return lsm.KeyValue{}, false, fmt.Errorf("%s: %w", kv.data.path, err)
+	}
+	key := make([]any, len(kv.keyIdx))
+	for i, j := range kv.keyIdx {
+		key[i] = value[j]
+	}
+	return lsm.KeyValue{Key: key, Seq: rec.Seq, Kind: rec.Kind, Value: value}, true, nil
+}
+
+func (kv *keyValues) Close() error { return errors.Join(kv.it.Close(), kv.data.file.Close()) }
+
+// rows streams the rows of an append data file in the latest schema.
+type rows struct {
+	data    *openedFile
+	it      *parquetio.RowIterator
+	mapping *schema.RowMapping
+}
+
+func (r *fileReader) openRows(ctx context.Context, p string, meta *spec.DataFileMeta) (*rows, error) {
+	_, m, err := r.mapping(ctx, meta.SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	columns := make([]parquetio.ColumnRequest, len(m.FileFields()))
+	for i, f := range m.FileFields() {
+		columns[i] = parquetio.ColumnRequest{Name: f.Name, Type: f.Type}
+	}
+	it, err := d.parquet.NewRowIterator(columns)
+	if err != nil {
+		return nil, errors.Join(err, d.file.Close())
+	}
+	return &rows{data: d, it: it, mapping: m}, nil
+}
+
+// Next returns the next row, or io.EOF.
+func (r *rows) Next() ([]any, error) {
+	row, err := r.it.Next()
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.mapping.Apply(row)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.data.path, err)
+	}
+	return out, nil
+}
+
+func (r *rows) Close() error { return errors.Join(r.it.Close(), r.data.file.Close()) }

@@ -1,0 +1,224 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/write"
+)
+
+// ctxCheckEvery is how many records a rewrite copies between checks of its
+// context, so that a cancelled compaction stops promptly.
+const ctxCheckEvery = 1024
+
+// rewriter runs the jobs of one attempt.
+type rewriter struct {
+	io     fileio.FileIO
+	cfg    *tableConfig
+	reader *fileReader
+	// engine and compareKeys merge primary-key records.
+	engine      *lsm.Engine
+	compareKeys lsm.RowComparator
+	progress    *progress
+	now         func() time.Time
+	newUUID     func() string
+}
+
+// output is what one job produced.
+type output struct {
+	message commit.Message
+	// written are the new files, which the compaction must delete if its
+	// commit does not land.
+	written    []string
+	wroteBytes int64
+	rewrote    int
+	upgraded   int
+	read       int64
+}
+
+// run executes a job. On error it deletes what it wrote.
+func (r *rewriter) run(ctx context.Context, j *job) (*output, error) {
+	b := j.bucket
+	out := &output{message: commit.Message{Partition: b.plan.Partition, Bucket: b.plan.Bucket, TotalBuckets: b.totalBuckets}}
+	var err error
+	if r.cfg.primaryKey {
+		err = r.runMergeTree(ctx, j, out)
+	} else {
+		err = r.runAppend(ctx, j, out)
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("compact bucket %s: %w", b.plan.Dir, err), deleteFiles(ctx, r.io, out.written))
+	}
+	return out, nil
+}
+
+func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error {
+	for _, s := range j.steps {
+		if s.upgrade != nil {
+			up := *s.upgrade
+			up.Level = int32(j.outputLevel)
+			out.message.CompactBefore = append(out.message.CompactBefore, *s.upgrade)
+			out.message.CompactAfter = append(out.message.CompactAfter, up)
+			out.upgraded++
+			continue
+		}
+		files, err := r.rewriteSections(ctx, j, s.sections, out)
+		if err != nil {
+			return err
+		}
+		out.message.CompactAfter = append(out.message.CompactAfter, files...)
+	}
+	return nil
+}
+
+// rewriteSections merges the sections one after another (they do not
+// share keys) through the merge engine and writes one rolling output, as
+// MergeTreeCompactRewriter.rewriteCompaction does.
+func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm.SortedRun[*spec.DataFileMeta], out *output) ([]spec.DataFileMeta, error) {
+	w, err := r.newWriter(j, j.outputLevel, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, section := range sections {
+		if err := r.copySection(ctx, j, section, w, out); err != nil {
+			return nil, errors.Join(err, w.Abort(context.WithoutCancel(ctx)))
+		}
+	}
+	return r.finish(ctx, j, w, out)
+}
+
+func (r *rewriter) newWriter(j *job, level int, firstSeq int64) (*write.CompactionWriter, error) {
+	return write.NewCompactionWriter(write.CompactionWriterOptions{FileIO: r.io, Schema: r.cfg.schema,
+		BucketDir: j.bucket.plan.Dir, Level: level, FirstSequence: firstSeq, Now: r.now, NewUUID: r.newUUID})
+}
+
+// finish closes the writer and records its files as written.
+func (r *rewriter) finish(ctx context.Context, j *job, w *write.CompactionWriter, out *output) ([]spec.DataFileMeta, error) {
+	files, err := w.Finish(ctx)
+	if err != nil {
+		return nil, errors.Join(err, w.Abort(context.WithoutCancel(ctx)))
+	}
+	for _, f := range files {
+		out.written = append(out.written, path.Join(j.bucket.plan.Dir, f.FileName))
+		out.wroteBytes += f.FileSize
+	}
+	return files, nil
+}
+
+// copySection merges the runs of one section into w: each run is its
+// files concatenated in key order.
+func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.SortedRun[*spec.DataFileMeta], w *write.CompactionWriter, out *output) (err error) {
+	var opened []*keyValues
+	defer func() {
+		for _, kv := range opened {
+			err = errors.Join(err, kv.Close())
+		}
+	}()
+	runs := make([]lsm.RecordIterator, 0, len(section))
+	for _, run := range section {
+		files := make([]lsm.RecordIterator, 0, len(run))
+		for _, f := range run {
+			meta := f.Payload
+			kv, err := r.reader.openKeyValues(ctx, j.bucket.plan.DataFilePath(meta), meta, func() { r.progress.fileDone(meta.FileSize) })
+			if err != nil {
+				return err
+			}
+			opened = append(opened, kv)
+			files = append(files, kv)
+			out.message.CompactBefore = append(out.message.CompactBefore, *meta)
+			out.rewrote++
+			out.read += meta.FileSize
+		}
+		runs = append(runs, lsm.Concat(files...))
+	}
+	merged, err := r.engine.NewMergeReader(runs, r.compareKeys, !j.dropDelete)
+	if err != nil {
+		return err
+	}
+	for n := 0; ; n++ {
+		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		kv, ok, err := merged.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := w.WriteKeyValue(ctx, kv); err != nil {
+			return err
+		}
+	}
+}
+
+// runAppend copies each group of files into new level-0 files, numbering
+// the rows from the group's first sequence number as Java's compactRewrite
+// does.
+func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
+	for _, group := range j.groups {
+		w, err := r.newWriter(j, 0, group[0].MinSequenceNumber)
+		if err != nil {
+			return err
+		}
+		for _, meta := range group {
+			if err := r.copyRows(ctx, j, meta, w); err != nil {
+				return errors.Join(err, w.Abort(context.WithoutCancel(ctx)))
+			}
+			out.message.CompactBefore = append(out.message.CompactBefore, *meta)
+			out.rewrote++
+			out.read += meta.FileSize
+		}
+		files, err := r.finish(ctx, j, w, out)
+		if err != nil {
+			return err
+		}
+		out.message.CompactAfter = append(out.message.CompactAfter, files...)
+	}
+	return nil
+}
+
+func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta, w *write.CompactionWriter) (err error) {
+	rs, err := r.reader.openRows(ctx, j.bucket.plan.DataFilePath(meta), meta)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, rs.Close()) }()
+	for n := 0; ; n++ {
+		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row, err := rs.Next()
+		if err == io.EOF {
+			r.progress.fileDone(meta.FileSize)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := w.WriteRow(ctx, row); err != nil {
+			return err
+		}
+	}
+}
+
+// deleteFiles deletes files a compaction wrote and will not commit, even
+// when ctx is already cancelled; files already gone are not an error.
+func deleteFiles(ctx context.Context, fsys fileio.FileIO, paths []string) error {
+	ctx = context.WithoutCancel(ctx)
+	var errs []error
+	for _, p := range paths {
+		if err := fsys.Delete(ctx, p); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
