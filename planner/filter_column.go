@@ -20,7 +20,8 @@ import (
 type columnKind uint8
 
 const (
-	// opaque columns take only IS NULL and IS NOT NULL.
+	// opaque columns take only IS [NOT] NULL, and comparisons with NULL,
+	// which are UNKNOWN whatever the type.
 	opaque columnKind = iota
 	// narrowInteger: BOOLEAN, TINYINT, SMALLINT, INT; every value is
 	// exactly a double.

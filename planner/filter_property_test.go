@@ -178,7 +178,7 @@ func evalEngine(ctx *sql.Context, e sql.Expression, row sql.Row) (tri predicate.
 func showRow(tt testTable, row []any) string {
 	parts := make([]string, len(row))
 	for i, v := range row {
-		parts[i] = fmt.Sprintf("%s=%#v", tt.fields[i].Name, v)
+		parts[i] = fmt.Sprintf("%s=%v", tt.fields[i].Name, v)
 	}
 	return "{" + strings.Join(parts, " ") + "}"
 }
