@@ -236,7 +236,7 @@ func runAggregates(ctx context.Context, tasks []task, aggs []aggregate, workers 
 				if i >= len(tasks) {
 					break
 				}
-				if err := a.run(ctx, &tasks[i]); err != nil {
+				if err := a.runRecovered(ctx, &tasks[i]); err != nil {
 					errs[w] = err
 					cancel()
 					return
@@ -287,4 +287,11 @@ func (a *splitAggregator) addRow(row []any) {
 	for i := range a.aggs {
 		a.accs[i].addRow(&a.aggs[i], row)
 	}
+}
+
+// runRecovered aggregates one split, turning a panic into its error (see
+// recoverSplit).
+func (a *splitAggregator) runRecovered(ctx context.Context, t *task) (err error) {
+	defer recoverSplit(t, &err)
+	return a.run(ctx, t)
 }

@@ -3,10 +3,12 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 
+	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -137,6 +139,7 @@ func (rs *Rows) send(out chan batch, b batch) bool {
 // run reads one split, filters and projects its rows, and sends them in
 // batches; it stops early when the read is cancelled.
 func (rs *Rows) run(t *task, out chan batch) (err error) {
+	defer recoverSplit(t, &err)
 	src, err := t.r.openSplit(rs.ctx, t.split)
 	if err != nil {
 		return err
@@ -281,4 +284,21 @@ func (rs *Rows) Close() error {
 		rs.err = errRowsClosed
 	}
 	return nil
+}
+
+// recoverSplit turns a panic while reading a split into the read's error.
+// Splits are read on worker goroutines, where a panic would end the whole
+// process (a server with it); decoding a file that breaks an assumption of
+// the decoder is the likely cause, so it is reported as corruption of the
+// split's files.
+func recoverSplit(t *task, err *error) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	names := make([]string, len(t.split.Files))
+	for i, f := range t.split.Files {
+		names[i] = f.FileName
+	}
+	*err = fmt.Errorf("%w: reading %v failed: %v", lakeerr.ErrCorruption, names, p)
 }
