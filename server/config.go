@@ -35,9 +35,13 @@ type Config struct {
 	ConnectTimeout Duration `json:"connect_timeout"`
 	// ShutdownTimeout bounds how long a SIGTERM waits for running
 	// statements before the remaining connections are cut.
-	ShutdownTimeout Duration  `json:"shutdown_timeout"`
-	Log             LogConfig `json:"log"`
-	TLS             TLSConfig `json:"tls"`
+	ShutdownTimeout Duration `json:"shutdown_timeout"`
+	// MetricsListen, when set, serves Prometheus metrics (commits by
+	// outcome, conflicts, latency, scans, statements) over HTTP at
+	// /metrics on this HOST:PORT. Empty disables it.
+	MetricsListen string    `json:"metrics_listen"`
+	Log           LogConfig `json:"log"`
+	TLS           TLSConfig `json:"tls"`
 	// Users are administrator accounts (all privileges) defined by the
 	// config: they are recreated with these passwords at every start and
 	// never written to the warehouse. Other accounts are made with CREATE

@@ -9,6 +9,8 @@ import (
 	"github.com/dolthub/vitess/go/sqltypes"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/sirupsen/logrus"
+
+	"github.com/lakesql/lakesql/sqlbackend"
 )
 
 // handler wraps go-mysql-server's connection handler: it tracks
@@ -23,6 +25,8 @@ type handler struct {
 	// connectTimeout is the deadline of the handshake, which authMethod
 	// lifts once the client has authenticated.
 	connectTimeout time.Duration
+	// metrics counts statements by kind and outcome.
+	metrics *sqlbackend.Metrics
 }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
@@ -44,11 +48,13 @@ func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	defer recoverAsError(c, query, &err)
+	defer func() { h.metrics.RecordStatement(query, err) }()
 	return h.Handler.ComQuery(ctx, c, query, callback)
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
 	defer recoverAsError(c, query, &err)
+	defer func() { h.metrics.RecordStatement(query, err) }()
 	return h.Handler.ComMultiQuery(ctx, c, query, callback)
 }
 
@@ -59,6 +65,7 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
 	defer recoverAsError(c, prepare.PrepareStmt, &err)
+	defer func() { h.metrics.RecordStatement(prepare.PrepareStmt, err) }()
 	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
 }
 

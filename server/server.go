@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -38,6 +39,10 @@ type Server struct {
 	engine  *sqle.Engine
 	gms     *gms.Server
 	tracker *connTracker
+	metrics *sqlbackend.Metrics
+	// metricsHTTP serves /metrics when the config asks for it.
+	metricsHTTP *http.Server
+	metricsAddr net.Addr
 }
 
 // New validates the config, opens the warehouse, sets up the accounts and
@@ -55,7 +60,8 @@ func New(cfg Config, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: cfg.Warehouse, Now: opts.Now})
+	metrics := sqlbackend.NewMetrics()
+	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: cfg.Warehouse, Now: opts.Now, Metrics: metrics})
 	engine := sqlbackend.NewEngine(backend, opts.Procedures)
 	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {
 		return nil, err
@@ -64,8 +70,12 @@ func New(cfg Config, opts Options) (*Server, error) {
 	if err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, newPrivilegeStore(opts.FileIO, cfg.Warehouse), cfg); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections)}
+	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics}
 	if err := s.listen(backend, tlsConfig); err != nil {
+		return nil, err
+	}
+	if err := s.listenMetrics(); err != nil {
+		_ = s.gms.Close()
 		return nil, err
 	}
 	return s, nil
@@ -138,7 +148,7 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 		},
 	}
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
-		return &handler{Handler: h, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout)}, nil
+		return &handler{Handler: h, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics}, nil
 	}
 	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend), nil, wrap)
 	if err != nil {
@@ -165,6 +175,26 @@ func sessionBuilder(backend *sqlbackend.Backend) gms.SessionBuilder {
 // the config asked for port 0.
 func (s *Server) Addr() net.Addr { return s.gms.Listener.Addr() }
 
+// listenMetrics binds the metrics endpoint, if configured.
+func (s *Server) listenMetrics() error {
+	if s.cfg.MetricsListen == "" {
+		return nil
+	}
+	l, err := net.Listen("tcp", s.cfg.MetricsListen)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", s.metrics.Handler())
+	s.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.metricsAddr = l.Addr()
+	go func() { _ = s.metricsHTTP.Serve(l) }() // returns ErrServerClosed at Shutdown
+	return nil
+}
+
+// MetricsAddr is the address of the metrics endpoint, nil when disabled.
+func (s *Server) MetricsAddr() net.Addr { return s.metricsAddr }
+
 // Serve accepts connections until Shutdown.
 func (s *Server) Serve() error {
 	logrus.WithField("address", s.Addr().String()).WithField("warehouse", s.cfg.Warehouse).Info("lakesql serving")
@@ -182,6 +212,9 @@ var ErrShutdownTimeout = errors.New("shutdown deadline passed with statements st
 // ErrShutdownTimeout is returned.
 func (s *Server) Shutdown(ctx context.Context) error {
 	_ = s.gms.Close()
+	if s.metricsHTTP != nil {
+		defer s.metricsHTTP.Close()
+	}
 	defer s.engine.Close()
 	select {
 	case <-s.tracker.drain():

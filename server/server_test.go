@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -422,5 +423,41 @@ func TestCorruptAccountsFileRefusesToStart(t *testing.T) {
 	}
 	if _, err := server.New(cfg, server.Options{}); !errors.Is(err, lakeerr.ErrCorruption) {
 		t.Errorf("corrupt accounts file: %v, want ErrCorruption", err)
+	}
+}
+
+func TestMetricsEndpoint(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.MetricsListen = "127.0.0.1:0"
+	cfg.Warehouse = t.TempDir()
+	s, err := server.New(cfg, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve() }()
+	defer func() {
+		if err := s.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+		<-served
+	}()
+	db := connect(t, s.Addr().String(), "root", "")
+	for _, q := range []string{"CREATE DATABASE m", "CREATE TABLE m.t (id BIGINT NOT NULL PRIMARY KEY, v INT)", "INSERT INTO m.t VALUES (1, 2)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	resp, err := http.Get("http://" + s.MetricsAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`lakesql_commits_total{`, `outcome="committed"`, `lakesql_statements_total{`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	}
 }

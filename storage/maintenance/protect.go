@@ -1,0 +1,171 @@
+package maintenance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/snapshot"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// snapshotRange adds every file the snapshots ids (ascending) reference.
+// A file's live interval is contiguous, so the data files live in any of
+// them are those live in the first plus those each later delta adds; only
+// the first snapshot after a gap in ids is read in full.
+func (r *refReader) snapshotRange(ctx context.Context, mgr *snapshot.Manager, ids []int64, out refSet) error {
+	prev := int64(-1)
+	for _, id := range ids {
+		s, err := readSnapshot(ctx, mgr, id)
+		if err != nil {
+			return err
+		}
+		if err := r.metadata(ctx, s, out, strict); err != nil {
+			return vanishedFile(err)
+		}
+		if id == prev+1 {
+			err = r.added(ctx, s, out, strict)
+		} else {
+			err = r.live(ctx, s, out)
+		}
+		if err == nil {
+			err = r.changelog(ctx, s, out, strict)
+		}
+		if err != nil {
+			return vanishedFile(err)
+		}
+		prev = id
+	}
+	return nil
+}
+
+// readSnapshot reads a snapshot maintenance needs to be there. Snapshot
+// files disappear only through expiry and rollback, so a missing one means
+// another process changed the table under this one.
+func readSnapshot(ctx context.Context, mgr *snapshot.Manager, id int64) (*spec.Snapshot, error) {
+	s, err := mgr.Snapshot(ctx, id)
+	if errors.Is(err, lakeerr.ErrNotFound) {
+		return nil, fmt.Errorf("%w: snapshot %d disappeared while maintenance read the table "+
+			"(a concurrent expiry or rollback); nothing was deleted after it, run again: %w", lakeerr.ErrRetryableConflict, id, err)
+	}
+	return s, err
+}
+
+// vanishedFile classifies a metadata file missing under a snapshot that
+// is still listed: another process's expiry removed the snapshot's files
+// after this one listed it.
+func vanishedFile(err error) error {
+	if errors.Is(err, lakeerr.ErrRetryableConflict) || !errors.Is(err, fileio.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("%w: a file of a retained snapshot is missing, most likely removed by a concurrent expiry; "+
+		"nothing further was deleted, run again: %w", lakeerr.ErrRetryableConflict, err)
+}
+
+// tagRefs adds every file the tags reference. A tag whose metadata is
+// missing stops the operation: deleting with an incomplete protected set
+// is how apache/paimon#6479 lost live data.
+func (r *refReader) tagRefs(ctx context.Context, tags []namedTag, out refSet) error {
+	for _, tag := range tags {
+		if err := r.everything(ctx, &tag.Snapshot, out); err != nil {
+			return fmt.Errorf("tag %q (snapshot %d) is broken, delete it first: %w: %w", tag.name, tag.ID, lakeerr.ErrCorruption, err)
+		}
+	}
+	return nil
+}
+
+type namedTag struct {
+	name string
+	*spec.Tag
+}
+
+// readTags reads every tag of a branch, sorted by name.
+func readTags(ctx context.Context, mgr *snapshot.Manager) ([]namedTag, error) {
+	names, err := mgr.TagNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tags := make([]namedTag, 0, len(names))
+	for _, name := range names {
+		tag, err := mgr.Tag(ctx, name)
+		if errors.Is(err, lakeerr.ErrNotFound) {
+			return nil, fmt.Errorf("%w: tag %q was deleted while maintenance read the table; run again: %w",
+				lakeerr.ErrRetryableConflict, name, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		tags = append(tags, namedTag{name: name, Tag: tag})
+	}
+	return tags, nil
+}
+
+// branchNames lists the branches other than main.
+func branchNames(ctx context.Context, t *tableCtx) ([]string, error) {
+	infos, err := t.io.List(ctx, path.Join(t.dir, "branch"))
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	var names []string
+	for _, fi := range infos {
+		if name, ok := strings.CutPrefix(path.Base(fi.Path), "branch-"); ok && fi.IsDir && name != "" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// branchRefs adds every file the snapshots and tags of the other branches
+// reference: a branch shares the data files and manifests of the table.
+func branchRefs(ctx context.Context, t *tableCtx, out refSet) error {
+	names, err := branchNames(ctx, t)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		b, err := t.branch(ctx, name)
+		if err != nil {
+			return err
+		}
+		ids, err := b.snapshots.IDs(ctx)
+		if err != nil {
+			return err
+		}
+		r := newRefReader(b)
+		if err := r.snapshotRange(ctx, b.snapshots, ids, out); err != nil {
+			return fmt.Errorf("branch %s: %w", name, err)
+		}
+		tags, err := readTags(ctx, b.snapshots)
+		if err != nil {
+			return fmt.Errorf("branch %s: %w", name, err)
+		}
+		if err := r.tagRefs(ctx, tags, out); err != nil {
+			return fmt.Errorf("branch %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// protectedRefs is everything that must survive: the files of the main
+// branch's snapshots keep (ascending ids), of the tags, and of every other
+// branch.
+func protectedRefs(ctx context.Context, t *tableCtx, keep []int64, tags []namedTag) (refSet, error) {
+	out := refSet{}
+	r := newRefReader(t)
+	if err := r.snapshotRange(ctx, t.snapshots, keep, out); err != nil {
+		return nil, err
+	}
+	if err := r.tagRefs(ctx, tags, out); err != nil {
+		return nil, err
+	}
+	if err := branchRefs(ctx, t, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

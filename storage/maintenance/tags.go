@@ -1,0 +1,224 @@
+package maintenance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// CreateTagOptions configures CreateTag.
+type CreateTagOptions struct {
+	// SnapshotID is the snapshot to tag; 0 tags the latest one.
+	SnapshotID int64
+	// TimeRetained, if set, lets ExpireTags delete the tag once it has
+	// existed that long.
+	TimeRetained *time.Duration
+	// Now stamps the tag's creation time (as Java's LocalDateTime.now(),
+	// the wall clock of Now's location); default time.Now.
+	Now func() time.Time
+}
+
+// CreateTag writes tag/tag-<name> for a snapshot, in Java's layout: the
+// snapshot's JSON, plus tagCreateTime and tagTimeRetained when a retention
+// is given (TagManager.createTag). A snapshot that has expired can still
+// be tagged if another tag holds it, as Java allows. The tag file is
+// created atomically and never replaced: an existing tag fails with
+// ErrAlreadyExists.
+//
+// If a concurrent expiry is deleting the snapshot, or has deleted it, the
+// tag is removed again and the call fails with lakeerr.ErrNotFound: after
+// writing the tag, CreateTag looks for the intent expiry records before its
+// last look at the tags, so one of the two always sees the other.
+func CreateTag(ctx context.Context, fio fileio.FileIO, tableDir, name string, opts CreateTagOptions) (*spec.Tag, error) {
+	if err := validateTagName(name); err != nil {
+		return nil, err
+	}
+	if opts.SnapshotID < 0 {
+		return nil, fmt.Errorf("create tag %q: snapshot id %d: %w", name, opts.SnapshotID, ErrInvalidArgument)
+	}
+	if opts.TimeRetained != nil && *opts.TimeRetained <= 0 {
+		return nil, fmt.Errorf("create tag %q: time retained %v must be positive: %w", name, *opts.TimeRetained, ErrInvalidArgument)
+	}
+	t, err := openTable(ctx, fio, tableDir)
+	if err != nil {
+		return nil, err
+	}
+	s, fromSnapshotFile, err := tagSource(ctx, t, opts.SnapshotID)
+	if err != nil {
+		return nil, fmt.Errorf("create tag %q: %w", name, err)
+	}
+	tag := &spec.Tag{Snapshot: *s}
+	if opts.TimeRetained != nil {
+		created := nowOrDefault(opts.Now)()
+		retained := *opts.TimeRetained
+		tag.CreateTime, tag.TimeRetained = &created, &retained
+	}
+	data, err := spec.EncodeTag(tag)
+	if err != nil {
+		return nil, err
+	}
+	p := t.snapshots.TagPath(name)
+	if err := fio.PutIfAbsent(ctx, p, data); err != nil {
+		if errors.Is(err, fileio.ErrExist) {
+			return nil, fmt.Errorf("create tag %q: tag %w", name, ErrAlreadyExists)
+		}
+		return nil, fmt.Errorf("create tag %q: %w", name, err)
+	}
+	if fromSnapshotFile {
+		if err := checkStillThere(ctx, t, s.ID, p); err != nil {
+			return nil, fmt.Errorf("create tag %q: %w", name, err)
+		}
+	}
+	return tag, nil
+}
+
+// tagSource returns the snapshot to tag, and whether it was read from its
+// snapshot file (rather than from another tag holding an expired one).
+func tagSource(ctx context.Context, t *tableCtx, id int64) (*spec.Snapshot, bool, error) {
+	if id == 0 {
+		s, err := t.snapshots.Latest(ctx)
+		if err == nil && s == nil {
+			err = fmt.Errorf("the table has no snapshot: %w", lakeerr.ErrNotFound)
+		}
+		return s, true, err
+	}
+	s, err := t.snapshots.Snapshot(ctx, id)
+	if !errors.Is(err, lakeerr.ErrNotFound) {
+		return s, true, err
+	}
+	tags, tagErr := readTags(ctx, t.snapshots)
+	if tagErr != nil {
+		return nil, false, tagErr
+	}
+	for _, tag := range tags {
+		if tag.ID == id {
+			return &tag.Snapshot, false, nil
+		}
+	}
+	return nil, false, err
+}
+
+// checkStillThere verifies, after the tag is written, that no expiry is
+// deleting the snapshot it copies (see announceExpiry) and that none has
+// deleted it; if one is or has, the tag's files may be going, so the tag
+// is deleted again.
+func checkStillThere(ctx context.Context, t *tableCtx, id int64, tagPath string) error {
+	intent, err := expiryIntent(ctx, t)
+	if err != nil {
+		return err
+	}
+	ok, err := fileio.Exists(ctx, t.io, t.snapshots.SnapshotPath(id))
+	if err != nil || ok && id >= intent {
+		return err
+	}
+	if _, err := deleteIfExists(ctx, t.io, tagPath); err != nil {
+		return err
+	}
+	return fmt.Errorf("snapshot %d expired while it was being tagged: %w", id, lakeerr.ErrNotFound)
+}
+
+// validateTagName accepts the names Java accepts that are also safe file
+// names: not blank, no path separator, not a temp file name.
+func validateTagName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("tag name %q is blank: %w", name, ErrInvalidArgument)
+	case strings.ContainsAny(name, "/\\") || name == "." || name == "..":
+		return fmt.Errorf("tag name %q is not a file name: %w", name, ErrInvalidArgument)
+	case fileio.IsTempName("tag-" + name):
+		return fmt.Errorf("tag name %q looks like a temp file: %w", name, ErrInvalidArgument)
+	}
+	return nil
+}
+
+// DeleteTagResult says what DeleteTag did.
+type DeleteTagResult struct {
+	SnapshotID int64
+	// Deleted counts the files only the tag referenced, deleted with it
+	// because its snapshot had expired.
+	Deleted map[FileKind]int
+}
+
+// DeleteTag deletes tag/tag-<name>. If the tagged snapshot has expired and
+// no other tag holds it, the files only it referenced are deleted too
+// (TagManager.deleteTag): those not referenced by any snapshot, any other
+// tag or any branch, all read in full. A missing tag fails with
+// lakeerr.ErrNotFound.
+//
+// The tag file goes first, as in Java: a crash afterwards leaks the files
+// it alone held, for RemoveOrphanFiles to reclaim, and never leaves a tag
+// whose files are partly gone.
+func DeleteTag(ctx context.Context, fio fileio.FileIO, tableDir, name string) (DeleteTagResult, error) {
+	res := DeleteTagResult{Deleted: map[FileKind]int{}}
+	if err := validateTagName(name); err != nil {
+		return res, err
+	}
+	t, err := openTable(ctx, fio, tableDir)
+	if err != nil {
+		return res, err
+	}
+	tag, err := t.snapshots.Tag(ctx, name)
+	if err != nil {
+		return res, fmt.Errorf("delete tag: %w", err)
+	}
+	res.SnapshotID = tag.ID
+	alive, err := snapshotFileHolds(ctx, t, &tag.Snapshot)
+	if err != nil {
+		return res, err
+	}
+	if _, err := deleteIfExists(ctx, t.io, t.snapshots.TagPath(name)); err != nil || alive {
+		return res, err
+	}
+	return res, cleanTagFiles(ctx, t, tag, res.Deleted)
+}
+
+// snapshotFileHolds reports whether the snapshot file of s's id still
+// holds s (same manifest lists), so that it keeps every file s needs.
+func snapshotFileHolds(ctx context.Context, t *tableCtx, s *spec.Snapshot) (bool, error) {
+	current, err := t.snapshots.Snapshot(ctx, s.ID)
+	if errors.Is(err, lakeerr.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return current.BaseManifestList == s.BaseManifestList && current.DeltaManifestList == s.DeltaManifestList, nil
+}
+
+// cleanTagFiles deletes what only the deleted tag referenced.
+func cleanTagFiles(ctx context.Context, t *tableCtx, tag *spec.Tag, deleted map[FileKind]int) error {
+	ids, err := t.snapshots.IDs(ctx)
+	if err != nil {
+		return err
+	}
+	tags, err := readTags(ctx, t.snapshots)
+	if err != nil {
+		return err
+	}
+	protected, err := protectedRefs(ctx, t, ids, tags)
+	if err != nil {
+		return err
+	}
+	candidates := refSet{}
+	r := newRefReader(t)
+	if err := r.metadata(ctx, &tag.Snapshot, candidates, lenient); err != nil {
+		return err
+	}
+	if err := r.changelog(ctx, &tag.Snapshot, candidates, lenient); err != nil {
+		return err
+	}
+	if err := r.live(ctx, &tag.Snapshot, candidates); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+		return err
+	}
+	plan := planDeletion(candidates, protected)
+	if err := plan.execute(ctx, t.io, dataKinds, deleted); err != nil {
+		return err
+	}
+	return plan.execute(ctx, t.io, metadataKinds, deleted)
+}
