@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,26 @@ func TestAlterTableOptions(t *testing.T) {
 	if _, err := c.query("ALTER TABLE items COMMENT 'x', ADD COLUMN y INT"); err == nil {
 		t.Error("mixing table options and column changes succeeded")
 	}
+}
+
+func TestCatalogStatements(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay")
+	if got := format(c.mustQuery("SHOW DATABASES")); !slices.Contains(got, "[pay]") {
+		t.Errorf("SHOW DATABASES: %v", got)
+	}
+	wantRows(t, c, "SHOW TABLES", "[payments]")
+	desc := format(c.mustQuery("DESCRIBE payments"))
+	if len(desc) != 4 || !strings.HasPrefix(desc[0], "[dt longtext NO PRI") || !strings.HasPrefix(desc[2], "[amount decimal(18,2) YES") {
+		t.Errorf("DESCRIBE payments: %v", desc)
+	}
+	index := format(c.mustQuery("SHOW INDEX FROM payments"))
+	if len(index) != 2 || !strings.Contains(index[0], "PRIMARY") || !strings.Contains(index[1], "pay_id") {
+		t.Errorf("SHOW INDEX: %v", index)
+	}
+	wantRows(t, c, "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'pay' AND table_name = 'payments' ORDER BY ordinal_position",
+		"[dt longtext]", "[pay_id bigint]", "[amount decimal]", "[status longtext]")
+	wantRows(t, c, "SELECT table_name, table_rows FROM information_schema.tables WHERE table_schema = 'pay'", "[payments 0]")
 }
