@@ -19,7 +19,7 @@ import (
 const usage = `usage:
   lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
   lakesql inspect TABLE_DIR
-  lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE]
+  lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE] [--metrics-listen HOST:PORT]
   lakesql compact --warehouse DIR [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D]]
 `
 

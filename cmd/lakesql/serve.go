@@ -60,6 +60,7 @@ func parseServeArgs(args []string) (server.Config, error) {
 	listen := fs.String("listen", server.DefaultListen, "HOST:PORT to listen on")
 	warehouse := fs.String("warehouse", server.DefaultWarehouse, "warehouse directory")
 	configPath := fs.String("config", "", "JSON config file")
+	metricsListen := fs.String("metrics-listen", "", "HOST:PORT serving Prometheus /metrics")
 	if err := fs.Parse(args); err != nil {
 		return server.Config{}, usageError("serve: " + err.Error())
 	}
@@ -79,6 +80,8 @@ func parseServeArgs(args []string) (server.Config, error) {
 			cfg.Listen = *listen
 		case "warehouse":
 			cfg.Warehouse = *warehouse
+		case "metrics-listen":
+			cfg.MetricsListen = *metricsListen
 		}
 	})
 	return cfg, nil

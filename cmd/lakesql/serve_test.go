@@ -136,12 +136,12 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"listen": "127.0.0.1:4000", "warehouse": "/data/wh", "max_connections": 7}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseServeArgs([]string{"--config", path, "--listen", "127.0.0.1:5000"})
+	cfg, err := parseServeArgs([]string{"--config", path, "--listen", "127.0.0.1:5000", "--metrics-listen", "127.0.0.1:9187"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Listen != "127.0.0.1:5000" || cfg.Warehouse != "/data/wh" || cfg.MaxConnections != 7 {
-		t.Errorf("config %+v: want the flag's listen and the file's warehouse and max_connections", cfg)
+	if cfg.Listen != "127.0.0.1:5000" || cfg.Warehouse != "/data/wh" || cfg.MaxConnections != 7 || cfg.MetricsListen != "127.0.0.1:9187" {
+		t.Errorf("config %+v: want the flags' listen and metrics address and the file's warehouse and max_connections", cfg)
 	}
 	cfg, err = parseServeArgs(nil)
 	if err != nil {
