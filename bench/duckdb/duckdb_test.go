@@ -17,8 +17,9 @@ import (
 	"github.com/lakesql/lakesql/storage/table"
 )
 
-// payments is the table of storage/table's BenchmarkOneDayAggregate.
-var payments = scantest.Payments{Days: 10, Buckets: 4, FilesPerBucket: 2, RowsPerFile: 25_000, FirstDay: 20_559}
+// payments is the 10 M-row payment table of issue 4's goal: 10 days of
+// 1 M rows, 4 buckets of 2 non-overlapping files per day.
+var payments = scantest.Payments{Days: 10, Buckets: 4, FilesPerBucket: 2, RowsPerFile: 125_000, FirstDay: 20_559}
 
 // BenchmarkOneDayAggregate runs the reconciliation query
 // SELECT COUNT(*), SUM(amount) WHERE dt = day AND status = 'SUCCESS'
