@@ -14,6 +14,7 @@ import (
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/scan"
+	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -186,8 +187,13 @@ func (c *compaction) plan(ctx context.Context, cfg *tableConfig, snap *spec.Snap
 }
 
 func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, error) {
-	rw := &rewriter{io: c.opts.FileIO, cfg: cfg, reader: newFileReader(c.opts.FileIO, c.table.Schemas(), cfg.schema),
-		progress: newProgress(c.opts, c.opts.TableDir, jobs), now: c.opts.Now, newUUID: c.opts.NewUUID}
+	return newRewriter(c.opts, c.table.Schemas(), cfg, jobs)
+}
+
+// newRewriter returns the rewriter of the jobs of one attempt.
+func newRewriter(opts *Options, schemas *schema.Manager, cfg *tableConfig, jobs []*job) (*rewriter, error) {
+	rw := &rewriter{io: opts.FileIO, cfg: cfg, reader: newFileReader(opts.FileIO, schemas, cfg.schema),
+		progress: newProgress(opts, opts.TableDir, jobs), now: opts.Now, newUUID: opts.NewUUID}
 	if cfg.primaryKey {
 		var err error
 		if rw.engine, err = lsm.NewEngine(cfg.schema, spec.CompareValues); err != nil {

@@ -25,6 +25,11 @@
 // tables pack small files by size (AppendCompactCoordinator). Rows are
 // copied; nothing is merged.
 //
+// # Inline compaction
+//
+// InlineCompactor gives a write.TableWriter the minor compaction of the
+// buckets it writes; the writer commits the change with its own files.
+//
 // # Concurrency
 //
 // Writers may append while a compaction runs: their new level-0 files are

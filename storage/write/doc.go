@@ -29,6 +29,14 @@
 // PrepareCommit flushes every writer and returns one commit.Message per
 // (partition, bucket) with new files; a commit never re-reads rows.
 //
+// With Options.Compactor set, primary-key buckets compact inline (Java's
+// MergeTreeWriter with its compact manager, run synchronously): after
+// PrepareCommit's flush when the table's strategy picks a unit, and after
+// any flush that brings a bucket to num-sorted-run.stop-trigger sorted
+// runs. The change goes in the message's CompactBefore/CompactAfter, which
+// the commit publishes as a COMPACT snapshot after the APPEND one. Tables
+// with write-only = true never compact.
+//
 // # Differences from Java
 //
 //   - Stats bounds are exact: Java's default metadata.stats-mode

@@ -13,11 +13,14 @@ import (
 
 // mergeTreeWriter writes one bucket of a primary-key table. Mirrors
 // MergeTreeWriter with SortBufferWriteBuffer (and its external, spilling
-// form), without compaction: every flush adds level-0 files.
+// form). Every flush adds level-0 files; with inline set, compactions
+// rewrite them after flushes.
 type mergeTreeWriter struct {
 	env     *writerEnv
 	files   *bucketFiles
 	nextSeq int64
+	// inline compacts the bucket; nil when the writer does not compact.
+	inline *inlineCompaction
 	// buffer holds the records since the last spill or flush, in write
 	// order; bufferBytes is their estimated memory.
 	buffer      *recordBuffer
@@ -75,10 +78,20 @@ func (w *mergeTreeWriter) sortedRun() *sortedRun {
 	return &sortedRun{buffer: w.buffer, order: w.env.settings.sortedOrder(w.buffer)}
 }
 
-// flush merges the buffer and the spilled runs through the merge engine,
-// keeping retractions (they delete older rows when read), and writes the
-// result as level-0 files.
-func (w *mergeTreeWriter) flush(ctx context.Context) (err error) {
+// flush writes the buffer as level-0 files and lets the inline compaction
+// see them.
+func (w *mergeTreeWriter) flush(ctx context.Context) error {
+	written := len(w.files.written)
+	if err := w.flushBuffer(ctx); err != nil || w.inline == nil {
+		return err
+	}
+	return w.inline.flushed(ctx, w.files.written[written:])
+}
+
+// flushBuffer merges the buffer and the spilled runs through the merge
+// engine, keeping retractions (they delete older rows when read), and
+// writes the result as level-0 files.
+func (w *mergeTreeWriter) flushBuffer(ctx context.Context) (err error) {
 	if w.buffer.len() == 0 && len(w.spills) == 0 {
 		return nil
 	}
@@ -160,12 +173,28 @@ func (w *mergeTreeWriter) writeRecord(ctx context.Context, kv lsm.KeyValue) erro
 	return w.files.rollIfFull(ctx)
 }
 
-// prepare flushes and hands over the files written since the last call.
+// prepare flushes, compacts if the strategy asks, and hands over the files
+// written since the last call; drainCompaction then hands over the
+// compaction increment.
 func (w *mergeTreeWriter) prepare(ctx context.Context) ([]spec.DataFileMeta, error) {
 	if err := w.flush(ctx); err != nil {
 		return nil, err
 	}
+	if w.inline != nil {
+		if err := w.inline.prepared(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return w.files.drain(), nil
+}
+
+// drainCompaction hands over the files compactions replaced and produced
+// since the last call.
+func (w *mergeTreeWriter) drainCompaction() (before, after []spec.DataFileMeta) {
+	if w.inline == nil {
+		return nil, nil
+	}
+	return w.inline.drain()
 }
 
 // discard drops the buffer and spills and deletes files not handed over.
@@ -177,5 +206,8 @@ func (w *mergeTreeWriter) discard(ctx context.Context) error {
 		}
 	}
 	w.spills, w.buffer, w.bufferBytes = nil, &recordBuffer{}, 0
+	if w.inline != nil {
+		errs = append(errs, w.inline.discard(ctx))
+	}
 	return errors.Join(append(errs, w.files.discard(ctx))...)
 }

@@ -3,6 +3,7 @@ package write
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -17,6 +18,9 @@ type restorer struct {
 	snapshotID int64 // of the index; 0 before the first read or for an empty table
 	read       bool
 	partitions map[string]*partitionFiles
+	// keepFiles keeps each bucket's live files, which inline compaction
+	// starts from.
+	keepFiles bool
 }
 
 // partitionFiles summarizes the live files of one partition.
@@ -26,6 +30,8 @@ type partitionFiles struct {
 	totalBuckets int32
 	mixed        bool
 	maxSeq       map[int32]int64 // per bucket
+	// files are the live files per bucket, when the restorer keeps them.
+	files map[int32][]spec.DataFileMeta
 }
 
 // nextSequence returns the first sequence number of a new writer of
@@ -51,6 +57,16 @@ func (r *restorer) nextSequence(ctx context.Context, ts *tableSettings, partitio
 		return 0, nil
 	}
 	return maxSeq + 1, nil
+}
+
+// liveFiles returns the live files of (partition, bucket) in the snapshot
+// the last nextSequence call restored from. The restorer must keep files.
+func (r *restorer) liveFiles(partition []byte, bucket int) []spec.DataFileMeta {
+	p, ok := r.partitions[string(partition)]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(p.files[int32(bucket)])
 }
 
 // refresh re-indexes the live files when the latest snapshot changed.
@@ -84,12 +100,15 @@ func (r *restorer) refresh(ctx context.Context) error {
 func (r *restorer) index(e *spec.ManifestEntry) {
 	p, ok := r.partitions[string(e.Partition)]
 	if !ok {
-		p = &partitionFiles{totalBuckets: e.TotalBuckets, maxSeq: map[int32]int64{}}
+		p = &partitionFiles{totalBuckets: e.TotalBuckets, maxSeq: map[int32]int64{}, files: map[int32][]spec.DataFileMeta{}}
 		r.partitions[string(e.Partition)] = p
 	}
 	p.mixed = p.mixed || p.totalBuckets != e.TotalBuckets
 	if seq, seen := p.maxSeq[e.Bucket]; !seen || e.File.MaxSequenceNumber > seq {
 		p.maxSeq[e.Bucket] = e.File.MaxSequenceNumber
+	}
+	if r.keepFiles {
+		p.files[e.Bucket] = append(p.files[e.Bucket], e.File)
 	}
 }
 

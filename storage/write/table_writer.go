@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"time"
 
@@ -40,6 +41,17 @@ type Options struct {
 	// without looking at the table's files, as Java does for a static
 	// INSERT OVERWRITE, whose commit replaces them.
 	IgnorePreviousFiles bool
+	// Compactor, when set, compacts the buckets of primary-key tables
+	// inline: after PrepareCommit's flush, as the table's compaction
+	// strategy asks, and after any flush that leaves a bucket with
+	// num-sorted-run.stop-trigger sorted runs. Its changes go in the
+	// messages' CompactBefore/CompactAfter. Tables with write-only = true,
+	// and writers with IgnorePreviousFiles, never compact. A compaction
+	// may rewrite files of earlier PrepareCommits of this TableWriter, so
+	// every message it returned must be committed, in order, or the
+	// TableWriter aborted. nil: no compaction (a compaction service does
+	// it, as with write-only).
+	Compactor BucketCompactor
 }
 
 // TableWriter writes rows of one table branch into new data files and
@@ -56,9 +68,12 @@ type TableWriter struct {
 	restorer *restorer
 	// ignorePreviousFiles skips restoring from the table's files.
 	ignorePreviousFiles bool
-	budget              int64
-	used                int64
-	writers             map[string]*partitionWriters
+	// compactor is Options.Compactor when this writer compacts, else nil.
+	compactor   BucketCompactor
+	stopTrigger int
+	budget      int64
+	used        int64
+	writers     map[string]*partitionWriters
 	// prepared are the files of the last PrepareCommit, which Abort deletes.
 	prepared []commit.Message
 	err      error
@@ -114,7 +129,7 @@ func Open(ctx context.Context, opts Options) (*TableWriter, error) {
 	if opts.MemoryBudget > 0 {
 		budget = opts.MemoryBudget
 	}
-	return &TableWriter{
+	w := &TableWriter{
 		env: &writerEnv{io: opts.FileIO, tableDir: t.Dir(), settings: settings, now: opts.Now,
 			newUUID: opts.NewUUID, spills: &spillDir{parent: opts.SpillDir}},
 		settings:            settings,
@@ -123,7 +138,31 @@ func Open(ctx context.Context, opts Options) (*TableWriter, error) {
 		ignorePreviousFiles: opts.IgnorePreviousFiles,
 		budget:              budget,
 		writers:             map[string]*partitionWriters{},
-	}, nil
+	}
+	if err := w.enableCompaction(opts); err != nil {
+		return nil, fmt.Errorf("open writer on %s: %w", opts.TableDir, err)
+	}
+	return w, nil
+}
+
+// enableCompaction turns inline compaction on when the options and the
+// table allow it. An overwrite writer does not compact: it does not see the
+// files its commit replaces.
+func (w *TableWriter) enableCompaction(opts Options) error {
+	if opts.Compactor == nil || !w.settings.primaryKey || opts.IgnorePreviousFiles {
+		return nil
+	}
+	o := w.settings.schema.CoreOptions()
+	writeOnly, err := o.WriteOnly()
+	if err != nil || writeOnly {
+		return err
+	}
+	if w.stopTrigger, err = o.NumSortedRunStopTrigger(); err != nil {
+		return err
+	}
+	w.compactor = opts.Compactor
+	w.restorer.keepFiles = true
+	return nil
 }
 
 func withDefaults(o *Options) {
@@ -263,10 +302,31 @@ func (w *TableWriter) newBucketWriter(ctx context.Context, p *partitionWriters, 
 		}
 	}
 	dir := path.Join(p.dir, fmt.Sprintf("bucket-%d", bucket))
-	if w.settings.primaryKey {
-		return newMergeTreeWriter(w.env, dir, nextSeq), nil
+	if !w.settings.primaryKey {
+		return newAppendWriter(w.env, dir, nextSeq), nil
 	}
-	return newAppendWriter(w.env, dir, nextSeq), nil
+	mw := newMergeTreeWriter(w.env, dir, nextSeq)
+	if w.compactor != nil {
+		mw.inline = w.newInlineCompaction(p.partition, bucket, dir)
+	}
+	return mw, nil
+}
+
+func (w *TableWriter) newInlineCompaction(partition []byte, bucket int, dir string) *inlineCompaction {
+	return &inlineCompaction{
+		env:       w.env,
+		compactor: w.compactor,
+		request: BucketCompaction{FileIO: w.env.io, Table: w.restorer.table, Schema: w.settings.schema,
+			Partition: partition, Bucket: int32(bucket), TotalBuckets: w.settings.totalBuckets(), Dir: dir,
+			Now: w.env.now, NewUUID: w.env.newUUID},
+		stopTrigger: w.stopTrigger,
+		live:        w.restorer.liveFiles(partition, bucket),
+	}
+}
+
+// compactingWriter is a bucket writer whose compactions change files.
+type compactingWriter interface {
+	drainCompaction() (before, after []spec.DataFileMeta)
 }
 
 // partitionDir is <table>/<k1=v1/...>, formatted with the table's
@@ -303,9 +363,13 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 				w.err = err
 				return nil, err
 			}
-			if len(files) > 0 {
-				msgs = append(msgs, commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
-					TotalBuckets: w.settings.totalBuckets(), NewFiles: files})
+			m := commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
+				TotalBuckets: w.settings.totalBuckets(), NewFiles: files}
+			if c, ok := b.writer.(compactingWriter); ok {
+				m.CompactBefore, m.CompactAfter = c.drainCompaction()
+			}
+			if !m.IsEmpty() {
+				msgs = append(msgs, m)
 			}
 		}
 	}
@@ -343,7 +407,7 @@ func (w *TableWriter) Abort(ctx context.Context) error {
 	for _, m := range w.prepared {
 		dir, err := w.bucketDir(m.Partition, int(m.Bucket))
 		if err == nil {
-			err = w.env.deleteFiles(ctx, dir, m.NewFiles)
+			err = w.env.deleteFiles(ctx, dir, append(slices.Clone(m.NewFiles), compactionOutputs(m.CompactBefore, m.CompactAfter)...))
 		}
 		errs = append(errs, err)
 	}

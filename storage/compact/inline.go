@@ -1,0 +1,55 @@
+package compact
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+	"github.com/lakesql/lakesql/storage/write"
+)
+
+// InlineCompactor returns the compactor a TableWriter runs on its own
+// buckets (write.Options.Compactor): a minor compaction of one bucket, the
+// unit picked by the universal strategy with the table's options and
+// rewritten as Table does, but not committed; the writer puts the change
+// in its commit messages, as Java's MergeTreeWriter does. Tables Table
+// refuses to compact (changelog-producer lookup or full-compaction,
+// record-level expiry, ...) are written without compaction, as with
+// write-only = true.
+func InlineCompactor() write.BucketCompactor { return inlineCompactor{} }
+
+type inlineCompactor struct{}
+
+// CompactBucket implements write.BucketCompactor.
+func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompaction) (write.CompactedFiles, error) {
+	cfg, err := newTableConfig(b.Schema, b.Now())
+	if errors.Is(err, lakeerr.ErrUnsupported) {
+		return write.CompactedFiles{}, nil
+	}
+	if err != nil || !cfg.primaryKey {
+		return write.CompactedFiles{}, err
+	}
+	p := &planner{cfg: cfg, mode: Minor, schemaOf: func(id int64) (*spec.TableSchema, error) {
+		return b.Table.Schemas().Schema(ctx, id)
+	}}
+	j, err := p.planMergeTree(&bucket{
+		plan:         table.BucketPlan{Partition: b.Partition, Bucket: b.Bucket, Dir: b.Dir, Files: b.Files},
+		totalBuckets: b.TotalBuckets,
+	})
+	if err != nil || j == nil {
+		return write.CompactedFiles{}, err
+	}
+	opts := &Options{FileIO: b.FileIO, TableDir: b.Table.Dir(), Now: b.Now, NewUUID: b.NewUUID}
+	withDefaults(opts)
+	rw, err := newRewriter(opts, b.Table.Schemas(), cfg, []*job{j})
+	if err != nil {
+		return write.CompactedFiles{}, err
+	}
+	out, err := rw.run(ctx, j)
+	if err != nil {
+		return write.CompactedFiles{}, err
+	}
+	return write.CompactedFiles{Before: out.message.CompactBefore, After: out.message.CompactAfter}, nil
+}

@@ -1,0 +1,190 @@
+package write
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// BucketCompactor compacts one bucket of a primary-key table for a
+// TableWriter, after its flushes (Options.Compactor). Package compact
+// implements it (compact.InlineCompactor); the interface is declared here
+// because package compact depends on this one.
+type BucketCompactor interface {
+	// CompactBucket asks the table's compaction strategy for a unit over
+	// the bucket's files and rewrites it into the bucket directory. It
+	// returns the files replaced and produced, both empty when nothing
+	// needs compacting. The produced files belong to the caller.
+	CompactBucket(ctx context.Context, b BucketCompaction) (CompactedFiles, error)
+}
+
+// BucketCompaction is one bucket a TableWriter asks to compact.
+type BucketCompaction struct {
+	FileIO fileio.FileIO
+	// Table is the table written; it resolves the schemas of older files.
+	Table *table.Table
+	// Schema is the schema the writer writes with, the table's latest.
+	Schema       *spec.TableSchema
+	Partition    []byte
+	Bucket       int32
+	TotalBuckets int32
+	// Dir is the bucket directory.
+	Dir string
+	// Files are the bucket's files as the writer sees them, at their
+	// levels: those of the snapshot it restored from, the ones it flushed
+	// since, and the results of its earlier compactions.
+	Files []spec.DataFileMeta
+	// Now and NewUUID are the writer's Options.Now and Options.NewUUID.
+	Now     func() time.Time
+	NewUUID func() string
+}
+
+// CompactedFiles is what a compaction changed in a bucket: an upgraded
+// file is in both, at its old and new level.
+type CompactedFiles struct {
+	Before, After []spec.DataFileMeta
+}
+
+// inlineCompaction is the compaction of one primary-key bucket writer, run
+// synchronously where Java's MergeTreeWriter triggers its compact manager
+// and waits for it. It keeps the bucket's file view (Java's Levels) and the
+// compaction increment since the last PrepareCommit.
+type inlineCompaction struct {
+	env       *writerEnv
+	compactor BucketCompactor
+	// request is the template of every request; Files is filled per call.
+	request BucketCompaction
+	// stopTrigger is num-sorted-run.stop-trigger: a flush that leaves this
+	// many sorted runs compacts before the writer accepts more rows.
+	stopTrigger int
+	live        []spec.DataFileMeta
+	// unpicked is set when files were flushed since the strategy last
+	// looked at the bucket.
+	unpicked bool
+	// before and after are the compaction increment since the last drain:
+	// Java's compactBefore (kept in insertion order) and compactAfter.
+	before []spec.DataFileMeta
+	after  []spec.DataFileMeta
+}
+
+// flushed adds a flush's level-0 files to the view and compacts when the
+// bucket reached the stop trigger: Java stalls the writer there until
+// compaction catches up, which a synchronous compaction does at once.
+func (c *inlineCompaction) flushed(ctx context.Context, files []spec.DataFileMeta) error {
+	if len(files) == 0 {
+		return nil
+	}
+	c.live = append(c.live, files...)
+	c.unpicked = true
+	if sortedRuns(c.live) < c.stopTrigger {
+		return nil
+	}
+	return c.compact(ctx)
+}
+
+// prepared runs the compaction Java triggers after the flush of
+// prepareCommit, unless nothing was flushed since the last one looked.
+func (c *inlineCompaction) prepared(ctx context.Context) error {
+	if !c.unpicked {
+		return nil
+	}
+	return c.compact(ctx)
+}
+
+func (c *inlineCompaction) compact(ctx context.Context) error {
+	req := c.request
+	req.Files = slices.Clone(c.live)
+	res, err := c.compactor.CompactBucket(ctx, req)
+	if err != nil {
+		return fmt.Errorf("compact bucket %s: %w", c.request.Dir, err)
+	}
+	c.unpicked = false
+	c.replaceLive(res)
+	return c.env.deleteFiles(ctx, c.request.Dir, c.record(res))
+}
+
+func (c *inlineCompaction) replaceLive(res CompactedFiles) {
+	replaced := map[string]bool{}
+	for _, f := range res.Before {
+		replaced[f.FileName] = true
+	}
+	c.live = slices.DeleteFunc(c.live, func(f spec.DataFileMeta) bool { return replaced[f.FileName] })
+	c.live = append(c.live, res.After...)
+}
+
+// record adds a compaction result to the increment, as Java's
+// MergeTreeWriter.updateCompactResult does, and returns the files that
+// can be deleted at once: outputs of an earlier compaction of this
+// increment that this one rewrote, which no snapshot references. A file an
+// upgrade moved stays, since it is the same physical file as its other
+// level.
+func (c *inlineCompaction) record(res CompactedFiles) []spec.DataFileMeta {
+	produced := map[string]bool{}
+	for _, f := range res.After {
+		produced[f.FileName] = true
+	}
+	var obsolete []spec.DataFileMeta
+	for _, f := range res.Before {
+		i := slices.IndexFunc(c.after, func(a spec.DataFileMeta) bool { return a.FileName == f.FileName && a.Level == f.Level })
+		if i < 0 {
+			c.before = append(c.before, f)
+			continue
+		}
+		c.after = slices.Delete(c.after, i, i+1)
+		if !containsFile(c.before, f.FileName) && !produced[f.FileName] {
+			obsolete = append(obsolete, f)
+		}
+	}
+	c.after = append(c.after, res.After...)
+	return obsolete
+}
+
+// drain hands the increment over to a commit message.
+func (c *inlineCompaction) drain() (before, after []spec.DataFileMeta) {
+	before, after = c.before, c.after
+	c.before, c.after = nil, nil
+	return before, after
+}
+
+// discard deletes the files compactions wrote since the last drain.
+func (c *inlineCompaction) discard(ctx context.Context) error {
+	before, after := c.drain()
+	return c.env.deleteFiles(ctx, c.request.Dir, compactionOutputs(before, after))
+}
+
+// compactionOutputs are the files of a compaction increment that its
+// compactions wrote, as opposed to files they only moved to another level.
+func compactionOutputs(before, after []spec.DataFileMeta) []spec.DataFileMeta {
+	var out []spec.DataFileMeta
+	for _, f := range after {
+		if !containsFile(before, f.FileName) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func containsFile(files []spec.DataFileMeta, name string) bool {
+	return slices.ContainsFunc(files, func(f spec.DataFileMeta) bool { return f.FileName == name })
+}
+
+// sortedRuns counts a bucket's sorted runs: every level-0 file, and every
+// other level holding files.
+func sortedRuns(files []spec.DataFileMeta) int {
+	runs := 0
+	levels := map[int32]bool{}
+	for _, f := range files {
+		if f.Level == 0 {
+			runs++
+		} else if !levels[f.Level] {
+			levels[f.Level] = true
+			runs++
+		}
+	}
+	return runs
+}
