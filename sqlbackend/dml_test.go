@@ -2,6 +2,8 @@ package sqlbackend
 
 import (
 	"context"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -309,5 +311,28 @@ func TestTimeTravelSpellings(t *testing.T) {
 	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[2]")
 	if _, err := c.query("SELECT COUNT(*) FROM payments FOR SYSTEM_TIME AS OF '2000-01-01 00:00:00'"); err == nil {
 		t.Error("time travel before the first snapshot succeeded")
+	}
+}
+
+// A failed autocommit statement leaves no data files behind: its writer is
+// aborted when the empty transaction ends.
+func TestFailedStatementLeavesNoFiles(t *testing.T) {
+	warehouse := t.TempDir()
+	h := newHarness(t, warehouse)
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay")
+	if _, err := c.query("INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'OK'), ('2026-04-16', 2, 'x', 'BAD')"); err == nil {
+		t.Fatal("bad row accepted")
+	}
+	var data []string
+	_ = filepath.WalkDir(warehouse, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), "data-") {
+			data = append(data, path)
+		}
+		return nil
+	})
+	if len(data) != 0 {
+		t.Fatalf("failed statement left data files: %v", data)
 	}
 }

@@ -85,7 +85,13 @@ func (s *Session) StartTransaction(ctx *sql.Context, characteristic sql.Transact
 // staged, and for every read-only statement; both are no-ops.
 func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
 	t, ok := tx.(*Transaction)
-	if !ok || t.writes.empty() {
+	if !ok {
+		return nil
+	}
+	if t.writes.empty() {
+		// A writer whose statements all failed holds only files no
+		// commit will name: delete them and release its buffers.
+		t.writes.abort(ctx)
 		return nil
 	}
 	return s.commitStaged(ctx, t)
