@@ -57,7 +57,7 @@ func kindsByName(kinds ...*systemTableKind) map[string]*systemTableKind {
 
 // unservedPaimonKinds are Java system tables lakesql does not serve yet;
 // naming them gets "not supported" rather than "no such table".
-var unservedPaimonKinds = []string{"aggregation_fields", "audit_log", "binlog", "branches", "ro", "statistics"}
+var unservedPaimonKinds = []string{"aggregation_fields", "binlog", "branches", "statistics"}
 
 // systemSource is what a system table reads: the base table and, for
 // snapshot-scoped kinds, the snapshot and the schema it is described in.
@@ -82,6 +82,9 @@ func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapsh
 	stored, ok, err := d.resolveTable(ctx, base)
 	if err != nil || !ok {
 		return nil, false, err
+	}
+	if read, ok := dataSystemKinds[strings.ToLower(kind)]; ok {
+		return d.dataSystemTable(ctx, stored, read, asOf)
 	}
 	k, err := lookupSystemKind(d.name, stored, kind)
 	if err != nil {
@@ -123,13 +126,19 @@ func lookupSystemKind(db, base, kind string) (*systemTableKind, error) {
 }
 
 // kindNames lists the served kinds as `$kind`, sorted; only the
-// snapshot-scoped ones when scopedOnly.
+// snapshot-scoped ones and those reading rows (which time-travel too) when
+// scopedOnly.
 func kindNames(scopedOnly bool) []string {
-	var out []string
-	for _, name := range slices.Sorted(maps.Keys(systemTableKinds)) {
-		if !scopedOnly || systemTableKinds[name].snapshotScoped {
-			out = append(out, "$"+name)
+	names := slices.Collect(maps.Keys(dataSystemKinds))
+	for name, k := range systemTableKinds {
+		if !scopedOnly || k.snapshotScoped {
+			names = append(names, name)
 		}
+	}
+	slices.Sort(names)
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = "$" + name
 	}
 	return out
 }

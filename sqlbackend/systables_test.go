@@ -322,7 +322,7 @@ func TestSystemTableNames(t *testing.T) {
 	wantRows(t, c, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'pay'", "[payments]")
 	cases := map[string][]string{
 		"SELECT * FROM `payments$nope`":               {"1146", "$snapshots", "$files"},
-		"SELECT * FROM `payments$audit_log`":          {"not supported", "$partitions"},
+		"SELECT * FROM `payments$binlog`":             {"not supported", "$partitions", "$audit_log", "$ro"},
 		"SELECT * FROM `payments$snapshots` AS OF 1":  {"AS OF", "$files"},
 		"SELECT * FROM `nosuch$files`":                {"not found"},
 		"SELECT * FROM `payments$files` AS OF 99":     {"snapshot"},

@@ -91,7 +91,7 @@ func (t *Table) AggregatePlan(ctx context.Context, plan *Plan, parallelism int, 
 	if results, ok, err := fromMetadata(plan, aggs); ok || err != nil {
 		return results, err
 	}
-	tasks, err := t.tasks(plan, aggColumns(aggs), nil)
+	tasks, err := t.tasks(plan, aggColumns(aggs), nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -183,18 +183,32 @@ func (t *task) output(row []any) (out []any, keep bool, err error) {
 	if t.r.residual.Eval(row) != predicate.True {
 		return nil, false, nil
 	}
+	var kind any
+	if t.r.withRowKind {
+		kind, row = row[len(row)-1].(spec.RowKind).String(), row[:len(row)-1]
+	}
 	if row, err = t.r.toRead(row); err != nil {
 		return nil, false, err
 	}
 	if t.outputFilter != nil && t.outputFilter.Eval(row) != predicate.True {
 		return nil, false, nil
 	}
-	if t.projection == nil {
+	if t.projection == nil && kind == nil {
 		return row, true, nil
 	}
-	out = make([]any, len(t.projection))
-	for i, j := range t.projection {
-		out[i] = row[j]
+	width := len(row)
+	if t.projection != nil {
+		width = len(t.projection)
+	}
+	out = make([]any, 0, width+1)
+	if kind != nil {
+		out = append(out, kind)
+	}
+	if t.projection == nil {
+		return append(out, row...), true, nil
+	}
+	for _, j := range t.projection {
+		out = append(out, row[j])
 	}
 	return out, true, nil
 }

@@ -36,6 +36,16 @@ type ReadOptions struct {
 	// rows come in plan order (split by split), which is deterministic;
 	// unordered reads never wait for a slow split.
 	Unordered bool
+	// ReadOptimized reads what Paimon's `t$ro` system table reads: of a
+	// primary-key table only the files on the highest LSM level, which
+	// need no merge, so the rows may miss changes not compacted up there
+	// yet. Append tables read as without it.
+	ReadOptimized bool
+	// WithRowKind reads what Paimon's `t$audit_log` system table reads:
+	// each row leads with its change kind ("+I", "-U", "+U", "-D") in a
+	// "rowkind" column, and a key whose merge ends in a retraction is
+	// returned as that -U/-D row instead of being left out.
+	WithRowKind bool
 }
 
 // Read pins the snapshot opts.At selects, plans the read of opts.Filter
@@ -48,6 +58,11 @@ func (t *Table) Read(ctx context.Context, opts ReadOptions) (*Rows, error) {
 	}
 	if err := t.resolveFallback(ctx, plan, opts.At, opts.Filter); err != nil {
 		return nil, err
+	}
+	if opts.ReadOptimized {
+		if plan, err = plan.readOptimized(); err != nil {
+			return nil, err
+		}
 	}
 	if plan.Fallback == nil {
 		plan.limitSplits(opts.Limit)
@@ -69,15 +84,25 @@ func (t *Table) ReadPlan(ctx context.Context, plan *Plan, columns []string) (*Ro
 }
 
 // ExecutePlan reads the splits of a plan with opts' Columns, Limit,
-// Parallelism and Unordered; At and Filter were the plan's to apply.
+// Parallelism, Unordered, ReadOptimized and WithRowKind; At and Filter were
+// the plan's to apply.
 func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (*Rows, error) {
+	if opts.ReadOptimized {
+		var err error
+		if plan, err = plan.readOptimized(); err != nil {
+			return nil, err
+		}
+	}
 	fields, projection, err := project(plan.Schema, opts.Columns)
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := t.tasks(plan, neededColumns(projection), projection)
+	tasks, err := t.tasks(plan, neededColumns(projection), projection, opts.WithRowKind)
 	if err != nil {
 		return nil, err
+	}
+	if opts.WithRowKind {
+		fields = append([]spec.DataField{RowKindField}, fields...)
 	}
 	parallelism := opts.Parallelism
 	if parallelism <= 0 {
@@ -96,11 +121,12 @@ func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (
 // tasks lists the splits of the plan and of its fallback part, each with
 // what turns its rows into output rows; the plan's own splits read columns
 // (nil for all) and what the filter needs.
-func (t *Table) tasks(plan *Plan, columns, projection []int) ([]task, error) {
+func (t *Table) tasks(plan *Plan, columns, projection []int, withRowKind bool) ([]task, error) {
 	main, err := newReader(t, plan, columns)
 	if err != nil {
 		return nil, err
 	}
+	main.withRowKind = withRowKind
 	tasks := make([]task, 0, len(plan.Splits))
 	for i := range plan.Splits {
 		tasks = append(tasks, task{r: main, split: &plan.Splits[i], projection: projection})
@@ -112,6 +138,7 @@ func (t *Table) tasks(plan *Plan, columns, projection []int) ([]task, error) {
 	if err != nil {
 		return nil, err
 	}
+	fb.withRowKind = withRowKind
 	if fb.toOutput, err = fallbackMapping(plan.Fallback, plan); err != nil {
 		return nil, err
 	}

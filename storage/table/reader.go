@@ -38,6 +38,9 @@ type reader struct {
 	// toOutput converts rows to the schema of the read, for a fallback
 	// branch whose schema differs; nil when rows are already in it.
 	toOutput *schema.RowMapping
+	// withRowKind keeps retractions and appends each row's kind after the
+	// read schema's columns (see ReadOptions.WithRowKind).
+	withRowKind bool
 
 	mu          sync.Mutex
 	projections map[projectionKey]*projection
@@ -154,13 +157,19 @@ type rowSource interface {
 	Close() error
 }
 
-// openSplit returns the rows of a split, merged where needed.
+// openSplit returns the rows of a split, merged where needed. Rows of a
+// read with row kinds merge every split of a primary-key table, as Java's
+// forceKeepDelete does: a raw read would lose the kinds of its records.
 func (r *reader) openSplit(ctx context.Context, s *Split) (rowSource, error) {
 	b := &r.plan.Buckets[s.Bucket]
-	if r.engine == nil || s.RawConvertible {
-		return &fileChain{files: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
+	if r.engine == nil || (s.RawConvertible && !r.withRowKind) {
+		var rows rowSource = &fileChain{files: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
 			return r.openRaw(ctx, b, f)
-		}}, nil
+		}}
+		if r.withRowKind {
+			rows = insertsOf{rows}
+		}
+		return rows, nil
 	}
 	ranges, err := scan.KeyRanges(r.schema, r.table.schemaOf(ctx), s.Files)
 	if err != nil {
@@ -236,10 +245,12 @@ func (c *fileChain) Close() error {
 	return err
 }
 
-// valuesOf turns merged records into rows, dropping retractions.
+// valuesOf turns merged records into rows, dropping retractions unless
+// withKind keeps them and appends each record's kind to its row.
 type valuesOf struct {
-	records lsm.RecordIterator
-	close   func() error
+	records  lsm.RecordIterator
+	close    func() error
+	withKind bool
 }
 
 func (v *valuesOf) Next() ([]any, error) {
@@ -250,6 +261,9 @@ func (v *valuesOf) Next() ([]any, error) {
 		}
 		if !ok {
 			return nil, io.EOF
+		}
+		if v.withKind {
+			return append(slices.Clip(kv.Value), kv.Kind), nil
 		}
 		if !kv.Kind.IsRetract() {
 			return kv.Value, nil
@@ -334,11 +348,11 @@ func (s *sectionChain) openSection(runs []lsm.SortedRun[*spec.DataFileMeta]) (*v
 		}
 		iters = append(iters, lsm.Concat(files...))
 	}
-	merged, err := s.r.engine.NewMergeReader(iters, s.r.compareKeys, false)
+	merged, err := s.r.engine.NewMergeReader(iters, s.r.compareKeys, s.r.withRowKind)
 	if err != nil {
 		return nil, errors.Join(err, closeAll())
 	}
-	return &valuesOf{records: merged, close: closeAll}, nil
+	return &valuesOf{records: merged, close: closeAll, withKind: s.r.withRowKind}, nil
 }
 
 func (s *sectionChain) openRecords(f *spec.DataFileMeta, groupFilter predicate.Predicate) (*keyValues, error) {
