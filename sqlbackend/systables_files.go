@@ -13,7 +13,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
-	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -57,17 +56,29 @@ func filesRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	rows, err := describeRows(src, live, func(fd *fileDescriber, e *spec.ManifestEntry) ([]any, error) {
+		return fd.fileRow(ctx, e)
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(rows, byPartitionAndBucket)
+	return rows, nil
+}
+
+// describeRows renders one row per item, all with one fileDescriber so
+// that a read looks each schema and cast up once.
+func describeRows[T any](src *systemSource, items []T, row func(*fileDescriber, *T) ([]any, error)) ([][]any, error) {
 	fd, err := newFileDescriber(src)
 	if err != nil {
 		return nil, err
 	}
-	rows := make([][]any, len(live))
-	for i := range live {
-		if rows[i], err = fd.fileRow(ctx, &live[i]); err != nil {
+	rows := make([][]any, len(items))
+	for i := range items {
+		if rows[i], err = row(fd, &items[i]); err != nil {
 			return nil, err
 		}
 	}
-	slices.SortStableFunc(rows, byPartitionAndBucket)
 	return rows, nil
 }
 
@@ -165,7 +176,6 @@ type fileDescriber struct {
 	render         *valueRenderer
 	partitionTypes []spec.DataType
 	schemas        map[int64]*spec.TableSchema
-	statsCasts     map[[2]string]*schema.RowMapping
 }
 
 func newFileDescriber(src *systemSource) (*fileDescriber, error) {
@@ -175,7 +185,7 @@ func newFileDescriber(src *systemSource) (*fileDescriber, error) {
 	}
 	return &fileDescriber{
 		src: src, render: newValueRenderer(), partitionTypes: types,
-		schemas: map[int64]*spec.TableSchema{}, statsCasts: map[[2]string]*schema.RowMapping{},
+		schemas: map[int64]*spec.TableSchema{},
 	}, nil
 }
 
@@ -355,29 +365,18 @@ func (fd *fileDescriber) valueStats(fileSchema *spec.TableSchema, f *spec.DataFi
 // castStats casts a column's bounds from the type the file was written
 // with to the column's current type, as schema evolution casts values.
 func (fd *fileDescriber) castStats(st spec.ColumnStats, from, to spec.DataType) (spec.ColumnStats, error) {
-	from, to = from.WithNullable(true), to.WithNullable(true)
-	if from.String() == to.String() {
+	if from.WithNullable(true).String() == to.WithNullable(true).String() {
 		return st, nil
-	}
-	key := [2]string{from.String(), to.String()}
-	m, ok := fd.statsCasts[key]
-	if !ok {
-		var err error
-		m, err = schema.NewRowMapping([]spec.DataField{{Name: "v", Type: from}}, []spec.DataField{{Name: "v", Type: to}}, schema.Options{})
-		if err != nil {
-			return st, err
-		}
-		fd.statsCasts[key] = m
 	}
 	for _, bound := range []*any{&st.Min, &st.Max} {
 		if *bound == nil {
 			continue
 		}
-		out, err := m.Apply([]any{*bound})
+		out, err := fd.render.cast(from, to, *bound)
 		if err != nil {
 			return st, err
 		}
-		*bound = out[0]
+		*bound = out
 	}
 	return st, nil
 }
@@ -412,22 +411,16 @@ func manifestsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 		}
 		metas = append(metas, changelog...)
 	}
-	fd, err := newFileDescriber(src)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([][]any, len(metas))
-	for i, m := range metas {
+	return describeRows(src, metas, func(fd *fileDescriber, m *spec.ManifestFileMeta) ([]any, error) {
 		minPartition, maxPartition, err := fd.partitionBounds(m.PartitionStats)
 		if err != nil {
 			return nil, fmt.Errorf("manifest %s: %w", m.FileName, err)
 		}
-		rows[i] = []any{
+		return []any{
 			m.FileName, m.FileSize, m.NumAddedFiles, m.NumDeletedFiles, m.SchemaID,
 			minPartition, maxPartition, optional(m.MinRowID), optional(m.MaxRowID),
-		}
-	}
-	return rows, nil
+		}, nil
+	})
 }
 
 // partitionBounds renders the smallest and largest partition of a
@@ -484,22 +477,23 @@ func (g *fileGroup) lastUpdate() any {
 
 // groupFiles sums the snapshot's live files per key, in the order keys
 // first appear.
-func groupFiles(ctx context.Context, src *systemSource, key func(*spec.ManifestEntry) string) ([]*fileGroup, error) {
+func groupFiles(ctx context.Context, src *systemSource, key func(*spec.ManifestEntry) string) ([]fileGroup, error) {
 	live, err := src.t.LiveFiles(ctx, src.snapshot)
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[string]*fileGroup{}
-	var groups []*fileGroup
+	indexOf := map[string]int{}
+	var groups []fileGroup
 	for i := range live {
 		e := &live[i]
-		g, ok := byKey[key(e)]
+		k := key(e)
+		j, ok := indexOf[k]
 		if !ok {
-			g = &fileGroup{partition: e.Partition, bucket: e.Bucket}
-			byKey[key(e)] = g
-			groups = append(groups, g)
+			j = len(groups)
+			indexOf[k] = j
+			groups = append(groups, fileGroup{partition: e.Partition, bucket: e.Bucket})
 		}
-		g.add(e)
+		groups[j].add(e)
 	}
 	return groups, nil
 }
@@ -536,12 +530,7 @@ func partitionsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, err := newFileDescriber(src)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([][]any, len(groups))
-	for i, g := range groups {
+	rows, err := describeRows(src, groups, func(fd *fileDescriber, g *fileGroup) ([]any, error) {
 		name, err := fd.partitionName(g.partition)
 		if err != nil {
 			return nil, err
@@ -550,9 +539,12 @@ func partitionsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 		if n, ok := deleted[string(g.partition)]; ok {
 			deletedRows = optional(n)
 		}
-		rows[i] = []any{
+		return []any{
 			name, g.records, g.bytes, g.files, g.lastUpdate(), nil, nil, nil, nil, g.totalBuckets, false, deletedRows,
-		}
+		}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(rows, func(a, b []any) int { return strings.Compare(a[0].(string), b[0].(string)) })
 	return rows, nil
@@ -643,17 +635,15 @@ func bucketsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, err := newFileDescriber(src)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([][]any, len(groups))
-	for i, g := range groups {
+	rows, err := describeRows(src, groups, func(fd *fileDescriber, g *fileGroup) ([]any, error) {
 		partition, err := fd.partitionRow(g.partition)
 		if err != nil {
 			return nil, err
 		}
-		rows[i] = []any{partition, g.bucket, g.records, g.bytes, g.files, g.lastUpdate()}
+		return []any{partition, g.bucket, g.records, g.bytes, g.files, g.lastUpdate()}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(rows, byPartitionAndBucket)
 	return rows, nil

@@ -22,39 +22,45 @@ func (src *systemSource) wallClock(millis int64) spec.TimestampValue {
 }
 
 // valueRenderer renders values of one system-table read, caching the cast
-// of each type it meets.
+// between each pair of types it meets.
 type valueRenderer struct {
-	casts map[string]*schema.RowMapping
+	casts map[[2]string]*schema.RowMapping
 }
 
 func newValueRenderer() *valueRenderer {
-	return &valueRenderer{casts: map[string]*schema.RowMapping{}}
+	return &valueRenderer{casts: map[[2]string]*schema.RowMapping{}}
 }
 
-// castString is Java's CAST(v AS STRING), through the casts schema
-// evolution applies; v must not be nil.
-func (r *valueRenderer) castString(t spec.DataType, v any) (string, error) {
-	t = t.WithNullable(true)
-	key := t.String()
+// cast converts a non-null value of type from to type to, as schema
+// evolution casts values.
+func (r *valueRenderer) cast(from, to spec.DataType, v any) (any, error) {
+	from, to = from.WithNullable(true), to.WithNullable(true)
+	key := [2]string{from.String(), to.String()}
 	m, ok := r.casts[key]
 	if !ok {
 		var err error
-		m, err = schema.NewRowMapping(
-			[]spec.DataField{{Name: "v", Type: t}},
-			[]spec.DataField{{Name: "v", Type: stringType(true)}},
-			schema.Options{})
+		m, err = schema.NewRowMapping([]spec.DataField{{Name: "v", Type: from}}, []spec.DataField{{Name: "v", Type: to}}, schema.Options{})
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		r.casts[key] = m
 	}
 	out, err := m.Apply([]any{v})
 	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// castString is Java's CAST(v AS STRING); v must not be nil.
+func (r *valueRenderer) castString(t spec.DataType, v any) (string, error) {
+	out, err := r.cast(t, stringType(true), v)
+	if err != nil {
 		return "", err
 	}
-	s, ok := out[0].(string)
+	s, ok := out.(string)
 	if !ok {
-		return "", fmt.Errorf("cast of %s to STRING gave %T", t, out[0])
+		return "", fmt.Errorf("cast of %s to STRING gave %T", t.WithNullable(true), out)
 	}
 	return s, nil
 }
@@ -90,40 +96,11 @@ func (r *valueRenderer) internalString(t spec.DataType, v any) (string, error) {
 	case spec.TimeValue:
 		return strconv.Itoa(int(x)), nil
 	case spec.TimestampValue:
-		return javaLocalDateTimeString(x.Time()), nil
+		return x.LocalDateTimeString(), nil
 	case []byte:
 		return "0x" + hex.EncodeToString(x), nil
 	}
 	return r.castString(t, v)
-}
-
-// javaLocalDateTimeString is LocalDateTime.toString: ISO date, 'T', HH:mm,
-// then :ss when seconds or nanos are set, then 3, 6 or 9 fraction digits.
-func javaLocalDateTimeString(t time.Time) string {
-	var b strings.Builder
-	switch year := t.Year(); {
-	case year < 0 && year > -1000:
-		fmt.Fprintf(&b, "-%04d", -year)
-	case year > 9999:
-		fmt.Fprintf(&b, "+%d", year)
-	default:
-		fmt.Fprintf(&b, "%04d", year)
-	}
-	fmt.Fprintf(&b, "-%02d-%02dT%02d:%02d", t.Month(), t.Day(), t.Hour(), t.Minute())
-	nano := t.Nanosecond()
-	if t.Second() > 0 || nano > 0 {
-		fmt.Fprintf(&b, ":%02d", t.Second())
-	}
-	switch {
-	case nano == 0:
-	case nano%1_000_000 == 0:
-		fmt.Fprintf(&b, ".%03d", nano/1_000_000)
-	case nano%1000 == 0:
-		fmt.Fprintf(&b, ".%06d", nano/1000)
-	default:
-		fmt.Fprintf(&b, ".%09d", nano)
-	}
-	return b.String()
 }
 
 // javaDurationString is java.time.Duration.toString, which is how $tags

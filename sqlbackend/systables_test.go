@@ -384,8 +384,8 @@ func TestJavaRenderings(t *testing.T) {
 		time.Date(2026, 4, 16, 12, 30, 0, 1000, time.UTC):        "2026-04-16T12:30:00.000001",
 	}
 	for tm, want := range times {
-		if got := javaLocalDateTimeString(tm); got != want {
-			t.Errorf("javaLocalDateTimeString(%v) = %q, want %q", tm, got, want)
+		if got := spec.TimestampFromTime(tm).LocalDateTimeString(); got != want {
+			t.Errorf("LocalDateTimeString(%v) = %q, want %q", tm, got, want)
 		}
 	}
 	formats := map[string]string{

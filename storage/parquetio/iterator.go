@@ -1,9 +1,6 @@
 package parquetio
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -24,18 +21,9 @@ type ColumnRequest struct {
 // RowIterator streams rows of the requested columns. It is not safe for
 // concurrent use; Close releases its buffers.
 type RowIterator struct {
-	reader    *Reader
-	src       *trackedSource
-	columns   []valueReader // nil for columns absent from the file
-	cursors   []*leafCursor
-	leafOf    []int
-	rowGroups []int
-	group     int   // index into rowGroups of the current group
-	remaining int64 // rows of the current group not yet returned
-	nextRow   int64 // file position of the next row
-	position  int64
-	one       [1][]any
-	err       error // sticky: the iterator stops at its first failure
+	*groupWalk
+	columns []valueReader // nil for columns absent from the file
+	one     [1][]any
 }
 
 // NewRowIterator reads the requested columns from every row group.
@@ -51,10 +39,8 @@ func (r *Reader) NewRowIterator(columns []ColumnRequest) (*RowIterator, error) {
 // groups only, in the given order; positions stay file positions.
 func (r *Reader) NewRowGroupIterator(columns []ColumnRequest, rowGroups []int) (it *RowIterator, err error) {
 	defer recoverCorruption(r.name, &err)
-	for _, g := range rowGroups {
-		if g < 0 || g >= len(r.rowGroups) {
-			return nil, fmt.Errorf("parquetio: %s: row group %d out of range [0,%d)", r.name, g, len(r.rowGroups))
-		}
+	if err := r.checkRowGroups(rowGroups); err != nil {
+		return nil, err
 	}
 	b := &readerBuilder{file: r.name}
 	readers := make([]valueReader, len(columns))
@@ -67,10 +53,11 @@ func (r *Reader) NewRowGroupIterator(columns []ColumnRequest, rowGroups []int) (
 			return nil, err
 		}
 	}
-	return &RowIterator{
-		reader: r, src: &trackedSource{src: r.src, size: r.size}, columns: readers,
-		cursors: b.cursors, leafOf: b.leafOf, rowGroups: rowGroups, group: -1,
-	}, nil
+	chunks := make([]chunkReader, len(b.cursors))
+	for i, c := range b.cursors {
+		chunks[i] = c
+	}
+	return &RowIterator{groupWalk: r.newGroupWalk(rowGroups, chunks, b.leafOf), columns: readers}, nil
 }
 
 // Next returns the next row, a new slice with one value per requested
@@ -92,32 +79,8 @@ func (it *RowIterator) Position() int64 { return it.position }
 // NextBatch decodes up to len(dst) rows into dst, reusing each dst[i] when
 // its capacity suffices, and returns how many it filled. It returns fewer
 // rows at the end of a row group and 0, io.EOF after the last row.
-func (it *RowIterator) NextBatch(dst [][]any) (n int, err error) {
-	if it.err != nil {
-		return 0, it.err
-	}
-	defer func() {
-		if err != nil && err != io.EOF {
-			err = it.src.classify(it.reader.name, missingValuesError(it.reader.name, err))
-			it.close()
-		}
-		it.err = err
-	}()
-	defer recoverCorruption(it.reader.name, &err)
-	for it.remaining == 0 {
-		if err := it.nextGroup(); err != nil {
-			return 0, err
-		}
-	}
-	n = int(min(int64(len(dst)), it.remaining))
-	if err := it.decode(dst[:n]); err != nil {
-		return 0, err
-	}
-	it.position, it.nextRow, it.remaining = it.nextRow, it.nextRow+int64(n), it.remaining-int64(n)
-	if it.remaining == 0 {
-		return n, it.checkGroupEnd()
-	}
-	return n, nil
+func (it *RowIterator) NextBatch(dst [][]any) (int, error) {
+	return it.next(len(dst), func(n int) error { return it.decode(dst[:n]) })
 }
 
 // decode fills rows column by column, which keeps each column's decoding
@@ -145,54 +108,11 @@ func (it *RowIterator) decode(rows [][]any) error {
 	return nil
 }
 
-func (it *RowIterator) nextGroup() error {
-	it.group++
-	if it.group >= len(it.rowGroups) {
-		it.close()
-		return io.EOF
-	}
-	g := it.rowGroups[it.group]
-	for i, c := range it.cursors {
-		pages, err := it.reader.openChunk(it.src, g, it.leafOf[i])
-		if err != nil {
-			return err
-		}
-		c.reset(pages)
-	}
-	it.remaining = it.reader.rowGroups[g].NumRows
-	it.nextRow = it.reader.rowGroups[g].FirstRow
-	return nil
-}
-
-// checkGroupEnd verifies that every column chunk ended with the group's
-// last row.
-func (it *RowIterator) checkGroupEnd() error {
-	for i, c := range it.cursors {
-		v, err := c.peek()
-		if err != nil {
-			return err
-		}
-		if v != nil {
-			return corruptionf(it.reader.name, "column chunk %d of row group %d holds more values than its %d rows",
-				it.leafOf[i], it.rowGroups[it.group], it.reader.rowGroups[it.rowGroups[it.group]].NumRows)
-		}
-	}
-	return nil
+// hasMore makes leafCursor a chunkReader.
+func (c *leafCursor) hasMore() (bool, error) {
+	v, err := c.peek()
+	return v != nil, err
 }
 
 // Close releases the iterator's page buffers. It is safe to call twice.
-func (it *RowIterator) Close() error {
-	it.close()
-	if it.err == nil {
-		it.err = errClosed
-	}
-	return nil
-}
-
-func (it *RowIterator) close() {
-	for _, c := range it.cursors {
-		c.close()
-	}
-}
-
-var errClosed = fmt.Errorf("parquetio: iterator closed")
+func (it *RowIterator) Close() error { return it.groupWalk.Close() }

@@ -18,16 +18,9 @@ import (
 // with NULLs laid out by definition level. It is not safe for concurrent
 // use; Close releases its page buffers.
 type VectorIterator struct {
-	reader    *Reader
-	src       *trackedSource
-	columns   []*vectorColumn // nil for columns absent from the file
-	out       []*vector.Vector
-	rowGroups []int
-	group     int
-	remaining int64
-	nextRow   int64
-	position  int64
-	err       error
+	*groupWalk
+	columns []*vectorColumn // nil for columns absent from the file
+	out     []*vector.Vector
 }
 
 // CanVectorize reports whether NewVectorIterator reads the column: a
@@ -82,13 +75,12 @@ func vectorizable(n *schemaNode, t spec.DataType) bool {
 // stay file positions.
 func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (it *VectorIterator, err error) {
 	defer recoverCorruption(r.name, &err)
-	for _, g := range rowGroups {
-		if g < 0 || g >= len(r.rowGroups) {
-			return nil, fmt.Errorf("parquetio: %s: row group %d out of range [0,%d)", r.name, g, len(r.rowGroups))
-		}
+	if err := r.checkRowGroups(rowGroups); err != nil {
+		return nil, err
 	}
-	it = &VectorIterator{reader: r, src: &trackedSource{src: r.src, size: r.size}, rowGroups: rowGroups, group: -1,
-		columns: make([]*vectorColumn, len(columns)), out: make([]*vector.Vector, len(columns))}
+	it = &VectorIterator{columns: make([]*vectorColumn, len(columns)), out: make([]*vector.Vector, len(columns))}
+	var chunks []chunkReader
+	var leaves []int
 	for i, req := range columns {
 		if !r.CanVectorize(req) {
 			return nil, unsupportedf(r.name, "column %s: cannot decode as a %s vector", req.Name, typeName(req.Type))
@@ -96,8 +88,10 @@ func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (it
 		it.out[i] = vector.New(req.Type)
 		if node := r.findColumn(req); node != nil {
 			it.columns[i] = &vectorColumn{node: node, kind: it.out[i].Kind}
+			chunks, leaves = append(chunks, it.columns[i]), append(leaves, node.leaf)
 		}
 	}
+	it.groupWalk = r.newGroupWalk(rowGroups, chunks, leaves)
 	return it, nil
 }
 
@@ -108,24 +102,16 @@ func (it *VectorIterator) Position() int64 { return it.position }
 // Next decodes up to maxRows rows and returns one vector per requested
 // column, valid until the next call. It returns fewer rows at the end of
 // a row group, and 0, io.EOF after the last row.
-func (it *VectorIterator) Next(maxRows int) (vectors []*vector.Vector, n int, err error) {
-	if it.err != nil {
-		return nil, 0, it.err
+func (it *VectorIterator) Next(maxRows int) ([]*vector.Vector, int, error) {
+	n, err := it.next(maxRows, it.decode)
+	if n == 0 && err != nil {
+		return nil, 0, err
 	}
-	defer func() {
-		if err != nil && err != io.EOF {
-			err = it.src.classify(it.reader.name, missingValuesError(it.reader.name, err))
-			it.close()
-		}
-		it.err = err
-	}()
-	defer recoverCorruption(it.reader.name, &err)
-	for it.remaining == 0 {
-		if err := it.nextGroup(); err != nil {
-			return nil, 0, err
-		}
-	}
-	n = int(min(int64(maxRows), it.remaining))
+	return it.out, n, err
+}
+
+// decode reads the next n rows of every column into its vector.
+func (it *VectorIterator) decode(n int) error {
 	for i, c := range it.columns {
 		v := it.out[i]
 		v.Reset(n)
@@ -136,74 +122,14 @@ func (it *VectorIterator) Next(maxRows int) (vectors []*vector.Vector, n int, er
 			continue
 		}
 		if err := c.read(v, n); err != nil {
-			return nil, 0, err
-		}
-	}
-	it.position, it.nextRow, it.remaining = it.nextRow, it.nextRow+int64(n), it.remaining-int64(n)
-	if it.remaining == 0 {
-		return it.out, n, it.checkGroupEnd()
-	}
-	return it.out, n, nil
-}
-
-func (it *VectorIterator) nextGroup() error {
-	it.group++
-	if it.group >= len(it.rowGroups) {
-		it.close()
-		return io.EOF
-	}
-	g := it.rowGroups[it.group]
-	for _, c := range it.columns {
-		if c == nil {
-			continue
-		}
-		pages, err := it.reader.openChunk(it.src, g, c.node.leaf)
-		if err != nil {
 			return err
-		}
-		c.reset(pages)
-	}
-	it.remaining = it.reader.rowGroups[g].NumRows
-	it.nextRow = it.reader.rowGroups[g].FirstRow
-	return nil
-}
-
-// checkGroupEnd verifies that every column chunk ended with the group's
-// last row.
-func (it *VectorIterator) checkGroupEnd() error {
-	for _, c := range it.columns {
-		if c == nil {
-			continue
-		}
-		more, err := c.hasMore()
-		if err != nil {
-			return err
-		}
-		if more {
-			g := it.rowGroups[it.group]
-			return corruptionf(it.reader.name, "column chunk %d of row group %d holds more values than its %d rows",
-				c.node.leaf, g, it.reader.rowGroups[g].NumRows)
 		}
 	}
 	return nil
 }
 
 // Close releases the iterator's page buffers. It is safe to call twice.
-func (it *VectorIterator) Close() error {
-	it.close()
-	if it.err == nil {
-		it.err = errClosed
-	}
-	return nil
-}
-
-func (it *VectorIterator) close() {
-	for _, c := range it.columns {
-		if c != nil {
-			c.close()
-		}
-	}
-}
+func (it *VectorIterator) Close() error { return it.groupWalk.Close() }
 
 // vectorColumn walks the pages of one column chunk.
 type vectorColumn struct {

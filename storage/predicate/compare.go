@@ -8,26 +8,27 @@ import (
 )
 
 // compareValues orders two non-null values of type t: spec.CompareValues,
-// except that floats go through compareFloats.
+// except that floats go through CompareFloats.
 func compareValues(t spec.DataType, a, b any) int {
 	switch x := a.(type) {
 	case float64:
 		if y, ok := b.(float64); ok {
-			return compareFloats(x, y)
+			return CompareFloats(x, y)
 		}
 	case float32:
 		if y, ok := b.(float32); ok {
-			return compareFloats(float64(x), float64(y))
+			return CompareFloats(float64(x), float64(y))
 		}
 	}
 	return spec.CompareValues(t, a, b)
 }
 
-// compareFloats is Java's Double.compare with -0.0 equal to 0.0: SQL says
+// CompareFloats is Java's Double.compare with -0.0 equal to 0.0: SQL says
 // they are equal, and a Parquet writer may store either zero as the bound
 // of both. NaN equals NaN and sorts above +Inf, so the order stays total and
-// NOT (x > v) is exactly x <= v.
-func compareFloats(x, y float64) int {
+// NOT (x > v) is exactly x <= v. Every evaluator of predicates (the
+// vectorized filter too) orders floats with it, so all agree on NaN and -0.0.
+func CompareFloats(x, y float64) int {
 	xNaN, yNaN := math.IsNaN(x), math.IsNaN(y)
 	switch {
 	case xNaN && yNaN:

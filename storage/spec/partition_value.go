@@ -57,14 +57,17 @@ func temporalString(t DataType, v any, legacyName bool) string {
 	}
 	ts := v.(TimestampValue)
 	if legacyName {
-		return javaLocalDateTimeString(ts.Time())
+		return ts.LocalDateTimeString()
 	}
 	return javaTimestampCastString(ts, t.Precision)
 }
 
-// javaLocalDateTimeString is LocalDateTime.toString: ISO date, 'T', HH:mm,
-// then :ss when seconds or nanos are set, then 3, 6 or 9 fraction digits.
-func javaLocalDateTimeString(t time.Time) string {
+// LocalDateTimeString is Java's LocalDateTime.toString of the value, the
+// form legacy partition names and the toString of Paimon's internal
+// timestamps take: ISO date, 'T', HH:mm, then :ss when seconds or nanos are
+// set, then 3, 6 or 9 fraction digits.
+func (ts TimestampValue) LocalDateTimeString() string {
+	t := ts.Time()
 	var b strings.Builder
 	year := t.Year()
 	switch {

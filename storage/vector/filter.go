@@ -199,7 +199,7 @@ func compileLeaf(l *predicate.LeafPredicate) node {
 	}
 	if op == predicate.OpIn {
 		slices.Sort(lf.ints)
-		slices.SortFunc(lf.floats, compareFloats)
+		slices.SortFunc(lf.floats, predicate.CompareFloats)
 		slices.SortFunc(lf.bytes, bytes.Compare)
 	}
 	return lf
@@ -368,47 +368,28 @@ func (lf *leaf) inResult(found bool) predicate.Tri {
 	return predicate.False
 }
 
-// compareFloats is the order predicates compare floats in: -0.0 equals
-// 0.0, NaN equals NaN and sorts above +Inf.
-func compareFloats(x, y float64) int {
-	xNaN, yNaN := x != x, y != y
-	switch {
-	case xNaN && yNaN:
-		return 0
-	case xNaN:
-		return 1
-	case yNaN:
-		return -1
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
-}
-
 func matchFloats[T float32 | float64](lf *leaf, values []T, out []predicate.Tri) {
 	lits := lf.floats
 	switch lf.op {
 	case predicate.OpEq:
 		for i, x := range values {
-			out[i] = tri(compareFloats(float64(x), lits[0]) == 0)
+			out[i] = tri(predicate.CompareFloats(float64(x), lits[0]) == 0)
 		}
 	case predicate.OpLt:
 		for i, x := range values {
-			out[i] = tri(compareFloats(float64(x), lits[0]) < 0)
+			out[i] = tri(predicate.CompareFloats(float64(x), lits[0]) < 0)
 		}
 	case predicate.OpLe:
 		for i, x := range values {
-			out[i] = tri(compareFloats(float64(x), lits[0]) <= 0)
+			out[i] = tri(predicate.CompareFloats(float64(x), lits[0]) <= 0)
 		}
 	case predicate.OpBetween:
 		for i, x := range values {
-			out[i] = tri(compareFloats(float64(x), lits[0]) >= 0 && compareFloats(float64(x), lits[1]) <= 0)
+			out[i] = tri(predicate.CompareFloats(float64(x), lits[0]) >= 0 && predicate.CompareFloats(float64(x), lits[1]) <= 0)
 		}
 	case predicate.OpIn:
 		for i, x := range values {
-			_, found := slices.BinarySearchFunc(lits, float64(x), compareFloats)
+			_, found := slices.BinarySearchFunc(lits, float64(x), predicate.CompareFloats)
 			out[i] = lf.inResult(found)
 		}
 	default:
