@@ -1,12 +1,22 @@
 # Developer shortcuts. The README's test command (go test ./...) is what CI runs.
 
-.PHONY: test race fuzz bench build
+.PHONY: test race fuzz bench build clients s3
 
 build:
 	go build -o lakesql ./cmd/lakesql
 
 test:
 	go test ./...
+
+# The real-client acceptance tests (mariadb CLI, Connector/J, PyMySQL,
+# SQLAlchemy, Node mysql2), installing the clients first as .ci/run does.
+clients:
+	.ci/clients
+	go test -count=1 -tags clients ./integration/ -run Clients
+
+# The same tests with the warehouse on a real S3 server (versitygw).
+s3:
+	.ci/s3-tests
 
 race:
 	go test -race ./storage/...

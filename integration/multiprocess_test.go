@@ -10,7 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/storage/catalog"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -59,10 +59,19 @@ func batchRows(writer int, id int64, n int) [][]any {
 	return rows
 }
 
+// createTable creates db.payments in a new warehouse (see newWarehouse)
+// and returns the table's location: its directory, or its s3:// URL.
 func createTable(t *testing.T) string {
 	t.Helper()
+	return createTableIn(t, newWarehouse(t))
+}
+
+// createTableIn creates db.payments in warehouse and returns its location.
+func createTableIn(t testing.TB, warehouse string) string {
+	t.Helper()
 	ctx := context.Background()
-	cat := catalog.New(localio.New(), t.TempDir(), nil)
+	fsys, root := openWarehouse(t, warehouse)
+	cat := catalog.New(fsys, root, nil)
 	if err := cat.CreateDatabase(ctx, "db", false); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +82,7 @@ func createTable(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return warehouse + strings.TrimPrefix(dir, root)
 }
 
 // TestMultiProcessCommits: five processes commit 20 batches each into one
@@ -240,9 +249,13 @@ func (p *process) killWhenCommitting(id int64, delay time.Duration) bool {
 // hasLanded reports whether a snapshot of user with identifier id exists,
 // or the error that kept it from finding out. It runs in goroutines, so it
 // does not fail the test.
-func hasLanded(tableDir, user string, id int64) any {
+func hasLanded(location, user string, id int64) any {
 	ctx := context.Background()
-	snaps := snapshot.NewManager(localio.New(), tableDir, "")
+	fsys, tableDir, err := openLocation(ctx, location)
+	if err != nil {
+		return err
+	}
+	snaps := snapshot.NewManager(fsys, tableDir, "")
 	ids, err := snaps.IDs(ctx)
 	if err != nil {
 		return err
@@ -262,10 +275,10 @@ func hasLanded(tableDir, user string, id int64) any {
 // verify checks the table the jobs left: snapshots 1..n, exactly one per
 // (user, identifier), receipts naming each user's last batch, and rows
 // and record count equal to the union of all batches.
-func verify(t *testing.T, tableDir string, jobs []writerJob) {
+func verify(t *testing.T, location string, jobs []writerJob) {
 	t.Helper()
 	ctx := context.Background()
-	fsys := localio.New()
+	fsys, tableDir := openWarehouse(t, location)
 	snaps := snapshot.NewManager(fsys, tableDir, "")
 	ids, err := snaps.IDs(ctx)
 	if err != nil {
@@ -293,8 +306,8 @@ func verify(t *testing.T, tableDir string, jobs []writerJob) {
 		latest = s
 	}
 	checkEachOnce(t, jobs, landed)
-	checkReceipts(t, tableDir, jobs, landed)
-	checkRows(t, tableDir, jobs, latest)
+	checkReceipts(t, fsys, tableDir, jobs, landed)
+	checkRows(t, fsys, tableDir, jobs, latest)
 }
 
 // checkEachOnce: 0 lost and 0 duplicated commits.
@@ -319,10 +332,10 @@ func checkEachOnce(t *testing.T, jobs []writerJob, landed map[string][]int64) {
 
 // checkReceipts: each user's receipt records its last batch, in the
 // snapshot that holds it.
-func checkReceipts(t *testing.T, tableDir string, jobs []writerJob, landed map[string][]int64) {
+func checkReceipts(t *testing.T, fsys fileio.FileIO, tableDir string, jobs []writerJob, landed map[string][]int64) {
 	t.Helper()
 	for _, j := range jobs {
-		data, err := os.ReadFile(filepath.Join(tableDir, "commit-user", j.user()))
+		data, err := fsys.ReadFile(context.Background(), path.Join(tableDir, "commit-user", j.user()))
 		if err != nil {
 			t.Errorf("receipt of %s: %v", j.user(), err)
 			continue
@@ -345,7 +358,7 @@ func checkReceipts(t *testing.T, tableDir string, jobs []writerJob, landed map[s
 // checkRows: the latest snapshot counts exactly the rows of all batches
 // (a batch committed twice would count twice, though the key merge would
 // hide it from a read), and the table reads back exactly those rows.
-func checkRows(t *testing.T, tableDir string, jobs []writerJob, latest *spec.Snapshot) {
+func checkRows(t *testing.T, fsys fileio.FileIO, tableDir string, jobs []writerJob, latest *spec.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
 	var want []string
@@ -360,7 +373,7 @@ func checkRows(t *testing.T, tableDir string, jobs []writerJob, latest *spec.Sna
 	if latest == nil || latest.TotalRecordCount == nil || *latest.TotalRecordCount != int64(len(want)) {
 		t.Errorf("latest snapshot counts %v records; want %d", recordCount(latest), len(want))
 	}
-	tbl, err := table.Open(ctx, localio.New(), tableDir)
+	tbl, err := table.Open(ctx, fsys, tableDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
+	"path"
 	"slices"
 	"sync"
 	"testing"
 
-	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -63,7 +62,8 @@ func TestPaymentIncident(t *testing.T) {
 		totalRetries += r
 	}
 
-	tb, err := table.Open(context.Background(), localio.New(), filepath.Join(warehouse, "pay.db", "payments"))
+	fsys, root := openWarehouse(t, warehouse)
+	tb, err := table.Open(context.Background(), fsys, path.Join(root, "pay.db", "payments"))
 	if err != nil {
 		t.Fatal(err)
 	}

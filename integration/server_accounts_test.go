@@ -1,9 +1,9 @@
 package integration
 
 import (
+	"context"
 	"database/sql"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +23,8 @@ func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 		"CREATE USER 'analyst'@'%' IDENTIFIED BY 'analyst-pw'",
 		"GRANT SELECT ON sales.* TO 'analyst'@'%'")
 	s.stop(t)
-	if _, err := os.Stat(filepath.Join(cfg.Warehouse, filepath.FromSlash(server.PrivilegesFile))); err != nil {
+	fsys, root := openWarehouse(t, cfg.Warehouse)
+	if _, err := fsys.Stat(context.Background(), path.Join(root, server.PrivilegesFile)); err != nil {
 		t.Fatalf("accounts file: %v", err)
 	}
 

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -24,15 +23,15 @@ type lakesqlServer struct {
 	once   sync.Once
 }
 
-// serverConfig serves warehouse on a free loopback port.
+// serverConfig serves warehouse, a directory or an s3:// URL (see
+// newWarehouse), on a free loopback port.
 func serverConfig(warehouse string) server.Config {
 	cfg := server.DefaultConfig()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.Warehouse = warehouse
+	cfg.S3 = testS3Config()
 	return cfg
 }
-
-func newWarehouse(t *testing.T) string { return filepath.Join(t.TempDir(), "warehouse") }
 
 // quietLogs keeps go-mysql-server's per-connection info logs out of test
 // output.

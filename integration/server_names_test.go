@@ -1,8 +1,6 @@
 package integration
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +10,8 @@ import (
 // that are paths out of the warehouse fail, create nothing, and leave the
 // connection usable.
 func TestServerRejectsNamesThatEscapeTheWarehouse(t *testing.T) {
-	root := t.TempDir()
-	warehouse := filepath.Join(root, "warehouse")
+	warehouse := newWarehouse(t)
+	root := parentLocation(warehouse)
 	s := startServer(t, serverConfig(warehouse))
 	db := s.connect(t, "root", "")
 	mustExec(t, db, "CREATE DATABASE ok")
@@ -41,18 +39,4 @@ func TestServerRejectsNamesThatEscapeTheWarehouse(t *testing.T) {
 	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil {
 		t.Errorf("server after the rejected names: %v", err)
 	}
-}
-
-// listTree lists every path under dir.
-func listTree(t *testing.T, dir string) []string {
-	t.Helper()
-	var paths []string
-	err := filepath.WalkDir(dir, func(path string, _ os.DirEntry, err error) error {
-		paths = append(paths, path)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return paths
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -79,7 +78,7 @@ func jobFromEnv() (writerJob, error) {
 // TestWriterProcess is the body of a writer process. Run directly, as
 // part of the package's tests, it skips.
 func TestWriterProcess(t *testing.T) {
-	tableDir, ok := os.LookupEnv(envTable)
+	location, ok := os.LookupEnv(envTable)
 	if !ok {
 		t.Skip("helper process of the multi-process tests")
 	}
@@ -89,8 +88,12 @@ func TestWriterProcess(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	fsys, tableDir, err := openLocation(ctx, location)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := &writerProcess{job: job, tableDir: tableDir, spillDir: os.Getenv(envSpill)}
-	p.fs.FileIO = localio.New()
+	p.fs.FileIO = fsys
 	if err := p.run(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +185,7 @@ func (p *writerProcess) recommit(ctx context.Context, req commit.Request) error 
 }
 
 func (p *writerProcess) committer(ctx context.Context) (*commit.Committer, error) {
-	tbl, err := table.Open(ctx, localio.New(), p.tableDir)
+	tbl, err := table.Open(ctx, p.fs.FileIO, p.tableDir)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +199,7 @@ func (p *writerProcess) committer(ctx context.Context) (*commit.Committer, error
 // prepare writes batch id and returns its request and the writer holding
 // its files.
 func (p *writerProcess) prepare(ctx context.Context, id int64) (commit.Request, *write.TableWriter, error) {
-	tw, err := write.Open(ctx, write.Options{FileIO: localio.New(), TableDir: p.tableDir, SpillDir: p.spillDir})
+	tw, err := write.Open(ctx, write.Options{FileIO: p.fs.FileIO, TableDir: p.tableDir, SpillDir: p.spillDir})
 	if err != nil {
 		return commit.Request{}, nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/lakesql/lakesql/storage/fileio/s3io"
 )
 
 // Config is everything `lakesql serve` can be told: the JSON config file
@@ -20,8 +22,14 @@ import (
 type Config struct {
 	// Listen is the TCP address, HOST:PORT. Port 0 picks a free port.
 	Listen string `json:"listen"`
-	// Warehouse is the warehouse directory; it is created if missing.
+	// Warehouse is the warehouse directory, created if missing, or an
+	// s3://bucket/prefix URL of a warehouse on an S3-compatible object
+	// store, reached as S3 says.
 	Warehouse string `json:"warehouse"`
+	// S3 says how to reach the object store of an s3:// warehouse: endpoint,
+	// region, path-style addressing and, if not from the standard AWS
+	// environment and config chain, credentials.
+	S3 s3io.Config `json:"s3"`
 	// MaxConnections caps concurrent client connections; a client over the
 	// cap gets MySQL error 1040. 0 means no cap.
 	MaxConnections int `json:"max_connections"`
@@ -153,6 +161,11 @@ func (c Config) Validate() error {
 	if c.Warehouse == "" {
 		return errors.New("warehouse directory is empty")
 	}
+	if c.onObjectStore() {
+		if _, _, err := s3io.ParseURL(c.Warehouse); err != nil {
+			return err
+		}
+	}
 	if c.MaxConnections < 0 {
 		return fmt.Errorf("max_connections %d is negative", c.MaxConnections)
 	}
@@ -202,6 +215,10 @@ func (c Config) loopbackOnly() bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// onObjectStore reports whether the warehouse is an s3:// URL rather than a
+// local directory.
+func (c Config) onObjectStore() bool { return strings.HasPrefix(c.Warehouse, s3io.Scheme) }
 
 func (c Config) hasUser(name string) bool {
 	for _, u := range c.Users {

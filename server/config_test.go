@@ -31,6 +31,25 @@ func TestParseConfigOverDefaults(t *testing.T) {
 	}
 }
 
+func TestParseS3Config(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{
+		"warehouse": "s3://lake/prod",
+		"s3": {"endpoint": "http://127.0.0.1:7070", "region": "eu-west-1", "path_style": true, "max_attempts": 3}
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.S3.Endpoint != "http://127.0.0.1:7070" || cfg.S3.Region != "eu-west-1" || !cfg.S3.PathStyle || cfg.S3.MaxAttempts != 3 {
+		t.Errorf("s3 section parsed as %+v", cfg.S3)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("valid s3 config refused: %v", err)
+	}
+	if _, err := ParseConfig([]byte(`{"s3": {"path-style": true}}`)); err == nil {
+		t.Error("a misspelt s3 key parsed")
+	}
+}
+
 func TestParseConfigRejects(t *testing.T) {
 	for name, text := range map[string]string{
 		"unknown key":        `{"listen": "127.0.0.1:3306", "max_conections": 5}`,
@@ -60,6 +79,7 @@ func TestValidateRejects(t *testing.T) {
 		"duplicate user": {func(c *Config) {
 			c.Users = []User{{Name: "a", Password: "x"}, {Name: "a", Host: "%", Password: "y"}}
 		}, "configured twice"},
+		"s3 without bucket": {func(c *Config) { c.Warehouse = "s3:///warehouse" }, "bucket/prefix URL"},
 		"remote without password": {func(c *Config) {
 			c.Listen = "10.0.0.1:3306"
 			c.Users = []User{{Name: "a"}}

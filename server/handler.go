@@ -49,24 +49,26 @@ func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
-	return h.Handler.ComQuery(ctx, c, query, callback)
+	return clientError(h.Handler.ComQuery(ctx, c, query, padFractions(callback)))
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
-	return h.Handler.ComMultiQuery(ctx, c, query, callback)
+	remainder, err = h.Handler.ComMultiQuery(ctx, c, query, padFractions(callback))
+	return remainder, clientError(err)
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (fields []*querypb.Field, err error) {
 	defer recoverAsError(c, query, &err)
-	return h.Handler.ComPrepare(ctx, c, query, prepare)
+	fields, err = h.Handler.ComPrepare(ctx, c, query, prepare)
+	return fields, clientError(err)
 }
 
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
 	defer recoverAsError(c, prepare.PrepareStmt, &err)
 	defer func() { h.metrics.RecordStatement(prepare.PrepareStmt, err) }()
-	return h.Handler.ComStmtExecute(ctx, c, prepare, callback)
+	return clientError(h.Handler.ComStmtExecute(ctx, c, prepare, callback))
 }
 
 func (h *handler) ComResetConnection(c *mysql.Conn) (err error) {

@@ -19,7 +19,9 @@ import (
 
 	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/fileio/cacheio"
+	"github.com/lakesql/lakesql/storage/fileio/open"
+	"github.com/lakesql/lakesql/sysprocs"
 )
 
 // Options are the dependencies of a Server that tests replace.
@@ -29,7 +31,8 @@ type Options struct {
 	FileIO fileio.FileIO
 	// Now is the clock of commits and schemas; nil is time.Now.
 	Now func() time.Time
-	// Procedures are the CALL-able procedures; nil is none.
+	// Procedures are the CALL-able procedures; nil is the sys procedures
+	// of package sysprocs over the warehouse.
 	Procedures sql.ExternalStoredProcedureProvider
 }
 
@@ -51,8 +54,8 @@ func New(cfg Config, opts Options) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	localDisk := opts.FileIO == nil
-	opts, err := opts.withDefaults(cfg.Warehouse)
+	localDisk := opts.FileIO == nil && !cfg.onObjectStore()
+	opts, root, err := opts.withDefaults(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +64,16 @@ func New(cfg Config, opts Options) (*Server, error) {
 		return nil, err
 	}
 	metrics := sqlbackend.NewMetrics()
-	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: cfg.Warehouse, Now: opts.Now, Metrics: metrics})
+	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Now: opts.Now, Metrics: metrics})
+	if opts.Procedures == nil {
+		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now})
+	}
 	engine := sqlbackend.NewEngine(backend, opts.Procedures)
 	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {
 		return nil, err
 	}
 	ctx := sql.NewContext(context.Background())
-	if err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, newPrivilegeStore(opts.FileIO, cfg.Warehouse), cfg); err != nil {
+	if err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, newPrivilegeStore(opts.FileIO, root), cfg); err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics}
@@ -81,17 +87,34 @@ func New(cfg Config, opts Options) (*Server, error) {
 	return s, nil
 }
 
-func (o Options) withDefaults(warehouse string) (Options, error) {
+// manifestCacheBytes bounds the manifests an object-store warehouse keeps
+// in memory: every commit reads the manifests of the snapshot it builds
+// on, each a round trip to the store otherwise.
+const manifestCacheBytes = 64 << 20
+
+// withDefaults fills in the defaults and returns the root of the warehouse
+// in o.FileIO's paths. Without a FileIO the config's warehouse is opened:
+// an s3:// URL on its object store (the root is the key prefix; manifests
+// are cached in memory), anything else on the local disk, creating the
+// directory.
+func (o Options) withDefaults(cfg Config) (Options, string, error) {
+	root := cfg.Warehouse
 	if o.FileIO == nil {
-		o.FileIO = localio.New()
-		if err := os.MkdirAll(warehouse, 0o755); err != nil {
-			return o, fmt.Errorf("create warehouse: %w", err)
+		fsys, fsRoot, err := open.Warehouse(context.Background(), cfg.Warehouse, cfg.S3)
+		if err != nil {
+			return o, "", fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
+		}
+		o.FileIO, root = fsys, fsRoot
+		if cfg.onObjectStore() {
+			o.FileIO = cacheio.New(fsys, manifestCacheBytes)
+		} else if err := os.MkdirAll(root, 0o755); err != nil {
+			return o, "", fmt.Errorf("create warehouse: %w", err)
 		}
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return o, nil
+	return o, root, nil
 }
 
 // FilesDir, relative to the warehouse, is the only directory LOAD DATA
@@ -102,7 +125,10 @@ func (o Options) withDefaults(warehouse string) (Options, error) {
 const FilesDir = "_lakesql/files"
 
 // confineFileAccess sets secure_file_priv to FilesDir, creating it on a
-// local warehouse. It is a process-wide setting in go-mysql-server.
+// local warehouse. It is a process-wide setting in go-mysql-server. On any
+// other warehouse (an s3:// URL) the directory is not created and names no
+// local directory, which turns file import and export off: go-mysql-server
+// reads and writes those files on the local disk, not through the FileIO.
 func confineFileAccess(warehouse string, create bool) error {
 	dir, err := filepath.Abs(filepath.Join(warehouse, filepath.FromSlash(FilesDir)))
 	if err != nil {

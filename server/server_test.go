@@ -461,3 +461,43 @@ func TestMetricsEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// Clients get MySQL's numbers and SQLSTATEs for the errors they act on,
+// including errors lakesql raises while GMS parses.
+func TestErrorNumbersAndStates(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.Warehouse = t.TempDir()
+	s, err := server.New(cfg, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve() }()
+	defer func() {
+		if err := s.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+		<-served
+	}()
+	db := connect(t, s.Addr().String(), "root", "")
+	if _, err := db.Exec("CREATE DATABASE e"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		query string
+		num   uint16
+		state string
+	}{
+		{"SELEC 1", 1064, "42000"},
+		{"SELECT * FROM e.nosuch", 1146, "42S02"},
+		{"SELECT * FROM e.t FOR TIMESTAMP AS OF ?", 1235, "42000"},
+	}
+	for _, c := range cases {
+		_, err := db.Exec(c.query)
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != c.num || string(me.SQLState[:]) != c.state {
+			t.Errorf("%s: %v, want %d (%s)", c.query, err, c.num, c.state)
+		}
+	}
+}

@@ -40,8 +40,26 @@ func pushAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		return &aggregateNode{table: t, specs: specs, schema: gb.Schema()}, transform.NewTree, nil
+		return &aggregateNode{table: t, specs: specs, schema: aggregateSchema(gb)}, transform.NewTree, nil
 	})
+}
+
+// aggregateSchema is the GroupBy's output schema with SUMs of DECIMALs
+// widened to their MySQL type (see typeDecimalSums), so a large total never
+// overflows the column's own precision.
+func aggregateSchema(gb *plan.GroupBy) sql.Schema {
+	schema := gb.Schema().Copy()
+	for i, e := range gb.SelectedExprs {
+		if a, ok := e.(*expression.Alias); ok {
+			e = a.Child
+		}
+		if sum, ok := e.(*aggregation.Sum); ok {
+			if typ, ok := decimalSumType(sum.Child.Type()); ok {
+				schema[i].Type = typ
+			}
+		}
+	}
+	return schema
 }
 
 // exactlyFilteredTable is the lakesql table under n when n reads it whole

@@ -2,12 +2,15 @@ package sqlbackend
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -334,5 +337,36 @@ func TestFailedStatementLeavesNoFiles(t *testing.T) {
 	})
 	if len(data) != 0 {
 		t.Fatalf("failed statement left data files: %v", data)
+	}
+}
+
+// SUM over a DECIMAL column is a DECIMAL, as in MySQL, whether the storage
+// layer or GMS computes it: money totals must not become floating point.
+func TestSumOfDecimalIsDecimal(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1234567.89, 'SUCCESS'), ('2026-04-16', 2, 10.95, 'SUCCESS')")
+	for _, q := range []string{
+		"SELECT SUM(amount) FROM payments",
+		"SELECT SUM(amount) FROM payments WHERE pay_id + 0 > 0",
+		"SELECT status, SUM(amount) FROM payments GROUP BY status",
+	} {
+		ctx := c.context().WithQuery(q)
+		schema, iter, _, err := h.engine.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := sql.RowIterToRows(ctx, iter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := len(schema) - 1
+		if got := schema[last].Type.String(); got != "decimal(40,2)" {
+			t.Errorf("%s: result type %s, want decimal(40,2)", q, got)
+		}
+		if got := fmt.Sprint(rows[0][last]); got != "1234578.84" {
+			t.Errorf("%s: %s, want 1234578.84", q, got)
+		}
 	}
 }

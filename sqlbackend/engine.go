@@ -2,10 +2,12 @@ package sqlbackend
 
 import (
 	"context"
+	"errors"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/vitess/go/mysql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/planner/rewrite"
@@ -30,7 +32,10 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		"version_comment": VersionComment,
 	})
 	pro := NewProvider(b, procedures)
-	a := analyzer.NewBuilder(pro).AddPostAnalyzeRule(ruleAggregate, pushAggregates).Build()
+	a := analyzer.NewBuilder(pro).
+		AddPostAnalyzeRule(ruleDecimalSums, typeDecimalSums).
+		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
+		Build()
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
 	return engine
@@ -49,7 +54,8 @@ func (p rewritingParser) ParseSimple(query string) (ast.Statement, error) {
 	if err != nil {
 		return nil, mysqlError(err)
 	}
-	return p.Parser.ParseSimple(r.Query)
+	stmt, err := p.Parser.ParseSimple(r.Query)
+	return stmt, parseError(err)
 }
 
 func (p rewritingParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
@@ -57,7 +63,8 @@ func (p rewritingParser) Parse(ctx *sql.Context, query string, multi bool) (ast.
 	if err != nil {
 		return nil, "", "", err
 	}
-	return p.Parser.Parse(ctx, q, multi)
+	stmt, query, rest, err := p.Parser.Parse(ctx, q, multi)
+	return stmt, query, rest, parseError(err)
 }
 
 func (p rewritingParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
@@ -65,7 +72,8 @@ func (p rewritingParser) ParseWithOptions(ctx context.Context, query string, del
 	if err != nil {
 		return nil, "", "", err
 	}
-	return p.Parser.ParseWithOptions(ctx, q, delimiter, multi, options)
+	stmt, query, rest, err := p.Parser.ParseWithOptions(ctx, q, delimiter, multi, options)
+	return stmt, query, rest, parseError(err)
 }
 
 func (p rewritingParser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
@@ -73,7 +81,23 @@ func (p rewritingParser) ParseOneWithOptions(ctx context.Context, query string, 
 	if err != nil {
 		return nil, 0, err
 	}
-	return p.Parser.ParseOneWithOptions(ctx, q, options)
+	stmt, next, err := p.Parser.ParseOneWithOptions(ctx, q, options)
+	return stmt, next, parseError(err)
+}
+
+// parseError makes a vitess syntax error MySQL's 1064 with SQLSTATE 42000,
+// which drivers turn into their syntax-error exceptions; GMS would send it
+// as 1105 (unknown error). ErrEmpty (a statement of only comments) stays
+// as it is: GMS answers it with an empty OK.
+func parseError(err error) error {
+	if err == nil || errors.Is(err, ast.ErrEmpty) {
+		return err
+	}
+	var already *mysql.SQLError
+	if errors.As(err, &already) {
+		return err
+	}
+	return mysql.NewSQLError(mysql.ERParseError, mysql.SSClientError, "%s", err.Error())
 }
 
 // rewrite rewrites one statement text and hands an INSERT OVERWRITE's

@@ -11,12 +11,23 @@ import (
 
 // pin is the snapshot a statement reads a table at; id 0 means the table
 // had no snapshot, so it reads no rows even if a first snapshot lands
-// while the statement runs.
-type pin struct{ snapshotID int64 }
+// while the statement runs. A pin from AS OF 'tag' keeps the tag: the
+// tag holds its snapshot, which stays readable after snapshot-<id> itself
+// has expired.
+type pin struct {
+	snapshotID int64
+	tag        string
+	schemaID   int64
+}
 
 func (p pin) empty() bool { return p.snapshotID == 0 }
 
-func (p pin) timeTravel() snapshot.TimeTravel { return snapshot.TimeTravel{SnapshotID: p.snapshotID} }
+func (p pin) timeTravel() snapshot.TimeTravel {
+	if p.tag != "" {
+		return snapshot.TimeTravel{Tag: p.tag}
+	}
+	return snapshot.TimeTravel{SnapshotID: p.snapshotID}
+}
 
 func (p pin) String() string {
 	if p.empty() {
@@ -36,7 +47,11 @@ func pinFor(ctx *sql.Context, db, name string, t *table.Table, asOf *snapshot.Ti
 		if err != nil {
 			return pin{}, err
 		}
-		return pin{snapshotID: s.ID}, nil
+		p := pin{snapshotID: s.ID, schemaID: s.SchemaID}
+		if asOf.Tag != "" || isTag(ctx, t, asOf.Version) {
+			p.tag = asOf.Tag + asOf.Version
+		}
+		return p, nil
 	}
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
@@ -87,4 +102,14 @@ func latestPin(ctx *sql.Context, t *table.Table) (pin, error) {
 		return pin{}, err
 	}
 	return pin{snapshotID: id}, nil
+}
+
+// isTag reports whether a Paimon scan.version names a tag (it may name a
+// snapshot id instead).
+func isTag(ctx *sql.Context, t *table.Table, version string) bool {
+	if version == "" {
+		return false
+	}
+	_, err := t.Snapshots().Tag(ctx, version)
+	return err == nil
 }

@@ -71,11 +71,7 @@ func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin
 // snapshotSchema is the schema a time-travel read of the pinned snapshot
 // uses: the one the snapshot was written with, as Java's tryTimeTravel.
 func snapshotSchema(ctx *sql.Context, t *table.Table, p pin) (*spec.TableSchema, error) {
-	s, err := t.Snapshots().Snapshot(ctx, p.snapshotID)
-	if err != nil {
-		return nil, err
-	}
-	return t.Schemas().Schema(ctx, s.SchemaID)
+	return t.Schemas().Schema(ctx, p.schemaID)
 }
 
 // Name implements sql.Nameable.

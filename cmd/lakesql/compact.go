@@ -10,16 +10,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lakesql/lakesql/server"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/fileio/open"
+	"github.com/lakesql/lakesql/storage/fileio/s3io"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
 const compactUsage = `usage:
-  lakesql compact --warehouse DIR [--table DB.TABLE [--partitions SPEC]] [--full]
-  lakesql compact --warehouse DIR [--table DB.TABLE] --watch [--interval DURATION]
+  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full]
+  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE] --watch [--interval DURATION]
 `
 
 // compactConfig is what the compact command was asked to do.
@@ -30,6 +32,9 @@ type compactConfig struct {
 	mode       compact.Mode
 	watch      bool
 	interval   time.Duration
+	// s3 configures an s3:// warehouse: the "s3" section of the server's
+	// config file.
+	s3 s3io.Config
 }
 
 // runCompact is the dedicated compaction service: it compacts the tables of
@@ -43,7 +48,12 @@ func runCompact(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	svc := newCompactService(cfg, localio.New(), out)
+	fsys, root, err := open.Warehouse(ctx, cfg.warehouse, cfg.s3)
+	if err != nil {
+		return err
+	}
+	cfg.warehouse = root
+	svc := newCompactService(cfg, fsys, out)
 	if !cfg.watch {
 		return svc.round(ctx)
 	}
@@ -63,7 +73,8 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 	cfg := compactConfig{}
 	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.warehouse, "warehouse", "", "warehouse directory")
+	fs.StringVar(&cfg.warehouse, "warehouse", "", "warehouse directory or s3://bucket/prefix")
+	configPath := fs.String("config", "", "the server's JSON config file, for its s3 section")
 	tableName := fs.String("table", "", "DB.TABLE to compact; default every table")
 	partitions := fs.String("partitions", "", "partitions to compact, k=v,k2=v2;k=v3")
 	full := fs.Bool("full", false, "compact every bucket fully")
@@ -83,6 +94,13 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 		return cfg, compactUsageError("--interval must be positive")
 	case *partitions != "" && *tableName == "":
 		return cfg, compactUsageError("--partitions needs --table")
+	}
+	if *configPath != "" {
+		serverCfg, err := server.LoadConfig(*configPath)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.s3 = serverCfg.S3
 	}
 	if *full {
 		cfg.mode = compact.Full

@@ -19,8 +19,8 @@ import (
 const usage = `usage:
   lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
   lakesql inspect TABLE_DIR
-  lakesql serve [--listen HOST:PORT] [--warehouse DIR] [--config FILE] [--metrics-listen HOST:PORT]
-  lakesql compact --warehouse DIR [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D]]
+  lakesql serve [--listen HOST:PORT] [--warehouse DIR|s3://BUCKET/PREFIX] [--config FILE] [--metrics-listen HOST:PORT]
+  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D]]
 `
 
 func main() {

@@ -1,0 +1,97 @@
+package sysprocs
+
+import (
+	"context"
+	"slices"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+var compactSchema = sql.Schema{
+	{Name: "table", Type: types.LongText},
+	{Name: "snapshot_id", Type: types.Int64, Nullable: true},
+	{Name: "files_rewritten", Type: types.Int64},
+	{Name: "files_upgraded", Type: types.Int64},
+	{Name: "files_written", Type: types.Int64},
+	{Name: "bytes_read", Type: types.Int64},
+	{Name: "bytes_written", Type: types.Int64},
+	{Name: "attempts", Type: types.Int64},
+}
+
+// compactProcedures: sys.compact('db.t' [, partitions] [, mode]).
+func (p *Procedures) compactProcedures() []sql.ExternalStoredProcedureDetails {
+	return variants("compact", compactSchema, false,
+		func(ctx *sql.Context, table string) (sql.RowIter, error) {
+			return p.compact(ctx, table, "", "")
+		},
+		func(ctx *sql.Context, table, partitions string) (sql.RowIter, error) {
+			return p.compact(ctx, table, partitions, "")
+		},
+		p.compact)
+}
+
+func (p *Procedures) compact(ctx *sql.Context, tableArg, partitions, mode string) (sql.RowIter, error) {
+	const proc = "compact"
+	t, err := p.prepare(ctx, proc, tableArg, needWrite)
+	if err != nil {
+		return nil, err
+	}
+	// Paimon's compact procedure does a full compaction unless told
+	// otherwise when it runs as a batch job, which a CALL is.
+	m := compact.Full
+	if !isDefault(mode) {
+		if m, err = compact.ParseMode(mode); err != nil {
+			return nil, badArgument(proc, "mode %q: want 'full' or 'minor'", mode)
+		}
+	}
+	specs, err := compact.ParsePartitions(partitions)
+	if err != nil {
+		return nil, badArgument(proc, "partitions %q: %v", partitions, err)
+	}
+	if err := p.checkPartitionKeys(ctx, t, specs); err != nil {
+		return nil, err
+	}
+	log := p.opts.Logger.WithField("table", t.String())
+	res, err := compact.Table(ctx, compact.Options{
+		FileIO: p.opts.FileIO, TableDir: t.dir, Mode: m, Partitions: specs,
+		Identity: p.compaction, Logf: log.Infof, Now: p.opts.Now, NewUUID: p.opts.NewUUID,
+	})
+	if err != nil {
+		return nil, mysqlError(proc, err)
+	}
+	p.logRun(ctx, proc, t, res.String())
+	var snapshotID any
+	if res.Snapshot != 0 {
+		snapshotID = res.Snapshot
+	}
+	return sql.RowsToRowIter(sql.Row{t.String(), snapshotID, int64(res.FilesRewritten), int64(res.FilesUpgraded),
+		int64(res.FilesWritten), res.BytesRead, res.BytesWritten, int64(res.Attempts)}), nil
+}
+
+// checkPartitionKeys refuses a partition spec naming a column that is not
+// a partition key, as a bad argument rather than a storage failure.
+func (p *Procedures) checkPartitionKeys(ctx context.Context, t tableRef, specs []map[string]string) error {
+	if specs == nil {
+		return nil
+	}
+	tbl, err := table.Open(ctx, p.opts.FileIO, t.dir)
+	if err != nil {
+		return mysqlError("compact", err)
+	}
+	s, err := tbl.LatestSchema(ctx)
+	if err != nil {
+		return mysqlError("compact", err)
+	}
+	for _, spec := range specs {
+		for k := range spec {
+			if !slices.Contains(s.PartitionKeys, k) {
+				return badArgument("compact", "partitions: %s is not a partition key of %s (partition keys: %v)", k, t, s.PartitionKeys)
+			}
+		}
+	}
+	return nil
+}

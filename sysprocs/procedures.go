@@ -1,0 +1,109 @@
+package sysprocs
+
+import (
+	"context"
+	"time"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/sirupsen/logrus"
+
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/fileio"
+)
+
+// Options are the dependencies of the procedures. Every source of
+// nondeterminism is here.
+type Options struct {
+	// Catalog resolves 'db.t' to a table directory.
+	Catalog *catalog.Catalog
+	// FileIO reaches the warehouse.
+	FileIO fileio.FileIO
+	// Now is the clock of commits, tags, retention and waits; default
+	// time.Now.
+	Now func() time.Time
+	// NewUUID names the files and commit users the procedures create;
+	// default random version-4 UUIDs.
+	NewUUID func() string
+	// Sleep waits between two looks at a table in wait_watermark, returning
+	// early with the context's error; default a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// WaitPollInterval is the time between those looks; 0 is
+	// maintenance.DefaultWaitPollInterval.
+	WaitPollInterval time.Duration
+	// Logger receives one line per procedure run and compaction progress;
+	// default the standard logrus logger.
+	Logger logrus.FieldLogger
+}
+
+// Procedures answers CALL sys.<name>(…). It is safe for concurrent use.
+type Procedures struct {
+	opts Options
+	// compaction is the commit user of every sys.compact of this process,
+	// so that its commit identifiers keep increasing across calls.
+	compaction *compact.Identity
+	registry   sql.ExternalStoredProcedureRegistry
+}
+
+var _ sql.ExternalStoredProcedureProvider = (*Procedures)(nil)
+
+// New returns the procedures over a warehouse.
+func New(opts Options) *Procedures {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = logrus.StandardLogger()
+	}
+	p := &Procedures{
+		opts:       opts,
+		compaction: compact.NewCompactionIdentity(opts.NewUUID),
+		registry:   sql.NewExternalStoredProcedureRegistry(),
+	}
+	for _, group := range [][]sql.ExternalStoredProcedureDetails{
+		p.compactProcedures(),
+		p.expireSnapshotsProcedures(),
+		p.tagProcedures(),
+		p.rollbackProcedures(),
+		p.orphanProcedures(),
+		p.expirePartitionsProcedures(),
+		p.waitWatermarkProcedures(),
+	} {
+		for _, d := range group {
+			p.registry.Register(d)
+		}
+	}
+	return p
+}
+
+// ExternalStoredProcedure implements sql.ExternalStoredProcedureProvider:
+// the variant of name taking numOfParams arguments, or the longest one
+// (whose call then fails with go-mysql-server's argument count error).
+func (p *Procedures) ExternalStoredProcedure(_ *sql.Context, name string, numOfParams int) (*sql.ExternalStoredProcedureDetails, error) {
+	return p.registry.LookupByNameAndParamCount(name, numOfParams)
+}
+
+// ExternalStoredProcedures implements sql.ExternalStoredProcedureProvider.
+func (p *Procedures) ExternalStoredProcedures(_ *sql.Context, name string) ([]sql.ExternalStoredProcedureDetails, error) {
+	return p.registry.LookupByName(name)
+}
+
+// variants registers one procedure under several argument counts: each
+// function takes a prefix of the full argument list, and go-mysql-server
+// picks the variant by the number of arguments a CALL gives.
+func variants(name string, schema sql.Schema, readOnly bool, functions ...any) []sql.ExternalStoredProcedureDetails {
+	out := make([]sql.ExternalStoredProcedureDetails, len(functions))
+	for i, f := range functions {
+		out[i] = sql.ExternalStoredProcedureDetails{Name: name, Schema: schema, Function: f, ReadOnly: readOnly}
+	}
+	return out
+}
+
+// logRun records what a procedure did on a table.
+func (p *Procedures) logRun(ctx *sql.Context, proc string, t tableRef, what string) {
+	p.opts.Logger.WithFields(logrus.Fields{
+		"procedure":    "sys." + proc,
+		"table":        t.String(),
+		"connectionID": ctx.Session.ID(),
+	}).Info(what)
+}
