@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -369,4 +370,40 @@ func TestSumOfDecimalIsDecimal(t *testing.T) {
 			t.Errorf("%s: %s, want 1234578.84", q, got)
 		}
 	}
+}
+
+// A missing or corrupt data file is a clear error for the statement that
+// needs it; the session keeps working and other tables stay readable.
+func TestMissingAndCorruptDataFiles(t *testing.T) {
+	warehouse := t.TempDir()
+	h := newHarness(t, warehouse)
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay",
+		"INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')",
+		"INSERT INTO payments VALUES ('2026-04-17', 2, 2.00, 'SUCCESS')")
+	var data []string
+	_ = filepath.WalkDir(warehouse, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), "data-") {
+			data = append(data, path)
+		}
+		return nil
+	})
+	slices.Sort(data)
+	if len(data) != 2 {
+		t.Fatalf("want 2 data files, got %v", data)
+	}
+	if err := os.WriteFile(data[0], []byte("not parquet"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(data[1]); err != nil {
+		t.Fatal(err)
+	}
+	for _, dt := range []string{"2026-04-16", "2026-04-17"} {
+		_, err := c.query("SELECT * FROM payments WHERE dt = '" + dt + "'")
+		if err == nil || !strings.Contains(err.Error(), "data-") {
+			t.Errorf("reading %s over a damaged file: %v, want an error naming the file", dt, err)
+		}
+	}
+	wantRows(t, c, "SELECT 1", "[1]")
 }
