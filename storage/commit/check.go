@@ -10,9 +10,6 @@ import (
 // checkConflicts runs CheckConflicts for part p on top of latest and
 // returns the index files the new snapshot lists (see combineIndex).
 func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) (*indexPlan, error) {
-	if err := r.resolveOverwrite(ctx, p, latest, attempt); err != nil {
-		return nil, err
-	}
 	in := r.conflictInput(p, latest, attempt)
 	in.Delta = p.entries
 	var keyErr error
@@ -107,14 +104,15 @@ func inPartitionsOf(delta, live []spec.ManifestEntry) []spec.ManifestEntry {
 	return out
 }
 
-// resolveOverwrite adds to an overwrite part, once, a DELETE of every data
-// and index file live in its base snapshot inside its target. The deletes
-// come from the base, the snapshot the writer read, never from whatever is
-// latest: files published since then are either outside the target or make
-// CheckConflicts fail with OverwriteTargetChanged (apache/paimon#4802).
-func (r *run) resolveOverwrite(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) error {
+// resolveOverwrite adds to an overwrite part, before its delta is
+// written, a DELETE of every data and index file live in its base snapshot
+// inside its target. The deletes come from the base, the snapshot the
+// writer read, never from whatever is latest: files published since then
+// are either outside the target or make CheckConflicts fail with
+// OverwriteTargetChanged (apache/paimon#4802).
+func (r *run) resolveOverwrite(ctx context.Context, p *part) error {
 	ow := p.overwrite
-	if ow == nil || ow.resolved || ow.baseSnapshotID == 0 {
+	if ow == nil || ow.baseSnapshotID == 0 {
 		return nil
 	}
 	base, found, err := r.readSnapshot(ctx, ow.baseSnapshotID)
@@ -122,9 +120,7 @@ func (r *run) resolveOverwrite(ctx context.Context, p *part, latest *spec.Snapsh
 		return err
 	}
 	if !found {
-		in := r.conflictInput(p, latest, attempt)
-		return in.conflict(OverwriteTargetChanged, in.Latest, nil,
-			fmt.Sprintf("base snapshot %d does not exist (expired?)", ow.baseSnapshotID))
+		return r.baseMissing(ctx, p)
 	}
 	live, err := r.liveEntries(ctx, base)
 	if err != nil {
@@ -136,8 +132,20 @@ func (r *run) resolveOverwrite(ctx context.Context, p *part, latest *spec.Snapsh
 	}
 	p.entries = append(deletesInTarget(live, ow.target), p.entries...)
 	p.index = append(indexDeletesInTarget(liveIndex, ow.target), p.index...)
-	ow.resolved = true
 	return nil
+}
+
+// baseMissing reports an overwrite whose base snapshot no longer exists:
+// its deletes cannot be computed, and the rows it would replace may have
+// changed since.
+func (r *run) baseMissing(ctx context.Context, p *part) error {
+	latest, err := r.readLatest(ctx)
+	if err != nil {
+		return err
+	}
+	in := r.conflictInput(p, latest, 1)
+	return in.conflict(OverwriteTargetChanged, in.Latest, nil,
+		fmt.Sprintf("base snapshot %d does not exist (expired?)", p.overwrite.baseSnapshotID))
 }
 
 func deletesInTarget(live []spec.ManifestEntry, target *partitionMatcher) []spec.ManifestEntry {

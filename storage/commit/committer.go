@@ -23,7 +23,10 @@ import (
 )
 
 // Options configures a Committer. Every source of nondeterminism a commit
-// has is here, so that a test replays a commit exactly.
+// has is here, so that a test replays a commit exactly. The functions are
+// called from whichever goroutine runs the group's batch (see doc.go), one
+// call at a time per Committer; functions shared by several Committers
+// must be safe for concurrent use.
 type Options struct {
 	// FileIO reaches the table; its PutIfAbsent is the commit point.
 	FileIO fileio.FileIO
@@ -54,17 +57,20 @@ type Options struct {
 //
 // A Committer runs one Commit at a time. It remembers the snapshots it
 // published, per commit user, to detect a second live writer committing
-// under the same user (SharedUserError).
+// under the same user (SharedUserError). The Committers of one process on
+// one table publish through one group (see doc.go, Group commit).
 type Committer struct {
 	io        fileio.FileIO
 	snapshots *snapshot.Manager
 	schemas   *schema.Manager
 	manifests *manifest.Reader
-	// decoded keeps the manifests and manifest lists this Committer
-	// decoded, across Commit calls: they are immutable, and without it
-	// every commit decoded every manifest of the table again, a cost
-	// growing with the table. Only what was read from storage goes in,
-	// never what a commit wrote from its request, which the caller owns.
+	group     *group
+	// decoded is the group's cache of manifests and manifest lists,
+	// across Commit calls: they are immutable, and without it every
+	// commit decoded every manifest of the table again, a cost growing
+	// with the table. Only what was read from storage or decoded from
+	// the bytes a commit wrote goes in, never what a commit wrote from
+	// its request, which the caller owns.
 	decoded    *scan.ManifestCache
 	receiptDir string
 	cfg        settings
@@ -104,9 +110,9 @@ type settings struct {
 	dynamicOverwrite   bool
 }
 
-// decodedCacheEntries bounds Committer.decoded, in manifest entries (a
-// few hundred bytes each): a quarter of a scan planner's cache, since a
-// process may hold a Committer per table and writer.
+// decodedCacheEntries bounds a group's decoded cache, in manifest entries
+// (a few hundred bytes each): a quarter of a scan planner's cache, since a
+// process may commit to many tables.
 const decodedCacheEntries = scan.DefaultCacheEntries / 4
 
 // optionManifestCompression is CoreOptions.MANIFEST_COMPRESSION.
@@ -123,12 +129,14 @@ func New(opts Options) (*Committer, error) {
 	}
 	withDefaults(&opts)
 	snapshots := snapshot.NewManager(opts.FileIO, opts.TableDir, opts.Branch)
+	g := groupFor(opts.FileIO, snapshots.BranchDir())
 	return &Committer{
 		io:            opts.FileIO,
 		snapshots:     snapshots,
 		schemas:       schema.NewManager(opts.FileIO, opts.TableDir, opts.Branch),
 		manifests:     manifest.NewReader(opts.FileIO, opts.TableDir),
-		decoded:       scan.NewManifestCache(decodedCacheEntries),
+		group:         g,
+		decoded:       g.decoded,
 		receiptDir:    path.Join(snapshots.BranchDir(), "commit-user"),
 		cfg:           cfg,
 		now:           opts.Now,

@@ -41,6 +41,30 @@ func TestSharedCommitUserIsRefused(t *testing.T) {
 	}
 }
 
+// A writer whose first call is a retry its receipt shows landed still
+// reads the table then, so a rival of the same user that publishes
+// afterwards is not taken for an earlier run of the writer.
+func TestSharedUserAfterALandedRetryIsRefused(t *testing.T) {
+	h := newHarness(t, false)
+	ctx := context.Background()
+	live, restarted := h.committer(nil), h.committer(nil)
+	first := appendRequest(h, "job", 1, "f1")
+	if _, err := live.Commit(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := restarted.Commit(ctx, first); err != nil || !res.AlreadyCommitted() {
+		t.Fatalf("retry = %s, %v; want already committed", res, err)
+	}
+	if _, err := live.Commit(ctx, appendRequest(h, "job", 2, "f2")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := restarted.Commit(ctx, appendRequest(h, "job", 3, "f3"))
+	var su *SharedUserError
+	if !errors.As(err, &su) || su.Foreign.ID != 2 {
+		t.Fatalf("err = %v; want a SharedUserError naming snapshot 2", err)
+	}
+}
+
 // Java's filterCommitted walks snapshots and forgets a commit once its
 // snapshot expires; the receipt written before expiry keeps the retry a
 // no-op. Without it, the duplicate-add check is the last guard.

@@ -243,11 +243,23 @@ func (in *ConflictInput) overwriteTarget() func([]byte) bool {
 }
 
 // mergeBaseAndDelta folds Delta onto Base with manifest.Merger and returns
-// the merged live set. Delta entries are folded one at a time so that every
-// ADD of a live file is reported, not only the first.
+// the merged live set, or nil when checkKeyRanges has no use for it. Delta
+// entries are folded one at a time so that every ADD of a live file is
+// reported, not only the first.
+//
+// Without the live set to return, only the entries of Base that can clash
+// are folded: those named like a file of Delta or like another file of
+// Base, since equal identifiers have equal file names. The outcome is the
+// same, without computing the identifier of every live file of the
+// changed partitions.
 func mergeBaseAndDelta(in *ConflictInput) ([]spec.ManifestEntry, error) {
+	needLive := in.PrimaryKey && addsToLeveledRun(in.Delta)
+	base := in.Base
+	if !needLive {
+		base = clashCandidates(in.Base, in.Delta)
+	}
 	merger := manifest.NewMerger()
-	if err := merger.Add(in.Base); err != nil {
+	if err := merger.Add(base); err != nil {
 		return nil, fmt.Errorf("commit: live entries of %s: %w", in.Latest, err)
 	}
 	var addedTwice []spec.ManifestEntry
@@ -268,5 +280,38 @@ func mergeBaseAndDelta(in *ConflictInput) ([]spec.ManifestEntry, error) {
 	if dangling := merger.DanglingDeletes(); len(dangling) > 0 {
 		return nil, in.conflict(DeletedFileNotLive, in.Latest, dangling, "")
 	}
+	if !needLive {
+		return nil, nil
+	}
 	return merger.Live(), nil
+}
+
+// addsToLeveledRun reports whether delta adds a file at a level >= 1, the
+// only case checkKeyRanges reads the live set for.
+func addsToLeveledRun(delta []spec.ManifestEntry) bool {
+	for i := range delta {
+		if delta[i].Kind == spec.FileKindAdd && delta[i].File.Level >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// clashCandidates returns, in order, the entries of base whose file name
+// is that of an entry of delta or of another entry of base.
+func clashCandidates(base, delta []spec.ManifestEntry) []spec.ManifestEntry {
+	counts := make(map[string]int, len(base)+len(delta))
+	for i := range delta {
+		counts[delta[i].File.FileName] = 2
+	}
+	for i := range base {
+		counts[base[i].File.FileName]++
+	}
+	var out []spec.ManifestEntry
+	for i := range base {
+		if counts[base[i].File.FileName] > 1 {
+			out = append(out, base[i])
+		}
+	}
+	return out
 }

@@ -117,6 +117,7 @@ func TestCheckConflictsRejectsInvalidInput(t *testing.T) {
 		{"primary key without comparator", ConflictInput{PrimaryKey: true}},
 		{"delete entry among live entries", ConflictInput{Base: []spec.ManifestEntry{live, deleted}}},
 		{"unknown delta kind", ConflictInput{Delta: []spec.ManifestEntry{odd}}},
+		{"file live twice", ConflictInput{Base: []spec.ManifestEntry{live, live}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -106,23 +107,37 @@ func (h *harness) commit(req Request) Result {
 	return res
 }
 
+// fakeClock is shared by the Committers of a harness, which may run
+// concurrently (group_test.go).
 type fakeClock struct {
+	mu     sync.Mutex
 	now    time.Time
 	sleeps []time.Duration
 }
 
-func (c *fakeClock) Now() time.Time { return c.now }
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
 
 // Sleep advances the clock instead of waiting.
 func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.sleeps = append(c.sleeps, d)
 	c.now = c.now.Add(d)
 	return ctx.Err()
 }
 
-type uuidSource struct{ n int }
+type uuidSource struct {
+	mu sync.Mutex
+	n  int
+}
 
 func (u *uuidSource) next() string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	u.n++
 	return fmt.Sprintf("uuid-%d", u.n)
 }

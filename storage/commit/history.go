@@ -14,7 +14,8 @@ import (
 // manifest list and manifest files are immutable, so a retry reads only
 // what the snapshots published since the previous attempt added. Decoded
 // lists and manifests also go to Committer.decoded, which outlives the
-// call.
+// call. What the call wrote is kept as decoded back from the bytes (see
+// fileWriter), so that nothing cached shares memory with the request.
 type metaCache struct {
 	snapshots map[int64]*spec.Snapshot
 	lists     map[string][]spec.ManifestFileMeta
@@ -38,6 +39,9 @@ func newMetaCache() metaCache {
 // through snapshot.Manager.Snapshot, which lists the directory to explain
 // a missing file: here a missing file is an expected answer.
 func (r *run) readSnapshot(ctx context.Context, id int64) (s *spec.Snapshot, found bool, err error) {
+	if s, ok := r.view.snapshot(id); ok {
+		return s, true, nil
+	}
 	if s, ok := r.cache.snapshots[id]; ok {
 		return s, true, nil
 	}
@@ -77,6 +81,9 @@ func (r *run) manifestList(ctx context.Context, name string) ([]spec.ManifestFil
 	if metas, ok := r.cache.lists[name]; ok {
 		return metas, nil
 	}
+	if metas, ok := r.view.manifestList(name); ok {
+		return metas, nil
+	}
 	if metas, ok := r.c.decoded.ManifestList(name); ok {
 		return metas, nil
 	}
@@ -90,6 +97,9 @@ func (r *run) manifestList(ctx context.Context, name string) ([]spec.ManifestFil
 
 func (r *run) manifestEntries(ctx context.Context, name string) ([]spec.ManifestEntry, error) {
 	if entries, ok := r.cache.entries[name]; ok {
+		return entries, nil
+	}
+	if entries, ok := r.view.manifestEntries(name); ok {
 		return entries, nil
 	}
 	if entries, ok := r.c.decoded.Entries(name); ok {
@@ -117,9 +127,16 @@ func (r *run) dataManifests(ctx context.Context, s *spec.Snapshot) ([]spec.Manif
 	return append(append([]spec.ManifestFileMeta{}, base...), delta...), nil
 }
 
-// liveEntries returns the data files live in snapshot s.
+// liveEntries returns the data files live in snapshot s. Those of the
+// snapshots a batch builds on are kept in the batch's view, shared by its
+// attempts: the id of one not yet published may end up naming another
+// snapshot, so they never go to the run's cache.
 func (r *run) liveEntries(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
-	if live, ok := r.cache.live[s.ID]; ok {
+	cache := r.cache.live
+	if r.view.holds(s.ID) {
+		cache = r.view.live
+	}
+	if live, ok := cache[s.ID]; ok {
 		return live, nil
 	}
 	metas, err := r.dataManifests(ctx, s)
@@ -136,8 +153,40 @@ func (r *run) liveEntries(ctx context.Context, s *spec.Snapshot) ([]spec.Manifes
 			return nil, fmt.Errorf("commit: snapshot %d, manifest %s: %w", s.ID, meta.FileName, err)
 		}
 	}
-	r.cache.live[s.ID] = merger.Live()
-	return r.cache.live[s.ID], nil
+	cache[s.ID] = merger.Live()
+	return cache[s.ID], nil
+}
+
+// liveAfter returns the data files live in s given those live in the
+// snapshot before it: a snapshot's base list holds the whole state of the
+// one before, so folding in s's delta suffices. A delta that only adds
+// files, which its conflict check found not live before, extends the set
+// without folding it again.
+func (r *run) liveAfter(ctx context.Context, before []spec.ManifestEntry, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	delta, err := r.deltaEntries(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if onlyAdds(delta) {
+		return append(before[:len(before):len(before)], delta...), nil
+	}
+	merger := manifest.NewMerger()
+	if err := merger.Add(before); err != nil {
+		return nil, err
+	}
+	if err := merger.Add(delta); err != nil {
+		return nil, err
+	}
+	return merger.Live(), nil
+}
+
+func onlyAdds(entries []spec.ManifestEntry) bool {
+	for i := range entries {
+		if entries[i].Kind != spec.FileKindAdd {
+			return false
+		}
+	}
+	return true
 }
 
 // deltaEntries returns the entries snapshot s committed.

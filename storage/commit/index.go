@@ -33,6 +33,9 @@ func (r *run) indexEntries(ctx context.Context, s *spec.Snapshot) ([]spec.IndexM
 	if entries, ok := r.cache.index[*s.IndexManifest]; ok {
 		return entries, nil
 	}
+	if entries, ok := r.view.indexEntries(*s.IndexManifest); ok {
+		return entries, nil
+	}
 	entries, err := r.c.manifests.IndexEntries(ctx, *s.IndexManifest)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)

@@ -6,37 +6,54 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// landed returns the snapshot showing that part p of the request already
-// landed, or 0 (Java's filterCommitted on the first attempt, and step 1 of
-// tryCommitOnce on retries).
+// checkReceipt is the first step of the landed check of part p (Java's
+// filterCommitted), run once per part before it writes anything: the
+// user's receipt shows whether the part landed, and otherwise bounds the
+// walk of the first attempt (landed), as the snapshot the user's newest
+// commit landed in. It returns the snapshot showing the part landed, or 0
+// and the bound.
 //
-// The first attempt consults the user's receipt, then walks back from the
-// latest snapshot to the receipt's snapshot. A retry walks back only to the
-// previous attempt's latest snapshot, which that attempt searched. Either
-// walk stops at the first snapshot of the user, which decides (identifiers
-// increase, so an older snapshot of the user cannot hold a newer commit),
-// or at a missing, expired, snapshot, since expiry records the receipts of
-// what it deletes first.
-func (r *run) landed(ctx context.Context, p *part, latest *spec.Snapshot, checkedUpTo int64) (int64, error) {
+// A Committer that has not read the table yet trusts the receipt: the
+// snapshot it names is published, so it is at or before the latest
+// snapshot, which becomes the horizon when the Committer reads it: at the
+// first attempt, or here if no attempt follows.
+func (r *run) checkReceipt(ctx context.Context, p *part) (landedIn, bound int64, err error) {
 	user := r.req.CommitUser
-	bound := checkedUpTo
-	if bound < 0 {
-		rc, err := r.c.readReceipt(ctx, user)
-		if err != nil {
-			return 0, err
-		}
-		bound = 0
-		if rc != nil {
-			if err := r.c.trustReceipt(user, rc); err != nil {
-				return 0, err
-			}
-			if rc.covers(r.req.Identifier, p.kind) {
-				return rc.SnapshotID, nil
-			}
-			bound = rc.SnapshotID
+	rc, err := r.c.readReceipt(ctx, user)
+	if err != nil || rc == nil {
+		return 0, 0, err
+	}
+	if r.c.horizon >= 0 {
+		if err := r.c.trustReceipt(user, rc); err != nil {
+			return 0, 0, err
 		}
 	}
-	own, walked, err := r.newestOfUser(ctx, latest, bound)
+	if !rc.covers(r.req.Identifier, p.kind) {
+		return 0, rc.SnapshotID, nil
+	}
+	if r.c.horizon < 0 {
+		latest, err := r.readLatest(ctx)
+		if err != nil {
+			return 0, 0, err
+		}
+		r.c.observe(latest)
+	}
+	return rc.SnapshotID, 0, nil
+}
+
+// landed returns the snapshot showing that part p of the request already
+// landed, or 0 (Java's filterCommitted, after checkReceipt, on the first
+// attempt, and step 1 of tryCommitOnce on retries).
+//
+// It walks back from latest to checkedUpTo: the receipt's snapshot on the
+// first attempt, the previous attempt's latest snapshot, which that attempt
+// searched, on a retry. The walk stops at the first snapshot of the user,
+// which decides (identifiers increase, so an older snapshot of the user
+// cannot hold a newer commit), or at a missing, expired, snapshot, since
+// expiry records the receipts of what it deletes first.
+func (r *run) landed(ctx context.Context, p *part, latest *spec.Snapshot, checkedUpTo int64) (int64, error) {
+	user := r.req.CommitUser
+	own, walked, err := r.newestOfUser(ctx, latest, checkedUpTo)
 	if err != nil || own == nil {
 		return 0, err
 	}

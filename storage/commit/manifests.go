@@ -1,7 +1,6 @@
 package commit
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/lakesql/lakesql/storage/spec"
@@ -15,7 +14,7 @@ const rollCheckEntries = 1000
 
 // writeManifests writes entries, in order, into manifests of about
 // manifest.target-file-size, and returns their manifest-list records.
-func (r *run) writeManifests(ctx context.Context, w *fileWriter, entries []spec.ManifestEntry) ([]spec.ManifestFileMeta, error) {
+func (r *run) writeManifests(w *fileWriter, entries []spec.ManifestEntry) ([]spec.ManifestFileMeta, error) {
 	files, err := r.rollManifests(entries)
 	if err != nil {
 		return nil, err
@@ -26,11 +25,10 @@ func (r *run) writeManifests(ctx context.Context, w *fileWriter, entries []spec.
 		if err != nil {
 			return nil, fmt.Errorf("commit: encode manifest: %w", err)
 		}
-		f, err := w.put(ctx, "manifest", data)
+		f, err := w.manifest(data)
 		if err != nil {
 			return nil, err
 		}
-		r.cache.entries[f.name] = chunk
 		meta, err := r.manifestMeta(f, chunk)
 		if err != nil {
 			return nil, err

@@ -65,7 +65,7 @@ func (r *run) mergeGroup(ctx context.Context, w *fileWriter, group []spec.Manife
 	if err != nil {
 		return nil, err
 	}
-	return r.writeManifests(ctx, w, folded)
+	return r.writeManifests(w, folded)
 }
 
 // foldEntries merges entries, in commit order, as Java's

@@ -27,9 +27,14 @@ type part struct {
 	// baseSnapshotID is the snapshot the writer planned against: the
 	// overwrite's base, else the latest snapshot of the first attempt.
 	baseSnapshotID int64
-	// delta and base hold files earlier attempts wrote, for reuse.
-	delta *deltaFiles
-	base  *baseFiles
+	// delta holds the part's own files, written before its first attempt
+	// and reused by every attempt; deltaNamed is set once a snapshot put
+	// named them, after which they are never deleted.
+	delta      *deltaFiles
+	deltaNamed bool
+	// base holds the files an earlier attempt built on its latest
+	// snapshot, for reuse by a retry on the same one.
+	base *baseFiles
 }
 
 // overwriteScope is the target of an overwrite and the snapshot its
@@ -37,8 +42,6 @@ type part struct {
 type overwriteScope struct {
 	baseSnapshotID int64
 	target         *partitionMatcher
-	// resolved is set once the deletes of the base's files are in entries.
-	resolved bool
 }
 
 // planParts splits a request into the parts it publishes, in order.

@@ -18,14 +18,17 @@ type writtenFile struct {
 
 // deltaFiles hold a part's own changes: its delta manifests and list, and
 // its changelog. They do not depend on the snapshot the part lands on, so
-// every retry reuses them; never deleting them after a lost race also
-// keeps them valid for an earlier attempt whose put may still land
-// (apache/paimon#7441).
+// they are written once, before the first attempt, which lets a batch
+// (see batch) wait only for the files that do, and every retry reuses
+// them; never deleting them after a lost race also keeps them valid for
+// an earlier attempt whose put may still land (apache/paimon#7441).
 type deltaFiles struct {
 	list             writtenFile
 	changelog        *writtenFile
 	recordDelta      int64
 	changelogRecords int64
+	// writer wrote the files; it keeps them decoded for a batch's view.
+	writer *fileWriter
 }
 
 // baseFiles depend on the latest snapshot: the merged base manifest list
@@ -50,35 +53,69 @@ func uuidOf(s *spec.Snapshot) string {
 	return *s.UUID
 }
 
-// prepare writes the metadata files part p needs on top of latest and
-// returns the snapshot to publish. If it fails, it deletes the files this
-// attempt wrote (Java's CommitCleaner): no snapshot references them, and
-// no put naming them was tried. Files reused from earlier attempts stay.
-func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, index *indexPlan) (*spec.Snapshot, error) {
-	w := &fileWriter{r: r}
-	delta, base := p.delta, p.base
-	var err error
-	if delta == nil {
-		delta, err = r.writeDelta(ctx, w, p)
-	}
-	if err == nil && !base.builtOn(latest) {
-		base, err = r.writeBase(ctx, w, latest, index)
-	}
-	if err != nil {
-		return nil, errors.Join(err, w.deleteFresh(ctx))
-	}
-	p.delta, p.base = delta, base
-	return r.buildSnapshot(p, latest), nil
+// preparation is an attempt ready to publish: its snapshot, encoded, and
+// the base files it references, encoded and named. The files new to this
+// attempt are written by w.flush, which must succeed before the snapshot
+// is put.
+type preparation struct {
+	snap    *spec.Snapshot
+	encoded []byte
+	base    *baseFiles
+	w       *fileWriter
 }
 
-func (r *run) writeDelta(ctx context.Context, w *fileWriter, p *part) (*deltaFiles, error) {
-	list, err := r.writeManifestsAndList(ctx, w, p.entries)
+// prepare plans the files part p needs on top of latest, besides its
+// delta, and returns the snapshot to publish. It writes nothing: the batch
+// writes the files of all its attempts at once (fileWriter.flush). Files
+// reused from an earlier attempt on the same latest snapshot are not
+// written again.
+func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, index *indexPlan) (*preparation, error) {
+	w := newFileWriter(r)
+	base := p.base
+	if !base.builtOn(latest) {
+		var err error
+		if base, err = r.writeBase(ctx, w, latest, index); err != nil {
+			return nil, err
+		}
+	}
+	snap := r.buildSnapshot(p, p.delta, base, latest)
+	encoded, err := spec.EncodeSnapshot(snap)
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	return &preparation{snap: snap, encoded: encoded, base: base, w: w}, nil
+}
+
+// writeDelta writes the delta files of part p. If that fails, it deletes
+// what it wrote: nothing references it.
+func (r *run) writeDelta(ctx context.Context, p *part) error {
+	w := newFileWriter(r)
+	delta, err := r.planDelta(w, p)
+	if err == nil {
+		err = w.flush(ctx)
+	}
+	if err != nil {
+		return errors.Join(err, w.deleteFresh(ctx))
+	}
+	delta.writer = w
+	p.delta = delta
+	return nil
+}
+
+// deleteDelta deletes the delta files of a part that ends without a
+// snapshot put naming them: it failed, or was found landed.
+func (r *run) deleteDelta(ctx context.Context, p *part) error {
+	return p.delta.writer.deleteFresh(ctx)
+}
+
+func (r *run) planDelta(w *fileWriter, p *part) (*deltaFiles, error) {
+	list, err := r.writeManifestsAndList(w, p.entries)
 	if err != nil {
 		return nil, err
 	}
 	d := &deltaFiles{list: list, recordDelta: recordDelta(p.entries)}
 	if len(p.changelog) > 0 {
-		changelog, err := r.writeManifestsAndList(ctx, w, p.changelog)
+		changelog, err := r.writeManifestsAndList(w, p.changelog)
 		if err != nil {
 			return nil, err
 		}
@@ -87,12 +124,12 @@ func (r *run) writeDelta(ctx context.Context, w *fileWriter, p *part) (*deltaFil
 	return d, nil
 }
 
-func (r *run) writeManifestsAndList(ctx context.Context, w *fileWriter, entries []spec.ManifestEntry) (writtenFile, error) {
-	metas, err := r.writeManifests(ctx, w, entries)
+func (r *run) writeManifestsAndList(w *fileWriter, entries []spec.ManifestEntry) (writtenFile, error) {
+	metas, err := r.writeManifests(w, entries)
 	if err != nil {
 		return writtenFile{}, err
 	}
-	return w.manifestList(ctx, metas)
+	return w.manifestList(metas)
 }
 
 // writeBase writes the base manifest list (latest's base and delta
@@ -115,11 +152,11 @@ func (r *run) writeBase(ctx context.Context, w *fileWriter, latest *spec.Snapsho
 		b.indexManifest = latest.IndexManifest
 	}
 	var err error
-	if b.list, err = w.manifestList(ctx, merged); err != nil {
+	if b.list, err = w.manifestList(merged); err != nil {
 		return nil, err
 	}
 	if index != nil {
-		if b.indexManifest, err = w.indexManifest(ctx, index.entries); err != nil {
+		if b.indexManifest, err = w.indexManifest(index.entries); err != nil {
 			return nil, err
 		}
 	}
@@ -151,12 +188,10 @@ func recordDelta(entries []spec.ManifestEntry) int64 {
 }
 
 // buildSnapshot returns the snapshot of this attempt. Each attempt gets its
-// own uuid, recorded as pending so that a later attempt, or a retry of the
-// request, recognises it in the table.
-func (r *run) buildSnapshot(p *part, latest *spec.Snapshot) *spec.Snapshot {
+// own uuid, so that a later attempt, or a retry of the request, recognises
+// it in the table (see publish).
+func (r *run) buildSnapshot(p *part, d *deltaFiles, b *baseFiles, latest *spec.Snapshot) *spec.Snapshot {
 	uuid := r.c.newUUID()
-	r.c.pending[uuid] = pendingPut{user: r.req.CommitUser, id: idOf(latest) + 1}
-	d, b := p.delta, p.base
 	baseSize, deltaSize := b.list.size, d.list.size
 	total, delta := b.previousTotal+d.recordDelta, d.recordDelta
 	s := &spec.Snapshot{
@@ -207,42 +242,78 @@ func newWatermark(requested *int64, latest *spec.Snapshot) *int64 {
 	return &w
 }
 
-// fileWriter writes the metadata files of one attempt and remembers them,
-// so that a preparation failure deletes exactly what the attempt wrote.
-// Data files are never its concern: a commit only references them.
+// fileWriter names and encodes the metadata files of one attempt, and
+// writes them on flush, so that planning an attempt never waits for an
+// fsync. Data files are never its concern: a commit only
+// references them.
+//
+// Each file it names is also decoded back from its bytes into lists,
+// entries and index, and the manifests and lists into the group's cache:
+// the later attempts of a batch read them before they are written, and
+// later commits need not read them back. Decoded copies share no memory
+// with the request, which the caller owns once its Commit returns.
 type fileWriter struct {
-	r     *run
-	fresh []string
+	r      *run
+	writes []pendingWrite
+	// attempted counts the writes flush tried: a failed put may still
+	// have landed, so each of them is deleted after a failure.
+	attempted int
+	lists     map[string][]spec.ManifestFileMeta
+	entries   map[string][]spec.ManifestEntry
+	index     map[string][]spec.IndexManifestEntry
 }
 
-// put writes a new file named <prefix>-<uuid>-<n>. The path is remembered
-// before the put, since a failed put may still have landed.
-func (w *fileWriter) put(ctx context.Context, prefix string, data []byte) (writtenFile, error) {
+type pendingWrite struct {
+	path string
+	data []byte
+}
+
+func newFileWriter(r *run) *fileWriter {
+	return &fileWriter{r: r, lists: map[string][]spec.ManifestFileMeta{},
+		entries: map[string][]spec.ManifestEntry{}, index: map[string][]spec.IndexManifestEntry{}}
+}
+
+// put names a new file <prefix>-<uuid>-<n> holding data, to be written by
+// flush.
+func (w *fileWriter) put(prefix string, data []byte) writtenFile {
 	name := fmt.Sprintf("%s-%s-%d", prefix, w.r.fileUUID, w.r.fileCount)
 	w.r.fileCount++
-	p := w.r.c.manifests.Path(name)
-	w.fresh = append(w.fresh, p)
-	if err := w.r.c.io.PutIfAbsent(ctx, p, data); err != nil {
-		return writtenFile{}, fmt.Errorf("commit: write %s: %w", p, err)
-	}
-	return writtenFile{name: name, size: int64(len(data))}, nil
+	w.writes = append(w.writes, pendingWrite{path: w.r.c.manifests.Path(name), data: data})
+	return writtenFile{name: name, size: int64(len(data))}
 }
 
-func (w *fileWriter) manifestList(ctx context.Context, metas []spec.ManifestFileMeta) (writtenFile, error) {
+// manifest names a manifest encoded as data.
+func (w *fileWriter) manifest(data []byte) (writtenFile, error) {
+	decoded, err := spec.DecodeManifestEntries(data)
+	if err != nil {
+		return writtenFile{}, fmt.Errorf("commit: decode the manifest just encoded: %w", err)
+	}
+	f := w.put("manifest", data)
+	w.r.cache.entries[f.name] = decoded
+	w.entries[f.name] = decoded
+	w.r.c.decoded.AddEntries(f.name, decoded)
+	return f, nil
+}
+
+func (w *fileWriter) manifestList(metas []spec.ManifestFileMeta) (writtenFile, error) {
 	data, err := spec.EncodeManifestList(metas)
 	if err != nil {
 		return writtenFile{}, fmt.Errorf("commit: encode manifest list: %w", err)
 	}
-	f, err := w.put(ctx, "manifest-list", data)
-	if err == nil {
-		w.r.cache.lists[f.name] = metas
+	decoded, err := spec.DecodeManifestList(data)
+	if err != nil {
+		return writtenFile{}, fmt.Errorf("commit: decode the manifest list just encoded: %w", err)
 	}
-	return f, err
+	f := w.put("manifest-list", data)
+	w.r.cache.lists[f.name] = decoded
+	w.lists[f.name] = decoded
+	w.r.c.decoded.AddManifestList(f.name, decoded)
+	return f, nil
 }
 
-// indexManifest writes the full index list, or returns nil when no index
+// indexManifest names the full index list, or returns nil when no index
 // file is left: a snapshot without index files has no index manifest.
-func (w *fileWriter) indexManifest(ctx context.Context, entries []spec.IndexManifestEntry) (*string, error) {
+func (w *fileWriter) indexManifest(entries []spec.IndexManifestEntry) (*string, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
@@ -250,24 +321,40 @@ func (w *fileWriter) indexManifest(ctx context.Context, entries []spec.IndexMani
 	if err != nil {
 		return nil, fmt.Errorf("commit: encode index manifest: %w", err)
 	}
-	f, err := w.put(ctx, "index-manifest", data)
+	decoded, err := spec.DecodeIndexManifest(data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("commit: decode the index manifest just encoded: %w", err)
 	}
+	f := w.put("index-manifest", data)
+	w.index[f.name] = decoded
 	return &f.name, nil
 }
 
-// deleteFresh deletes the files of a failed attempt. A file whose put
-// failed before landing is already absent.
+// flush writes the named files in order, stopping at the first failure.
+func (w *fileWriter) flush(ctx context.Context) error {
+	for _, pw := range w.writes {
+		w.attempted++
+		if err := w.r.c.io.PutIfAbsent(ctx, pw.path, pw.data); err != nil {
+			return fmt.Errorf("commit: write %s: %w", pw.path, err)
+		}
+	}
+	return nil
+}
+
+// deleteFresh deletes the files flush tried to write (Java's
+// CommitCleaner) when no snapshot put named them: the attempt failed
+// before its put, or its part ended unpublished (delta files), or it was
+// superseded (see batch).
+// A file whose put failed before landing is already absent.
 func (w *fileWriter) deleteFresh(ctx context.Context) error {
 	var errs []error
-	for _, p := range w.fresh {
-		if err := w.r.c.io.Delete(ctx, p); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+	for _, pw := range w.writes[:w.attempted] {
+		if err := w.r.c.io.Delete(ctx, pw.path); err != nil && !errors.Is(err, fileio.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("commit: clean up after a failed preparation: %w", errors.Join(errs...))
+		return fmt.Errorf("commit: clean up files no snapshot references: %w", errors.Join(errs...))
 	}
 	return nil
 }

@@ -5,24 +5,34 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"strconv"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// publish creates snapshot-<id> with PutIfAbsent, the commit point: the
-// table changes exactly when the put succeeds, and ErrExist means another
-// commit took the id. Any other error leaves the outcome unknown until the
-// snapshot is read back (resolveUnknown).
-func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64) (attemptOutcome, error) {
-	data, err := spec.EncodeSnapshot(snap)
-	if err != nil {
-		return attemptOutcome{}, fmt.Errorf("commit: %w", err)
-	}
+// stageSnapshot stages the put of the prepared snapshot
+// (fileio.StagePut). Its error is the put's, failed before landing: see
+// publish.
+func (r *run) stageSnapshot(ctx context.Context, prep *preparation) (fileio.Staged, error) {
+	return fileio.StagePut(ctx, r.c.io, r.c.snapshots.SnapshotPath(prep.snap.ID), prep.encoded)
+}
+
+// publish creates snapshot-<id> by the staged PutIfAbsent, the commit
+// point: the table changes exactly when the put succeeds, and ErrExist
+// means another commit took the id. Any other error, staging's
+// (stageErr) included, leaves the outcome unknown until the snapshot is
+// read back (resolveUnknown). The snapshot's uuid is recorded as pending
+// first, so that the Committer recognises the snapshot as its own if it
+// turns up later.
+func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64, staged fileio.Staged, stageErr error) (attemptOutcome, error) {
+	r.c.pending[uuidOf(snap)] = pendingPut{user: r.req.CommitUser, id: snap.ID}
 	out := attemptOutcome{snapshotID: snap.ID, latestID: latestID}
-	putErr := r.c.io.PutIfAbsent(ctx, r.c.snapshots.SnapshotPath(snap.ID), data)
+	putErr := stageErr
+	if putErr == nil {
+		putErr = staged.Put(ctx)
+	}
+	var err error
 	switch {
 	case putErr == nil:
 		out.status = published
@@ -41,7 +51,8 @@ func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64) 
 			return out, err
 		}
 	}
-	out.warnings = r.afterPublish(ctx, snap)
+	r.c.settle(r.req.CommitUser, snap.ID)
+	r.cache.snapshots[snap.ID] = snap
 	return out, nil
 }
 
@@ -74,24 +85,23 @@ func sameCommit(a, b *spec.Snapshot) bool {
 		a.CommitUser == b.CommitUser && a.CommitIdentifier == b.CommitIdentifier
 }
 
-// afterPublish records the publish in this Committer, then updates the
-// LATEST hint (readers verify it, so it only saves a listing) and the
+// afterPublish updates the LATEST hint, if writeLatest (readers verify
+// it, so it only saves a listing; one write per batch suffices), and the
 // user's receipt (expiry records it again before deleting the snapshot).
 // Both are best effort: their failures are returned as warnings. Both are
 // advisory, so they are written without waiting for durability
 // (fileio.OverwriteHint): the snapshot put is the only durable write a
 // commit needs after its metadata files.
-func (r *run) afterPublish(ctx context.Context, snap *spec.Snapshot) []error {
-	user := r.req.CommitUser
-	r.c.settle(user, snap.ID)
-	r.cache.snapshots[snap.ID] = snap
+func (r *run) afterPublish(ctx context.Context, snap *spec.Snapshot, writeLatest bool) []error {
 	var warnings []error
-	hint := path.Join(r.c.snapshots.BranchDir(), "snapshot", "LATEST")
-	if err := fileio.OverwriteHint(ctx, r.c.io, hint, []byte(strconv.FormatInt(snap.ID, 10))); err != nil {
-		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but updating the LATEST hint failed: %w", snap.ID, err))
+	if writeLatest {
+		hint := path.Join(r.c.snapshots.BranchDir(), "snapshot", "LATEST")
+		if err := r.c.group.writeLatestHint(ctx, r.c.io, hint, snap.ID); err != nil {
+			warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but updating the LATEST hint failed: %w", snap.ID, err))
+		}
 	}
 	rc := receipt{Identifier: snap.CommitIdentifier, SnapshotID: snap.ID, CommitKind: snap.CommitKind}
-	if err := r.c.hintReceipt(ctx, user, rc); err != nil {
+	if err := r.c.hintReceipt(ctx, r.req.CommitUser, rc); err != nil {
 		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but %w", snap.ID, err))
 	}
 	return warnings

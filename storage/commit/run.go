@@ -2,6 +2,7 @@ package commit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,6 +19,9 @@ type run struct {
 	fileUUID  string
 	fileCount int
 	cache     metaCache
+	// view is set while a batch runs an attempt of this call: what the
+	// attempt sees of the snapshots the batch is about to publish.
+	view *chainView
 }
 
 func (c *Committer) newRun(req *Request, table *tableLayout) *run {
@@ -52,16 +56,42 @@ type attemptOutcome struct {
 	warnings []error
 }
 
-// commitPart is Java's tryCommit: attempts until the part is published or
-// found landed, waiting between attempts, until commit.max-retries or
-// commit.timeout. Only lost races and puts that did not land are retried;
-// conflicts and other errors return at once.
+// commitPart is Java's tryCommit: it checks the receipt, resolves an
+// overwrite's deletes and writes the part's own files, then runs attempts
+// until the part is published or found landed, waiting between attempts,
+// until commit.max-retries or commit.timeout. Only lost races and puts
+// that did not land are retried; conflicts and other errors return at
+// once. Files no snapshot put named are deleted before it returns.
 func (r *run) commitPart(ctx context.Context, p *part, res *Result) error {
 	start := r.c.now()
-	checkedUpTo := int64(-1)
+	landedIn, checkedUpTo, err := r.checkReceipt(ctx, p)
+	if err != nil || landedIn != 0 {
+		res.AlreadyCommittedIn = max(res.AlreadyCommittedIn, landedIn)
+		return err
+	}
+	if err := r.resolveOverwrite(ctx, p); err != nil {
+		return err
+	}
+	if err := r.writeDelta(ctx, p); err != nil {
+		return err
+	}
+	err = r.attempts(ctx, p, res, start, checkedUpTo)
+	if !p.deltaNamed {
+		if cleanErr := r.deleteDelta(ctx, p); cleanErr != nil && err != nil {
+			err = errors.Join(err, cleanErr)
+		} else if cleanErr != nil {
+			res.Warnings = append(res.Warnings, cleanErr)
+		}
+	}
+	return err
+}
+
+// attempts runs the attempts of part p; checkedUpTo bounds the landed
+// walk of the first (see landed).
+func (r *run) attempts(ctx context.Context, p *part, res *Result, start time.Time, checkedUpTo int64) error {
 	losses := 0 // consecutive lost races
 	for attempt := 1; ; attempt++ {
-		out, err := r.attempt(ctx, p, attempt, checkedUpTo)
+		out, err := r.c.group.attempt(ctx, r, p, attempt, checkedUpTo)
 		if err != nil {
 			return err
 		}
@@ -112,36 +142,25 @@ func (r *run) waitToRetry(ctx context.Context, out attemptOutcome, attempt, loss
 	return nil
 }
 
-// attempt is Java's tryCommitOnce. checkedUpTo is the latest snapshot of
-// the previous attempt, whose history that attempt already searched for
-// this part; -1 on the first attempt.
-func (r *run) attempt(ctx context.Context, p *part, n int, checkedUpTo int64) (attemptOutcome, error) {
-	if n > 1 {
-		if err := r.refreshSchema(ctx); err != nil {
-			return attemptOutcome{}, err
-		}
-	}
-	latest, err := r.readLatest(ctx)
-	if err != nil {
-		return attemptOutcome{}, err
-	}
-	r.c.observe(latest)
+// plan is Java's tryCommitOnce up to the publish, on top of latest (the
+// latest snapshot, or the one an earlier attempt of the batch will publish
+// before this one). checkedUpTo bounds the walk of the landed check (see
+// landed). It returns the preparation to publish or, when there is
+// nothing to publish, the outcome.
+func (r *run) plan(ctx context.Context, p *part, n int, checkedUpTo int64, latest *spec.Snapshot) (*preparation, attemptOutcome, error) {
 	if n == 1 && p.overwrite == nil {
 		p.baseSnapshotID = idOf(latest)
 	}
 	landedIn, err := r.landed(ctx, p, latest, checkedUpTo)
 	if err != nil || landedIn != 0 {
-		return attemptOutcome{status: alreadyLanded, snapshotID: landedIn}, err
+		return nil, attemptOutcome{status: alreadyLanded, snapshotID: landedIn}, err
 	}
 	index, err := r.checkConflicts(ctx, p, latest, n)
 	if err != nil {
-		return attemptOutcome{}, err
+		return nil, attemptOutcome{}, err
 	}
-	snap, err := r.prepare(ctx, p, latest, index)
-	if err != nil {
-		return attemptOutcome{}, err
-	}
-	return r.publish(ctx, snap, idOf(latest))
+	prep, err := r.prepare(ctx, p, latest, index)
+	return prep, attemptOutcome{}, err
 }
 
 // refreshSchema re-reads the latest schema before a retry, so that the

@@ -106,3 +106,45 @@ func OverwriteHint(ctx context.Context, f FileIO, path string, data []byte) erro
 	}
 	return f.Overwrite(ctx, path, data)
 }
+
+// Stager is an optional capability of a FileIO: PutIfAbsent in two steps.
+// StagePut does the part of the put that does not touch path, such as
+// writing and syncing a temp file, and Staged.Put then creates path with
+// PutIfAbsent's guarantees. A writer that must create files strictly one
+// after another (a commit publishing consecutive snapshots) stages the next
+// while the previous one is being put.
+//
+// Nothing at path changes before Put; what staging leaves behind is
+// scaffolding that readers skip (see IsTempName) and Discard removes.
+type Stager interface {
+	StagePut(ctx context.Context, path string, data []byte) (Staged, error)
+}
+
+// Staged is a PutIfAbsent prepared by StagePut.
+type Staged interface {
+	// Put creates the path holding the staged data as PutIfAbsent does,
+	// with the same errors. It is called at most once.
+	Put(ctx context.Context) error
+	// Discard releases a staged put that will not be made. After Put it
+	// does nothing.
+	Discard()
+}
+
+// StagePut stages a PutIfAbsent with f's Stager if it has one. Otherwise
+// the put is not prepared at all: Put is f.PutIfAbsent.
+func StagePut(ctx context.Context, f FileIO, path string, data []byte) (Staged, error) {
+	if s, ok := f.(Stager); ok {
+		return s.StagePut(ctx, path, data)
+	}
+	return &unstaged{f: f, path: path, data: data}, nil
+}
+
+type unstaged struct {
+	f    FileIO
+	path string
+	data []byte
+}
+
+func (u *unstaged) Put(ctx context.Context) error { return u.f.PutIfAbsent(ctx, u.path, u.data) }
+
+func (u *unstaged) Discard() {}

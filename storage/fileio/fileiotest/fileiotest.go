@@ -43,6 +43,7 @@ func Run(t *testing.T, h Harness) {
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"PutIfAbsentExisting", testPutIfAbsentExisting},
+		{"StagedPut", testStagedPut},
 		{"Overwrite", testOverwrite},
 		{"OverwriteHint", testOverwriteHint},
 		{"Stat", testStat},
@@ -97,6 +98,44 @@ func testPutIfAbsentExisting(t *testing.T, h Harness) {
 	err = fsys.PutIfAbsent(ctx, hint, []byte("2"))
 	expectErrorIs(t, "PutIfAbsent of an overwritten path", err, fileio.ErrExist)
 	expectContent(t, fsys, hint, []byte("1"))
+}
+
+// testStagedPut checks fileio.StagePut, with the FileIO's Stager if it
+// has one: nothing is visible at the path before Put, Put is PutIfAbsent,
+// and a discarded or failed staged put leaves nothing behind.
+func testStagedPut(t *testing.T, h Harness) {
+	fsys, root := h.New(t)
+	ctx := t.Context()
+	stage := func(p, content string) fileio.Staged {
+		t.Helper()
+		s, err := fileio.StagePut(ctx, fsys, p, []byte(content))
+		if err != nil {
+			t.Fatalf("StagePut(%s): %v", p, err)
+		}
+		return s
+	}
+	won, lost, discarded, cancelled := path.Join(root, "won"), path.Join(root, "lost"), path.Join(root, "discarded"), path.Join(root, "cancelled")
+
+	s := stage(won, "staged")
+	if exists, err := fileio.Exists(ctx, fsys, won); err != nil || exists {
+		t.Fatalf("Exists of a staged path before Put = %v, %v; want false, nil", exists, err)
+	}
+	if err := s.Put(ctx); err != nil {
+		t.Fatalf("Put: %v", err)
+	}
+	expectContent(t, fsys, won, []byte("staged"))
+
+	s = stage(lost, "late")
+	mustPut(t, fsys, lost, []byte("first"))
+	expectErrorIs(t, "Put of a path put since staging", s.Put(ctx), fileio.ErrExist)
+	expectContent(t, fsys, lost, []byte("first"))
+
+	stage(discarded, "x").Discard()
+	s = stage(cancelled, "x")
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	expectErrorIs(t, "Put with a cancelled context", s.Put(done), context.Canceled)
+	expectListing(t, fsys, root, []fileio.FileInfo{{Path: lost, Size: 5}, {Path: won, Size: 6}})
 }
 
 func testOverwrite(t *testing.T, h Harness) {

@@ -5,9 +5,11 @@
 // ".<name>.<uuid>.tmp" next to the target (fileio.IsTempName), fsynced, and
 // only then published under the target name. PutIfAbsent publishes with
 // link(2), which the kernel refuses when the target exists, so exactly one of
-// any number of racing writers wins, across processes too. Overwrite
-// publishes with rename(2). Both fsync the directory before returning, so a
-// nil error means the target survives a crash.
+// any number of racing writers wins, across processes too; StagePut
+// (fileio.Stager) splits it between the two steps. Overwrite publishes with
+// rename(2). Both fsync the directory before returning, so a nil error
+// means the target survives a crash; concurrent writers into one directory
+// share its fsyncs.
 //
 // A writer that crashes mid-way may leave its temp file behind. Temp files
 // are never read back as data and never block a later write; List reports
@@ -20,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
@@ -31,6 +34,7 @@ type FS struct{}
 var (
 	_ fileio.FileIO     = (*FS)(nil)
 	_ fileio.HintWriter = (*FS)(nil)
+	_ fileio.Stager     = (*FS)(nil)
 )
 
 // New returns a local-disk FileIO.
@@ -118,7 +122,7 @@ func (*FS) Delete(ctx context.Context, path string) error {
 // directories, and fails with an error wrapping fileio.ErrExist if path
 // already exists. An error other than ErrExist raised after the link (the
 // directory fsync) leaves the outcome unknown: the file may be in place.
-func (*FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
+func (l *FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return &fs.PathError{Op: "put-if-absent", Path: path, Err: err}
 	}
@@ -128,19 +132,59 @@ func (*FS) PutIfAbsent(ctx context.Context, path string, data []byte) error {
 	if _, err := os.Lstat(path); err == nil {
 		return &fs.PathError{Op: "put-if-absent", Path: path, Err: fileio.ErrExist}
 	}
+	s, err := l.StagePut(ctx, path, data)
+	if err != nil {
+		return err
+	}
+	return s.Put(ctx)
+}
+
+// StagePut implements fileio.Stager: it writes and fsyncs the temp file
+// PutIfAbsent links to path, so that Put only links it and fsyncs the
+// directory.
+func (*FS) StagePut(ctx context.Context, path string, data []byte) (fileio.Staged, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "stage-put", Path: path, Err: err}
+	}
 	tmp, err := stageTemp(path, data)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	err = os.Link(tmp, path)
-	removeTemp(tmp)
+	return &staged{path: path, tmp: tmp}, nil
+}
+
+// staged is a temp file waiting to be linked to path; tmp is "" once the
+// temp file is gone.
+type staged struct {
+	path, tmp string
+}
+
+// Put links the temp file to path, which the kernel refuses if path
+// exists, so that exactly one of any number of racing writers wins.
+func (s *staged) Put(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		s.Discard()
+		return &fs.PathError{Op: "put-if-absent", Path: s.path, Err: err}
+	}
+	err := os.Link(s.tmp, s.path)
+	// Removed before the directory fsync, so that the fsync covers it.
+	s.Discard()
 	if errors.Is(err, fs.ErrExist) {
-		return &fs.PathError{Op: "put-if-absent", Path: path, Err: fileio.ErrExist}
+		return &fs.PathError{Op: "put-if-absent", Path: s.path, Err: fileio.ErrExist}
 	}
 	if err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return syncDir(filepath.Dir(s.path))
+}
+
+// Discard removes the temp file. Once Put linked it, this only removes
+// its temp name.
+func (s *staged) Discard() {
+	if s.tmp != "" {
+		removeTemp(s.tmp)
+		s.tmp = ""
+	}
 }
 
 // Overwrite atomically replaces the content of path, creating it and its
@@ -239,8 +283,84 @@ func ensureDir(dir string) error {
 	return syncDir(parent)
 }
 
-// syncDir makes the entries of dir (links, renames, removals) durable.
+// syncDir makes the entries of dir (links, renames, removals) made before
+// the call durable. An fsync of a directory covers every change made to it
+// before the fsync started, so concurrent callers share fsyncs (see
+// dirSync) rather than each running one: the concurrent commits of one
+// table put their metadata files into one directory.
 func syncDir(dir string) error {
+	dirSyncs.Lock()
+	d := dirSyncs.byDir[dir]
+	if d == nil {
+		d = &dirSync{}
+		dirSyncs.byDir[dir] = d
+	}
+	switch {
+	case d.running == nil:
+		r := newSyncRound()
+		d.running = r
+		dirSyncs.Unlock()
+		return d.run(dir, r)
+	case d.next == nil:
+		r := newSyncRound()
+		d.next = r
+		dirSyncs.Unlock()
+		<-r.start
+		return d.run(dir, r)
+	default:
+		r := d.next
+		dirSyncs.Unlock()
+		<-r.done
+		return r.err
+	}
+}
+
+// dirSyncs holds the directories being fsynced, process-wide: paths name
+// the same directory whichever FS value reaches them.
+var dirSyncs = struct {
+	sync.Mutex
+	byDir map[string]*dirSync
+}{byDir: map[string]*dirSync{}}
+
+// dirSync is the fsync of one directory in progress, and the one that
+// will start when it ends, which every caller arriving meanwhile joins:
+// that one starts after their changes, the running one may not have.
+type dirSync struct {
+	running, next *syncRound
+}
+
+type syncRound struct {
+	// start is closed when the round may run; done when it has run.
+	start, done chan struct{}
+	err         error
+}
+
+func newSyncRound() *syncRound {
+	return &syncRound{start: make(chan struct{}), done: make(chan struct{})}
+}
+
+// run fsyncs dir for round r, then starts the next round, if any.
+func (d *dirSync) run(dir string, r *syncRound) error {
+	r.err = fsyncDir(dir)
+	dirSyncs.Lock()
+	next := d.next
+	d.running, d.next = next, nil
+	if next == nil {
+		delete(dirSyncs.byDir, dir)
+	}
+	dirSyncs.Unlock()
+	close(r.done)
+	if next != nil {
+		close(next.start)
+	}
+	return r.err
+}
+
+// fsyncDir fsyncs dir; a variable, so that tests can watch the fsyncs
+// syncDir runs.
+var fsyncDir = fsyncDirectory
+
+func fsyncDirectory(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
