@@ -428,21 +428,8 @@ func TestCorruptAccountsFileRefusesToStart(t *testing.T) {
 
 func TestMetricsEndpoint(t *testing.T) {
 	cfg := server.DefaultConfig()
-	cfg.Listen = "127.0.0.1:0"
 	cfg.MetricsListen = "127.0.0.1:0"
-	cfg.Warehouse = t.TempDir()
-	s, err := server.New(cfg, server.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve() }()
-	defer func() {
-		if err := s.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-		<-served
-	}()
+	s := serveInTest(t, cfg)
 	db := connect(t, s.Addr().String(), "root", "")
 	for _, q := range []string{"CREATE DATABASE m", "CREATE TABLE m.t (id BIGINT NOT NULL PRIMARY KEY, v INT)", "INSERT INTO m.t VALUES (1, 2)"} {
 		if _, err := db.Exec(q); err != nil {
@@ -465,21 +452,7 @@ func TestMetricsEndpoint(t *testing.T) {
 // Clients get MySQL's numbers and SQLSTATEs for the errors they act on,
 // including errors lakesql raises while GMS parses.
 func TestErrorNumbersAndStates(t *testing.T) {
-	cfg := server.DefaultConfig()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.Warehouse = t.TempDir()
-	s, err := server.New(cfg, server.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve() }()
-	defer func() {
-		if err := s.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-		<-served
-	}()
+	s := serveInTest(t, server.DefaultConfig())
 	db := connect(t, s.Addr().String(), "root", "")
 	if _, err := db.Exec("CREATE DATABASE e"); err != nil {
 		t.Fatal(err)
@@ -500,4 +473,25 @@ func TestErrorNumbersAndStates(t *testing.T) {
 			t.Errorf("%s: %v, want %d (%s)", c.query, err, c.num, c.state)
 		}
 	}
+}
+
+// serveInTest serves cfg on a free loopback port and a fresh warehouse
+// until the test ends.
+func serveInTest(t *testing.T, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.Warehouse = t.TempDir()
+	s, err := server.New(cfg, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve() }()
+	t.Cleanup(func() {
+		if err := s.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+		<-served
+	})
+	return s
 }

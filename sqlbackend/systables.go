@@ -102,7 +102,7 @@ func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapsh
 	if err != nil {
 		return nil, false, mysqlError(err)
 	}
-	src := &systemSource{db: d.name, table: stored, t: t, io: d.backend.FileIO(), location: sessionLocation(ctx)}
+	src := &systemSource{db: d.name, table: stored, t: t, io: d.backend.FileIO(), location: sqltypes.SessionLocation(ctx)}
 	if k.snapshotScoped {
 		if err := src.pin(ctx, asOf); err != nil {
 			return nil, false, mysqlError(err)

@@ -7,31 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dolthub/go-mysql-server/sql"
-
 	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/spec"
 )
-
-// sessionLocation is the session's time_zone, read as the SQL layer reads
-// it for AS OF: SYSTEM and unknown zones are UTC, the zone lakesql servers
-// run in.
-func sessionLocation(ctx *sql.Context) *time.Location {
-	v, err := ctx.GetSessionVariable(ctx, "time_zone")
-	name, _ := v.(string)
-	if err != nil || name == "" || name == "SYSTEM" {
-		return time.UTC
-	}
-	if loc, err := time.LoadLocation(name); err == nil {
-		return loc
-	}
-	if t, err := time.Parse("-07:00", name); err == nil {
-		_, offset := t.Zone()
-		return time.FixedZone(name, offset)
-	}
-	return time.UTC
-}
 
 // isDefault reports whether a string argument asks for the default: NULL
 // reaches a procedure as the empty string, and 0 means the default for every argument.

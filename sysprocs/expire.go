@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/maintenance"
 )
 
@@ -71,7 +72,7 @@ func (p *Procedures) expireSnapshots(ctx *sql.Context, tableArg string, retainMa
 	if opts.MaxDeletes, err = optionalCount(proc, "max_deletes", maxDeletes); err != nil {
 		return nil, err
 	}
-	if opts.OlderThan, err = parseOlderThan(proc, olderThan, sessionLocation(ctx), p.opts.Now()); err != nil {
+	if opts.OlderThan, err = parseOlderThan(proc, olderThan, sqltypes.SessionLocation(ctx), p.opts.Now()); err != nil {
 		return nil, err
 	}
 	res, err := maintenance.ExpireSnapshots(ctx, p.opts.FileIO, t.dir, opts)

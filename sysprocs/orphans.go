@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/maintenance"
 )
 
@@ -38,7 +39,7 @@ func (p *Procedures) removeOrphanFiles(ctx *sql.Context, tableArg, olderThan str
 	if err != nil {
 		return nil, err
 	}
-	loc := sessionLocation(ctx)
+	loc := sqltypes.SessionLocation(ctx)
 	now := p.opts.Now()
 	opts := maintenance.OrphanOptions{DryRun: dryRun, Now: func() time.Time { return now }}
 	before, err := parseOlderThan(proc, olderThan, loc, now)

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -41,7 +42,7 @@ func (p *Procedures) expirePartitions(ctx *sql.Context, tableArg, expirationTime
 	}
 	// Partition values are wall-clock times in whatever zone their writer
 	// used; the caller says which by the session time zone.
-	loc := sessionLocation(ctx)
+	loc := sqltypes.SessionLocation(ctx)
 	opts := maintenance.PartitionExpireOptions{
 		ExpirationTime: expiration, TimestampFormatter: formatter, TimestampPattern: pattern,
 		Now: func() time.Time { return p.opts.Now().In(loc) }, NewUUID: p.opts.NewUUID,

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/maintenance"
 )
 
@@ -93,7 +94,7 @@ func (p *Procedures) expireTags(ctx *sql.Context, tableArg, olderThan string) (s
 		return nil, err
 	}
 	opts := maintenance.ExpireTagsOptions{Now: p.opts.Now}
-	if opts.OlderThan, err = parseOlderThan(proc, olderThan, sessionLocation(ctx), p.opts.Now()); err != nil {
+	if opts.OlderThan, err = parseOlderThan(proc, olderThan, sqltypes.SessionLocation(ctx), p.opts.Now()); err != nil {
 		return nil, err
 	}
 	res, err := maintenance.ExpireTags(ctx, p.opts.FileIO, t.dir, opts)

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/maintenance"
 )
 
@@ -32,7 +33,7 @@ func (p *Procedures) waitWatermark(ctx *sql.Context, tableArg, value string, tim
 	if err != nil {
 		return nil, err
 	}
-	want, err := parseWatermark(proc, value, sessionLocation(ctx))
+	want, err := parseWatermark(proc, value, sqltypes.SessionLocation(ctx))
 	if err != nil {
 		return nil, err
 	}
