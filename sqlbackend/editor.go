@@ -142,7 +142,7 @@ func (e *editor) requirePrimaryKey(statement string) error {
 }
 
 func (e *editor) sameKey(ctx *sql.Context, old, new sql.Row) bool {
-	schema, _ := e.table.fullSchema()
+	schema := e.table.columns
 	for _, k := range e.table.schema.PrimaryKeys {
 		i := e.table.schema.FieldIndex(k)
 		if cmp, err := schema[i].Type.Compare(ctx, old[i], new[i]); err != nil || cmp != 0 {

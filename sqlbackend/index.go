@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 // Index ids. PRIMARY is the primary key, declared so that SHOW INDEX, JDBC
@@ -44,7 +45,7 @@ func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) 
 		return sql.IndexLookup{}, nil, nil, false, nil
 	}
 	lookup := &pushedLookup{pushdown: push}
-	lookup.explain = t.explainLookup(ctx, push.Filter)
+	lookup.plan, lookup.explain = t.explainLookup(ctx, push.Filter)
 	index := t.index(pushdownIndexID, predicateColumns(t, push.Filter))
 	return sql.IndexLookup{Index: index, Ranges: lookup}, nil, nil, true, nil
 }
@@ -63,18 +64,20 @@ func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.Inde
 	return &c
 }
 
-// explainLookup plans the lookup once to say, in EXPLAIN, what it keeps.
-func (t *Table) explainLookup(ctx *sql.Context, filter predicate.Predicate) string {
+// explainLookup plans the lookup once, to say in EXPLAIN what it keeps;
+// the scan reads that same plan. A planning error is shown here and
+// raised again when the scan plans for itself.
+func (t *Table) explainLookup(ctx *sql.Context, filter predicate.Predicate) (*table.Plan, string) {
 	if t.readsNothing() {
-		return "snapshot=none (empty table)"
+		return nil, "snapshot=none (empty table)"
 	}
 	c := *t
 	c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: filter}}
 	plan, err := c.plan(ctx)
 	if err != nil {
-		return fmt.Sprintf("snapshot=%s plan error: %v", t.pin, err)
+		return nil, fmt.Sprintf("snapshot=%s plan error: %v", t.pin, err)
 	}
-	return summarize(plan.Scan.Explain)
+	return plan, summarize(plan.Scan.Explain)
 }
 
 func predicateColumns(t *Table, p predicate.Predicate) []string {
@@ -91,6 +94,9 @@ func predicateColumns(t *Table, p predicate.Predicate) []string {
 type pushedLookup struct {
 	pushdown planner.Pushdown
 	explain  string
+	// plan is the plan of the lookup at the table's pin, nil when it was
+	// not planned (no snapshot, a planning error, a lookup join's ranges).
+	plan *table.Plan
 }
 
 var _ sql.RangeCollection = (*pushedLookup)(nil)

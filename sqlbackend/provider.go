@@ -50,14 +50,14 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 }
 
 func (p *Provider) resolveName(ctx *sql.Context, name string) (string, error) {
+	// GMS resolves the current database for every statement: an exact
+	// name is one stat, not a listing of the warehouse.
+	if exists, err := p.backend.catalog.DatabaseExists(ctx, name); err == nil && exists {
+		return name, nil
+	}
 	names, err := p.backend.catalog.ListDatabases(ctx)
 	if err != nil {
 		return "", mysqlError(err)
-	}
-	for _, n := range names {
-		if n == name {
-			return n, nil
-		}
 	}
 	for _, n := range names {
 		if strings.EqualFold(n, name) {

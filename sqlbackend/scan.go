@@ -53,8 +53,13 @@ func (t *Table) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, e
 // staged writes either.
 func (t *Table) readsNothing() bool { return t.pin.empty() && len(t.staged) == 0 }
 
-// plan plans the read of the pinned snapshot with the pushed filter.
+// plan plans the read of the pinned snapshot with the pushed filter,
+// reusing the plan EXPLAIN's summary was made from when the lookup has one:
+// plans are not modified by reading them.
 func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
+	if t.lookup != nil && t.lookup.plan != nil {
+		return t.lookup.plan, nil
+	}
 	if t.timeTravel {
 		return t.t.PlanTimeTravel(ctx, t.pin.timeTravel(), t.filter())
 	}

@@ -136,7 +136,10 @@ func explicitTransaction(ctx *sql.Context) bool {
 }
 
 func consistentSnapshotRequested(ctx *sql.Context) bool {
-	return strings.Contains(strings.ToUpper(ctx.Query()), "WITH CONSISTENT SNAPSHOT")
+	// StartTransaction runs before every statement: only a START
+	// statement is scanned, so a large INSERT is not upper-cased each time.
+	q := ctx.Query()
+	return startsWithFold(q, "START") && strings.Contains(strings.ToUpper(q), "WITH CONSISTENT SNAPSHOT")
 }
 
 func sqlBool(v any) (value, ok bool, err error) {

@@ -24,6 +24,9 @@ type Table struct {
 	// schema, where a pinned latest read uses the latest schema.
 	timeTravel bool
 	schema     *spec.TableSchema
+	// columns is schema as GMS columns, built once: GMS asks for the
+	// schema many times while it analyses a statement.
+	columns sql.Schema
 	// projection names the columns GMS asked for; nil is all of them.
 	projection []string
 	// lookup is the filter pushed by LookupForExpressions; nil is none.
@@ -59,7 +62,7 @@ func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tbl.fullSchema(); err != nil {
+	if tbl.columns, err = sqltypes.Schema(name, tbl.schema.Fields, tbl.schema.PrimaryKeys); err != nil {
 		return nil, err
 	}
 	if !timeTravel {
@@ -84,7 +87,7 @@ func (t *Table) String() string {
 
 // Schema implements sql.Table: the projected columns, in order.
 func (t *Table) Schema() sql.Schema {
-	full, _ := t.fullSchema() // checked in newTable
+	full := t.columns
 	if t.projection == nil {
 		return full
 	}
@@ -95,10 +98,6 @@ func (t *Table) Schema() sql.Schema {
 		}
 	}
 	return out
-}
-
-func (t *Table) fullSchema() (sql.Schema, error) {
-	return sqltypes.Schema(t.name, t.schema.Fields, t.schema.PrimaryKeys)
 }
 
 // Collation implements sql.Table.
@@ -116,7 +115,7 @@ func (t *Table) IsTemporary() bool { return false }
 // PrimaryKeySchema implements sql.PrimaryKeyTable, which GMS needs next to
 // ProjectedTable to compute column indexes (go-mysql-server.md §0.2).
 func (t *Table) PrimaryKeySchema() sql.PrimaryKeySchema {
-	full, _ := t.fullSchema()
+	full := t.columns
 	ordinals := make([]int, 0, len(t.schema.PrimaryKeys))
 	for _, k := range t.schema.PrimaryKeys {
 		ordinals = append(ordinals, full.IndexOfColName(k))
