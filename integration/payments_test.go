@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/snapshot"
+	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
@@ -67,9 +68,9 @@ func TestPaymentIncident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	history := snapshotHistory(t, tb, jobs)
-	if len(history) != 2*statements {
-		t.Fatalf("%d snapshots for %d statements", len(history), 2*statements)
+	history, appends := snapshotHistory(t, tb, jobs)
+	if appends != 2*statements {
+		t.Fatalf("%d APPEND snapshots for %d statements", appends, 2*statements)
 	}
 	final := history[len(history)-1]
 	want := totals{count: 2 * statements, cents: expectedCents(statements)}
@@ -161,11 +162,13 @@ func reconcileLoop(t *testing.T, db *sql.DB, stop <-chan struct{}) []totals {
 }
 
 // snapshotHistory replays the snapshots in order against the model: each
-// snapshot must be one job's commit of one statement, which inserted the row
-// whose pay_id its commit identifier names. It returns the model's totals
-// after each snapshot, checking that ids are contiguous from 1 and that no
-// (user, identifier) landed twice.
-func snapshotHistory(t *testing.T, tb *table.Table, jobs map[string]int64) []totals {
+// APPEND snapshot must be one job's commit of one statement, which inserted
+// the row whose pay_id its commit identifier names; a COMPACT snapshot is
+// the inline compaction of a statement whose APPEND landed before it, and
+// changes no rows. It returns the model's totals after each snapshot and the
+// number of APPENDs, checking that ids are contiguous from 1 and that no
+// (user, identifier, kind) landed twice.
+func snapshotHistory(t *testing.T, tb *table.Table, jobs map[string]int64) (history []totals, appends int) {
 	t.Helper()
 	ctx := context.Background()
 	ids, err := tb.Snapshots().IDs(ctx)
@@ -174,7 +177,7 @@ func snapshotHistory(t *testing.T, tb *table.Table, jobs map[string]int64) []tot
 	}
 	landed := map[string]bool{}
 	var model totals
-	history := make([]totals, len(ids))
+	history = make([]totals, len(ids))
 	for i, id := range ids {
 		if id != int64(i+1) {
 			t.Fatalf("snapshot ids %v are not contiguous from 1", ids)
@@ -187,16 +190,27 @@ func snapshotHistory(t *testing.T, tb *table.Table, jobs map[string]int64) []tot
 		if !ok {
 			t.Fatalf("snapshot %d was committed by %q", id, snap.CommitUser)
 		}
-		key := fmt.Sprintf("%s/%d", snap.CommitUser, snap.CommitIdentifier)
+		statement := fmt.Sprintf("%s/%d", snap.CommitUser, snap.CommitIdentifier)
+		key := statement + "/" + string(snap.CommitKind)
 		if landed[key] {
 			t.Fatalf("snapshot %d: %s landed twice", id, key)
 		}
 		landed[key] = true
-		model.count++
-		model.cents += first + snap.CommitIdentifier - 1
+		switch snap.CommitKind {
+		case spec.CommitKindAppend:
+			appends++
+			model.count++
+			model.cents += first + snap.CommitIdentifier - 1
+		case spec.CommitKindCompact:
+			if !landed[statement+"/"+string(spec.CommitKindAppend)] {
+				t.Fatalf("snapshot %d compacts for %s, whose APPEND is not before it", id, statement)
+			}
+		default:
+			t.Fatalf("snapshot %d of %s is a %s", id, statement, snap.CommitKind)
+		}
 		history[i] = model
 	}
-	return history
+	return history, appends
 }
 
 func atSnapshot(id int64) snapshot.TimeTravel { return snapshot.TimeTravel{SnapshotID: id} }

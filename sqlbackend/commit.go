@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -12,7 +13,16 @@ import (
 )
 
 // commitStaged commits the transaction's table: one commit, which is one
-// snapshot (or two when the commit carries compaction).
+// snapshot, or two when the writer compacted inline (the data, then the
+// COMPACT snapshot).
+//
+// The compact part never fails the transaction. storage/commit publishes
+// it only after the data part landed, and reports its failure as a
+// commit.CompactPartError: the rows are committed, and only the rewrite
+// of files is lost, typically to a compaction service or another server
+// that compacted the same bucket first. The commit then succeeds with a
+// warning, and the compaction's output files, which no snapshot names,
+// are deleted. A failed data part fails the transaction as before.
 func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 	w := tx.writes.take()
 	if w == nil {
@@ -20,7 +30,7 @@ func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 	}
 	user, id, err := s.commitIdentity(ctx)
 	if err != nil {
-		_ = w.writer.Abort(ctx)
+		w.abort(ctx)
 		return err
 	}
 	committer, err := commit.New(commit.Options{
@@ -28,13 +38,24 @@ func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 		Now: s.backend.opts.Now, NewUUID: s.backend.opts.NewUUID,
 	})
 	if err != nil {
-		_ = w.writer.Abort(ctx)
+		w.abort(ctx)
 		return mysqlError(err)
+	}
+	if w.overwrite != nil {
+		w.dropCompaction(ctx)
 	}
 	req := w.request(user, id, commitWatermark(ctx))
 	start := time.Now()
 	res, err := committer.Commit(ctx, req)
 	s.backend.opts.Metrics.RecordCommit(CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
+	// compactFailed keeps the compact part's error, so that its files are
+	// left alone below when it may have landed.
+	var compactFailed error
+	var cpe *commit.CompactPartError
+	if errors.As(err, &cpe) {
+		compactFailed, err = cpe, nil
+		w.compactionLost(ctx, res, cpe)
+	}
 	if err != nil {
 		w.release(ctx, err)
 		return mysqlError(fmt.Errorf("commit to %s.%s: %w", w.db, w.name, err))
@@ -43,7 +64,7 @@ func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 		ctx.GetLogger().Warnf("commit to %s.%s: %v", w.db, w.name, warning)
 	}
 	if res.AlreadyCommitted() && len(res.Snapshots) == 0 {
-		_ = w.writer.Abort(ctx) // nothing of this run was committed
+		w.release(ctx, compactFailed) // nothing of this run was committed
 		ctx.Warn(erErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s; nothing was written",
 			user, id, res.AlreadyCommittedIn, w.db, w.name)
 		return nil
@@ -55,7 +76,7 @@ func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 func (w *tableWrite) request(user string, id int64, watermark *int64) commit.Request {
 	req := commit.Request{
 		CommitUser: user, Identifier: id, Watermark: watermark,
-		Messages:  append(append([]commit.Message(nil), w.messages...), w.deleted...),
+		Messages:  slices.Concat(w.messages, w.deleted, w.compaction),
 		Overwrite: w.overwrite,
 	}
 	if o := w.overwrite; o != nil && len(o.Static) == 0 && o.Static != nil && len(w.messages) == 0 {
@@ -72,5 +93,5 @@ func (w *tableWrite) release(ctx *sql.Context, err error) {
 		_ = w.writer.Close()
 		return
 	}
-	_ = w.writer.Abort(ctx)
+	w.abort(ctx)
 }

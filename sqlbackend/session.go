@@ -34,6 +34,15 @@ type Session struct {
 
 var _ sql.TransactionSession = (*Session)(nil)
 
+// overwritePending reports whether the statement being run is an INSERT
+// OVERWRITE of the table, before its first write takes it.
+func (s *Session) overwritePending(db, table string) bool {
+	s.overwriteMu.Lock()
+	defer s.overwriteMu.Unlock()
+	o := s.overwrite
+	return o != nil && strings.EqualFold(o.db, db) && strings.EqualFold(o.table, table)
+}
+
 // NewSession wraps a GMS base session.
 func (b *Backend) NewSession(base *sql.BaseSession) *Session {
 	return &Session{BaseSession: base, backend: b, commitUser: "lakesql-" + b.newUUID()}

@@ -1,14 +1,16 @@
 package sqlbackend
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/write"
 )
@@ -42,8 +44,15 @@ type tableWrite struct {
 	// and deletes are computed against it.
 	base   int64
 	writer *write.TableWriter
-	// messages are the files of completed statements; they commit together.
+	// io reaches the table, for deleting compaction outputs no commit
+	// will name.
+	io fileio.FileIO
+	// messages are the data files of completed statements; they commit
+	// together.
 	messages []commit.Message
+	// compaction is the net inline compaction of completed statements,
+	// one message per bucket (see stageCompaction).
+	compaction []commit.Message
 	// overwrite, when set, makes the commit an INSERT OVERWRITE or TRUNCATE.
 	overwrite *commit.Overwrite
 	// deleted are whole files removed by partition deletes on append
@@ -72,45 +81,86 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		return nil, fmt.Errorf("%s.%s: a table read AS OF a snapshot cannot be written", t.db.name, t.name)
 	}
 	writer, err := write.Open(ctx, write.Options{
-		FileIO:   b.opts.FileIO,
-		TableDir: t.t.Dir(),
-		Now:      b.opts.Now,
-		NewUUID:  b.opts.NewUUID,
-		SpillDir: b.opts.SpillDir,
+		FileIO:    b.opts.FileIO,
+		TableDir:  t.t.Dir(),
+		Now:       b.opts.Now,
+		NewUUID:   b.opts.NewUUID,
+		SpillDir:  b.opts.SpillDir,
+		Compactor: writerCompactor(ctx, t),
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.table = &tableWrite{
-		db: t.db.name, name: t.name, dir: t.t.Dir(),
+		db: t.db.name, name: t.name, dir: t.t.Dir(), io: b.opts.FileIO,
 		schema: writer.Schema(), base: t.pin.snapshotID, writer: writer,
 	}
 	return s.table, nil
 }
 
+// writerCompactor is the inline compactor of a transaction's writer, so
+// that tables written only through SQL stay compacted: each statement's
+// end (and a flush that reaches num-sorted-run.stop-trigger) compacts the
+// buckets it wrote, and the commit publishes the change as a COMPACT
+// snapshot after the data (see commitStaged for when that part fails).
+// The writer skips tables with write-only = true. An INSERT OVERWRITE gets
+// none: its commit replaces the files a compaction would rewrite.
+func writerCompactor(ctx *sql.Context, t *Table) write.BucketCompactor {
+	if s, ok := ctx.Session.(*Session); ok && s.overwritePending(t.db.name, t.name) {
+		return nil
+	}
+	return compact.InlineCompactor()
+}
+
 // endStatement turns what the statement wrote into messages. A failed
 // statement's messages are dropped: MySQL undoes only the failed statement,
 // and its files stay unreferenced until the transaction ends, when
-// Rollback or Close deletes or orphans them.
-func (w *tableWrite) endStatement(ctx context.Context, keep bool) error {
+// Rollback or Close deletes or orphans them. So is its compaction, which
+// may hold its rows; a later compaction of the transaction that read its
+// output then deletes a file no snapshot has, and loses its COMPACT part
+// at commit (see commitStaged), never resurrecting those rows.
+func (w *tableWrite) endStatement(ctx *sql.Context, keep bool) error {
 	msgs, err := w.writer.PrepareCommit(ctx)
 	if err != nil {
 		return err
 	}
 	if keep {
-		w.messages = append(w.messages, msgs...)
+		w.stage(ctx, msgs)
 	}
 	return nil
 }
 
+// stage adds a completed statement's messages: their data increments as
+// they are, their compaction increments folded into the transaction's.
+func (w *tableWrite) stage(ctx *sql.Context, msgs []commit.Message) {
+	for _, m := range msgs {
+		before, after := m.CompactBefore, m.CompactAfter
+		m.CompactBefore, m.CompactAfter = nil, nil
+		if !m.IsEmpty() {
+			w.messages = append(w.messages, m)
+		}
+		if len(before)+len(after) > 0 {
+			w.stageCompaction(ctx, m, before, after)
+		}
+	}
+}
+
 // abort deletes every file the transaction wrote.
-func (s *stagedWrites) abort(ctx context.Context) {
+func (s *stagedWrites) abort(ctx *sql.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.table != nil {
-		_ = s.table.writer.Abort(ctx) // leftovers are orphans, never referenced
+		s.table.abort(ctx)
 		s.table = nil
 	}
+}
+
+// abort deletes the files of a transaction none of whose writes will be
+// committed: the writer's, and the outputs of its compactions. Leftovers
+// are orphans, never referenced.
+func (w *tableWrite) abort(ctx *sql.Context) {
+	_ = w.writer.Abort(ctx)
+	w.deleteCompactionOutputs(ctx, "rolled back")
 }
 
 // take hands the staged table over for commit and resets the staging area.
@@ -124,6 +174,14 @@ func (s *stagedWrites) take() *tableWrite {
 
 // stagedEntries are the manifest entries of what the session's transaction
 // has written to the table so far: a transaction reads its own writes.
+//
+// The inline compactions of the transaction's writer (w.compaction) are
+// left out on purpose: a compaction rewrites rows without changing them,
+// and the files it replaced stay on disk until the transaction ends (only
+// compaction outputs that a later compaction rewrote are deleted, and no
+// staged entry names those), so the snapshot the transaction read plus
+// the new files of its statements merge to the same rows as the compacted
+// files would. Only the commit applies the compaction.
 func stagedEntries(ctx *sql.Context, db, name string) []spec.ManifestEntry {
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
@@ -136,7 +194,7 @@ func stagedEntries(ctx *sql.Context, db, name string) []spec.ManifestEntry {
 		return nil
 	}
 	var entries []spec.ManifestEntry
-	for _, m := range append(append([]commit.Message(nil), w.messages...), w.deleted...) {
+	for _, m := range slices.Concat(w.messages, w.deleted) {
 		for _, f := range m.NewFiles {
 			entries = append(entries, spec.ManifestEntry{Kind: spec.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f})
 		}

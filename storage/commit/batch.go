@@ -296,7 +296,10 @@ func (b *batch) publishOne(pj *plannedJob) {
 		j.err = errors.Join(pj.writeErr, pj.prep.w.deleteFresh(j.ctx))
 		return
 	}
-	j.p.base, j.p.deltaNamed = pj.prep.base, true
+	// A re-based overwrite's snapshot names its own delta (in its base
+	// files), not the part's.
+	j.p.base = pj.prep.base
+	j.p.deltaNamed = j.p.deltaNamed || pj.prep.base.delta == nil
 	j.snap = pj.prep.snap
 	j.out, j.err = j.r.publish(j.ctx, pj.prep.snap, pj.latestID, pj.staged, pj.stageErr)
 }

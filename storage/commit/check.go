@@ -7,16 +7,31 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// checkConflicts runs CheckConflicts for part p on top of latest and
-// returns the index files the new snapshot lists (see combineIndex).
-func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) (*indexPlan, error) {
+// checkedAttempt is what the conflict check of an attempt settled.
+type checkedAttempt struct {
+	// index is the index files the new snapshot lists (see combineIndex).
+	index *indexPlan
+	// rebased holds an overwrite's entries with its deletes re-based onto
+	// the latest snapshot (see rebaseOverwrite); nil when the part's own
+	// delta stands.
+	rebased []spec.ManifestEntry
+}
+
+// checkConflicts runs CheckConflicts for part p on top of latest.
+func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot, attempt int) (*checkedAttempt, error) {
 	in := r.conflictInput(p, latest, attempt)
-	in.Delta = p.entries
 	var keyErr error
 	in.CompareKeys = r.table.keyComparator(&keyErr)
-	if err := r.fillHistory(ctx, in, p, latest); err != nil {
+	live, err := r.fillHistory(ctx, in, p, latest)
+	if err != nil {
 		return nil, err
 	}
+	inc, err := r.rebaseOverwrite(ctx, p, latest, in, live)
+	if err != nil {
+		return nil, err
+	}
+	in.Delta = inc.entries
+	in.Base = inPartitionsOf(inc.entries, live)
 	if err := CheckConflicts(*in); err != nil {
 		return nil, err
 	}
@@ -26,7 +41,15 @@ func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot
 	if p.overwrite != nil && p.overwrite.target.err != nil {
 		return nil, p.overwrite.target.err
 	}
-	return r.combineIndex(ctx, p, latest, in)
+	index, err := r.combineIndex(ctx, inc.index, latest, in)
+	if err != nil {
+		return nil, err
+	}
+	checked := &checkedAttempt{index: index}
+	if inc.rebased {
+		checked.rebased = inc.entries
+	}
+	return checked, nil
 }
 
 // conflictInput describes part p on top of latest for the conflict
@@ -50,32 +73,66 @@ func (r *run) conflictInput(p *part, latest *spec.Snapshot, attempt int) *Confli
 	return in
 }
 
-// fillHistory supplies the live entries of latest in the partitions p
-// changes and, for an overwrite, the deltas since its base.
+// fillHistory supplies, for an overwrite, the deltas since its base, and
+// returns the data files live in latest.
 //
 // A row-level rewrite (an OVERWRITE-kind data part without an overwrite
 // scope) replaces named files, and DeletedFileNotLive already fails it if
 // any of them changed; it is not checked for other changes to its
 // partitions, so its base is taken to be latest.
-func (r *run) fillHistory(ctx context.Context, in *ConflictInput, p *part, latest *spec.Snapshot) error {
+func (r *run) fillHistory(ctx context.Context, in *ConflictInput, p *part, latest *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	var live []spec.ManifestEntry
 	if latest != nil {
-		live, err := r.liveEntries(ctx, latest)
-		if err != nil {
-			return err
+		var err error
+		if live, err = r.liveEntries(ctx, latest); err != nil {
+			return nil, err
 		}
-		in.Base = inPartitionsOf(p.entries, live)
 	}
 	switch {
 	case p.overwrite != nil:
 		since, err := r.deltasSince(ctx, p.overwrite.baseSnapshotID, latest)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		in.SinceBase = since
 	case p.kind == spec.CommitKindOverwrite:
 		in.BaseSnapshotID = idOf(latest)
 	}
-	return nil
+	return live, nil
+}
+
+// increment is what one attempt of a part adds and deletes.
+type increment struct {
+	entries []spec.ManifestEntry
+	index   []spec.IndexManifestEntry
+	// rebased is set when the entries are not those of the part's delta
+	// files (see rebaseOverwrite).
+	rebased bool
+}
+
+// rebaseOverwrite returns what the attempt of part p on top of latest
+// commits: the part's own entries, unless p is an overwrite whose target
+// only compactions touched since its base (TargetCompacted). Its deletes,
+// of the files live in the base, would then name files the compactions
+// replaced; since a compaction never changes rows, deleting the target's
+// files live in latest instead deletes exactly the rows the writer read.
+// Those deletes depend on latest, so unlike the part's delta files they
+// are written with the attempt's base files (see prepare).
+func (r *run) rebaseOverwrite(ctx context.Context, p *part, latest *spec.Snapshot, in *ConflictInput, live []spec.ManifestEntry) (increment, error) {
+	own := increment{entries: p.entries, index: p.index}
+	if p.overwrite == nil || judgeOverwriteTarget(in).Change != TargetCompacted {
+		return own, nil
+	}
+	liveIndex, err := r.indexEntries(ctx, latest)
+	if err != nil {
+		return increment{}, err
+	}
+	ow := p.overwrite
+	return increment{
+		entries: append(deletesInTarget(live, ow.target), ow.added...),
+		index:   append(indexDeletesInTarget(liveIndex, ow.target), ow.addedIndex...),
+		rebased: true,
+	}, nil
 }
 
 // inPartitionsOf returns the entries of live in the partitions of delta.
@@ -108,8 +165,10 @@ func inPartitionsOf(delta, live []spec.ManifestEntry) []spec.ManifestEntry {
 // written, a DELETE of every data and index file live in its base snapshot
 // inside its target. The deletes come from the base, the snapshot the
 // writer read, never from whatever is latest: files published since then
-// are either outside the target or make CheckConflicts fail with
-// OverwriteTargetChanged (apache/paimon#4802).
+// are outside the target, or make CheckConflicts fail with
+// OverwriteTargetChanged (apache/paimon#4802), or were produced by
+// compactions, in which case an attempt re-bases the deletes onto them
+// (rebaseOverwrite).
 func (r *run) resolveOverwrite(ctx context.Context, p *part) error {
 	ow := p.overwrite
 	if ow == nil || ow.baseSnapshotID == 0 {
@@ -130,8 +189,8 @@ func (r *run) resolveOverwrite(ctx context.Context, p *part) error {
 	if err != nil {
 		return err
 	}
-	p.entries = append(deletesInTarget(live, ow.target), p.entries...)
-	p.index = append(indexDeletesInTarget(liveIndex, ow.target), p.index...)
+	p.entries = append(deletesInTarget(live, ow.target), ow.added...)
+	p.index = append(indexDeletesInTarget(liveIndex, ow.target), ow.addedIndex...)
 	return nil
 }
 

@@ -228,8 +228,10 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // lakeerr.ErrUnknownOutcome (the snapshot may have landed: retry the same
 // request, with the same identifier, to find out), ErrInvalidRequest, or an
 // I/O error from before the publish, after which the metadata files this
-// call wrote have been deleted. With two parts, the Result lists the
-// snapshot of the first even when the second fails; a retry of the request
+// call wrote have been deleted. With two parts, the data part is published
+// (or found landed) before the compact part is attempted; if the compact
+// part then fails, the error is a *CompactPartError wrapping its error, and
+// the Result lists the snapshot of the data part. A retry of the request
 // publishes only the missing part.
 func (c *Committer) Commit(ctx context.Context, req Request) (Result, error) {
 	if err := validateCommitUser(req.CommitUser); err != nil {
@@ -247,8 +249,11 @@ func (c *Committer) Commit(ctx context.Context, req Request) (Result, error) {
 	}
 	r := c.newRun(&req, table)
 	var res Result
-	for _, p := range parts {
+	for i, p := range parts {
 		if err := r.commitPart(ctx, p, &res); err != nil {
+			if i > 0 && p.kind == spec.CommitKindCompact {
+				err = &CompactPartError{Err: err}
+			}
 			return res, err
 		}
 	}

@@ -41,6 +41,8 @@ type ConflictInput struct {
 	OverwriteTarget func(partition []byte) bool
 	// SinceBase holds, for an OVERWRITE, the delta of every snapshot after
 	// BaseSnapshotID up to Latest, in id order. Ignored for other kinds.
+	// When only COMPACT snapshots touched the target (TargetCompacted),
+	// Delta must delete the target's files live in Latest, not in the base.
 	SinceBase []SnapshotDelta
 
 	// FormatPartition renders a serialized partition for people, e.g.
@@ -67,9 +69,10 @@ type SnapshotDelta struct {
 //  1. bucket count unchanged per partition (not for OVERWRITE, which may
 //     rescale);
 //  2. the delta is self-consistent;
-//  3. for OVERWRITE, its target is unchanged since its base (lakesql's fix
-//     for apache/paimon#4802; it runs before the merge because a changed
-//     target is the cause of what the merge would report);
+//  3. for OVERWRITE, no snapshot but a compaction touched its target
+//     since its base (lakesql's fix for apache/paimon#4802; it runs before
+//     the merge because a changed target is the cause of what the merge
+//     would report);
 //  4. merging Base and Delta: no live file is added again, no deleted file
 //     is missing;
 //  5. for primary-key tables, the files of each LSM level >= 1 this
@@ -179,35 +182,23 @@ func checkDeltaConsistent(in *ConflictInput) error {
 }
 
 // checkOverwriteTarget fails an OVERWRITE when a snapshot committed after
-// its base touched a partition it replaces. The overwrite deletes the files
-// it saw; Paimon instead deletes whatever is live at commit time, which
-// silently drops rows the writer never read (apache/paimon#4802). Failing
-// lets the statement re-plan against those rows.
+// its base may have added rows to a partition it replaces (see
+// JudgeOverwriteTarget). The overwrite deletes the files it saw; Paimon
+// instead deletes whatever is live at commit time, which silently drops
+// rows the writer never read (apache/paimon#4802). Failing lets the
+// statement re-plan against those rows. Compactions of the target do not
+// fail it: they leave the rows the writer read, and the Committer re-bases
+// the deletes onto the files they produced (a delta still deleting the
+// files a compaction replaced fails the merge with DeletedFileNotLive).
 func checkOverwriteTarget(in *ConflictInput) error {
 	if in.CommitKind != spec.CommitKindOverwrite {
 		return nil
 	}
-	if gap := in.historyGap(); gap != "" {
-		return in.conflict(OverwriteTargetChanged, in.Latest, nil, gap)
-	}
-	inTarget := in.overwriteTarget()
-	var offending []spec.ManifestEntry
-	var first SnapshotRef
-	for _, s := range in.SinceBase {
-		for _, e := range s.Entries {
-			if !inTarget(e.Partition) {
-				continue
-			}
-			if len(offending) == 0 {
-				first = s.Snapshot
-			}
-			offending = append(offending, e)
-		}
-	}
-	if len(offending) == 0 {
+	h := judgeOverwriteTarget(in)
+	if h.Change != TargetChanged {
 		return nil
 	}
-	return in.conflict(OverwriteTargetChanged, first, offending, "")
+	return in.conflict(OverwriteTargetChanged, h.Cause, h.Entries, h.Gap)
 }
 
 // historyGap describes why SinceBase does not cover every snapshot after

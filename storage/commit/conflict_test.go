@@ -30,17 +30,42 @@ import (
 // Directive arguments: append-only (no primary key), omit-history (the
 // overwrite gets no deltas since its base). The output is "ok" or the class,
 // kind, conflicting snapshot, locations, files and detail of the conflict.
+//
+// "judge" takes the same scenario and prints JudgeOverwriteTarget's verdict
+// on the winners for mine's target.
 func TestConflicts(t *testing.T) {
 	datadriven.RunTest(t, "testdata/conflicts", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "check" {
+		if d.Cmd != "check" && d.Cmd != "judge" {
 			d.Fatalf(t, "unknown command %q", d.Cmd)
 		}
 		in, err := parseScenario(d.Input, !d.HasArg("append-only"), d.HasArg("omit-history"))
 		if err != nil {
 			d.Fatalf(t, "%v", err)
 		}
+		if d.Cmd == "judge" {
+			return renderTargetHistory(JudgeOverwriteTarget(in))
+		}
 		return renderOutcome(CheckConflicts(in))
 	})
+}
+
+func renderTargetHistory(h TargetHistory) string {
+	if h.Change != TargetChanged {
+		return h.Change.String() + "\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "changed: %s\n", h.Cause)
+	if len(h.Entries) > 0 {
+		names := make([]string, len(h.Entries))
+		for i := range h.Entries {
+			names[i] = h.Entries[i].File.FileName
+		}
+		fmt.Fprintf(&b, "entries: %s\n", strings.Join(names, ", "))
+	}
+	if h.Gap != "" {
+		fmt.Fprintf(&b, "gap: %s\n", h.Gap)
+	}
+	return b.String()
 }
 
 // scenario is the parsed input before it is folded into a ConflictInput.

@@ -20,7 +20,13 @@
 //     means a second live writer shares the user: SharedUserError.
 //  2. Conflict check (CheckConflicts) against the live files of the latest
 //     snapshot in the partitions the part changes; an overwrite fails if
-//     its target changed since the snapshot the writer read.
+//     a snapshot other than a compaction touched its target since the
+//     snapshot the writer read. If only compactions did, which rewrite
+//     files but never change rows, the attempt re-bases the overwrite's
+//     deletes onto the target's files live in the latest snapshot
+//     (JudgeOverwriteTarget); that delta depends on the latest snapshot,
+//     so it is written with the attempt's base files (step 3), and the
+//     part's own delta is deleted unless a put named it.
 //  3. Metadata: the base manifest list (latest's manifests, small ones
 //     merged) and the index manifest when index files change. A failure
 //     here deletes what the attempt wrote.

@@ -34,7 +34,9 @@ import (
 //   - OverwriteTargetChanged: retryable. The overwrite computed its deletes
 //     against the snapshot it read; rows committed to its target since then
 //     would survive it (or, in Paimon, be deleted unseen, apache/paimon#4802).
-//     Re-running the statement plans against the new rows.
+//     Re-running the statement plans against the new rows. Compactions of
+//     the target do not count: they change no rows, and the Committer
+//     re-bases the deletes onto their output instead.
 //   - DeletedFileNotLive and KeyRangeOverlap: terminal for COMPACT, retryable
 //     otherwise. Someone else rewrote the files this commit builds on. A
 //     compactor's in-memory levels are then stale, so it must drop its
@@ -51,8 +53,9 @@ const (
 	// InvalidDelta: the commit's own entries add a file twice, or delete a
 	// file and add it back, which scans cannot represent.
 	InvalidDelta
-	// OverwriteTargetChanged: a snapshot committed after the overwrite's
-	// base touched a partition the overwrite replaces.
+	// OverwriteTargetChanged: a snapshot other than a compaction,
+	// committed after the overwrite's base, touched a partition the
+	// overwrite replaces.
 	OverwriteTargetChanged
 	// FileAddedTwice: the commit adds a file that is already live.
 	FileAddedTwice
@@ -284,3 +287,24 @@ func (e *SharedUserError) Error() string {
 	return fmt.Sprintf("%s: commit user %s is used by two live writers: %s is not this writer's (its newest is %s)",
 		lakeerr.ErrTerminalConflict, e.CommitUser, e.Foreign, own)
 }
+
+// CompactPartError reports a request whose data part (APPEND or OVERWRITE)
+// is in the table, published by this Commit or found landed before, and
+// whose compact part then failed. The rows are committed; the compaction
+// is not, unless Err wraps lakeerr.ErrUnknownOutcome, when it may be. A
+// writer that compacts inline can therefore report its write as done and
+// drop the compaction: a compaction only rewrites rows the table already
+// holds, so losing it, e.g. to a compaction service that rewrote the same
+// files first, loses nothing but the work.
+//
+// Err keeps the compact part's class (lakeerr.ErrTerminalConflict for a
+// lost conflict, ErrUnknownOutcome, ...), which errors.Is and errors.As
+// see through the wrapper; the message is Err's.
+type CompactPartError struct {
+	Err error
+}
+
+func (e *CompactPartError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the compact part's error.
+func (e *CompactPartError) Unwrap() error { return e.Err }

@@ -44,16 +44,16 @@ func (r *run) indexEntries(ctx context.Context, s *spec.Snapshot) ([]spec.IndexM
 	return entries, nil
 }
 
-// combineIndex applies p's index changes to the latest snapshot's index
-// files, as Java's IndexManifestFileHandler rewrites the full list each
-// commit: DELETEs first, then ADDs. Unlike Java's bucketed combiner, which
+// combineIndex applies an attempt's index changes to the latest
+// snapshot's index files, as Java's IndexManifestFileHandler rewrites the
+// full list each commit: DELETEs first, then ADDs. Unlike Java's bucketed combiner, which
 // lets a new file silently replace the previous one of its bucket and
 // type, files are matched by name, so a deletion vector another writer
 // replaced meanwhile is a conflict, not a lost update: deleting a file
 // that is no longer live, or adding one that is, conflicts as the same
 // change to a data file would.
-func (r *run) combineIndex(ctx context.Context, p *part, latest *spec.Snapshot, in *ConflictInput) (*indexPlan, error) {
-	if len(p.index) == 0 {
+func (r *run) combineIndex(ctx context.Context, index []spec.IndexManifestEntry, latest *spec.Snapshot, in *ConflictInput) (*indexPlan, error) {
+	if len(index) == 0 {
 		return nil, nil
 	}
 	live, err := r.indexEntries(ctx, latest)
@@ -62,13 +62,13 @@ func (r *run) combineIndex(ctx context.Context, p *part, latest *spec.Snapshot, 
 	}
 	files := newIndexSet(live)
 	var missing, added []spec.ManifestEntry
-	for i := range p.index {
-		if e := &p.index[i]; e.Kind == spec.FileKindDelete && !files.remove(e) {
+	for i := range index {
+		if e := &index[i]; e.Kind == spec.FileKindDelete && !files.remove(e) {
 			missing = append(missing, asConflictEntry(e))
 		}
 	}
-	for i := range p.index {
-		if e := &p.index[i]; e.Kind == spec.FileKindAdd && !files.add(e) {
+	for i := range index {
+		if e := &index[i]; e.Kind == spec.FileKindAdd && !files.add(e) {
 			added = append(added, asConflictEntry(e))
 		}
 	}

@@ -42,6 +42,10 @@ type part struct {
 type overwriteScope struct {
 	baseSnapshotID int64
 	target         *partitionMatcher
+	// added and addedIndex are the files the overwrite adds, to which
+	// resolveOverwrite and rebaseOverwrite prepend the deletes.
+	added      []spec.ManifestEntry
+	addedIndex []spec.IndexManifestEntry
 }
 
 // planParts splits a request into the parts it publishes, in order.
@@ -165,7 +169,7 @@ func overwritePart(ow *Overwrite, t *tableLayout, data *part, dynamicOverwrite b
 		kind:           spec.CommitKindOverwrite,
 		entries:        data.entries,
 		index:          data.index,
-		overwrite:      &overwriteScope{baseSnapshotID: ow.BaseSnapshotID, target: target},
+		overwrite:      &overwriteScope{baseSnapshotID: ow.BaseSnapshotID, target: target, added: data.entries, addedIndex: data.index},
 		baseSnapshotID: ow.BaseSnapshotID,
 	}, nil
 }

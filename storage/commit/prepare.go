@@ -40,6 +40,9 @@ type baseFiles struct {
 	list          writtenFile
 	indexManifest *string
 	previousTotal int64
+	// delta, when set, replaces the part's delta files: an overwrite's
+	// delta re-based onto this latest snapshot (see rebaseOverwrite).
+	delta *deltaFiles
 }
 
 func (b *baseFiles) builtOn(latest *spec.Snapshot) bool {
@@ -69,16 +72,25 @@ type preparation struct {
 // writes the files of all its attempts at once (fileWriter.flush). Files
 // reused from an earlier attempt on the same latest snapshot are not
 // written again.
-func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, index *indexPlan) (*preparation, error) {
+func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, checked *checkedAttempt) (*preparation, error) {
 	w := newFileWriter(r)
 	base := p.base
-	if !base.builtOn(latest) {
+	if !base.builtOn(latest) || (base.delta != nil) != (checked.rebased != nil) {
 		var err error
-		if base, err = r.writeBase(ctx, w, latest, index); err != nil {
+		if base, err = r.writeBase(ctx, w, latest, checked.index); err != nil {
 			return nil, err
 		}
+		if checked.rebased != nil {
+			if base.delta, err = r.planDelta(w, checked.rebased, nil); err != nil {
+				return nil, err
+			}
+		}
 	}
-	snap := r.buildSnapshot(p, p.delta, base, latest)
+	delta := p.delta
+	if base.delta != nil {
+		delta = base.delta
+	}
+	snap := r.buildSnapshot(p, delta, base, latest)
 	encoded, err := spec.EncodeSnapshot(snap)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
@@ -90,7 +102,7 @@ func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, index
 // what it wrote: nothing references it.
 func (r *run) writeDelta(ctx context.Context, p *part) error {
 	w := newFileWriter(r)
-	delta, err := r.planDelta(w, p)
+	delta, err := r.planDelta(w, p.entries, p.changelog)
 	if err == nil {
 		err = w.flush(ctx)
 	}
@@ -108,18 +120,20 @@ func (r *run) deleteDelta(ctx context.Context, p *part) error {
 	return p.delta.writer.deleteFresh(ctx)
 }
 
-func (r *run) planDelta(w *fileWriter, p *part) (*deltaFiles, error) {
-	list, err := r.writeManifestsAndList(w, p.entries)
+// planDelta names the delta manifests and list of entries, and the
+// changelog's, in w.
+func (r *run) planDelta(w *fileWriter, entries, changelog []spec.ManifestEntry) (*deltaFiles, error) {
+	list, err := r.writeManifestsAndList(w, entries)
 	if err != nil {
 		return nil, err
 	}
-	d := &deltaFiles{list: list, recordDelta: recordDelta(p.entries)}
-	if len(p.changelog) > 0 {
-		changelog, err := r.writeManifestsAndList(w, p.changelog)
+	d := &deltaFiles{list: list, recordDelta: recordDelta(entries)}
+	if len(changelog) > 0 {
+		cl, err := r.writeManifestsAndList(w, changelog)
 		if err != nil {
 			return nil, err
 		}
-		d.changelog, d.changelogRecords = &changelog, recordDelta(p.changelog)
+		d.changelog, d.changelogRecords = &cl, recordDelta(changelog)
 	}
 	return d, nil
 }

@@ -48,8 +48,10 @@ type Request struct {
 type Overwrite struct {
 	// BaseSnapshotID is the snapshot the writer read; 0 for an empty table.
 	// The overwrite deletes the files live in it, and fails with a
-	// retryable OverwriteTargetChanged conflict if a later snapshot touched
-	// the target, rather than delete rows the writer never saw.
+	// retryable OverwriteTargetChanged conflict if a later snapshot other
+	// than a compaction touched the target, rather than delete rows the
+	// writer never saw. After compactions only, it deletes the files
+	// they left in the target, which hold the rows the writer read.
 	BaseSnapshotID int64
 	// Static maps partition keys to values, typed as in spec/values.go
 	// (nil matches a null partition value).

@@ -155,11 +155,11 @@ func (r *run) plan(ctx context.Context, p *part, n int, checkedUpTo int64, lates
 	if err != nil || landedIn != 0 {
 		return nil, attemptOutcome{status: alreadyLanded, snapshotID: landedIn}, err
 	}
-	index, err := r.checkConflicts(ctx, p, latest, n)
+	checked, err := r.checkConflicts(ctx, p, latest, n)
 	if err != nil {
 		return nil, attemptOutcome{}, err
 	}
-	prep, err := r.prepare(ctx, p, latest, index)
+	prep, err := r.prepare(ctx, p, latest, checked)
 	return prep, attemptOutcome{}, err
 }
 

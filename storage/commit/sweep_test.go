@@ -78,6 +78,27 @@ var workloads = []workload{
 		},
 		wantLive: []string{"o2", "o3"}, wantTotal: 24, wantSnapshots: 1,
 	},
+	{
+		// A compaction rewrote the target after the overwrite's base: the
+		// overwrite's deletes are re-based onto its output, in metadata
+		// written with the attempt's base list.
+		name: "overwrite-after-compaction",
+		setup: func(h *harness) {
+			h.commitFiles("setup", 1,
+				h.appendMsg("2024-01-01", fileSpec{name: "o1", rows: 10}),
+				h.appendMsg("2024-01-02", fileSpec{name: "o2", rows: 20}))
+			m := Message{Partition: partition("2024-01-01"), TotalBuckets: h.totalBuckets(),
+				CompactBefore: []spec.DataFileMeta{h.file(fileSpec{name: "o1", rows: 10})},
+				CompactAfter:  []spec.DataFileMeta{h.file(fileSpec{name: "c1", rows: 10, compacted: true})}}
+			h.commitFiles("compactor", 1, m)
+		},
+		request: func(h *harness) Request {
+			return Request{CommitUser: "w", Identifier: 7,
+				Messages:  []Message{h.appendMsg("2024-01-01", fileSpec{name: "o3", rows: 4})},
+				Overwrite: &Overwrite{BaseSnapshotID: 1, Static: map[string]any{"dt": "2024-01-01"}}}
+		},
+		wantLive: []string{"o2", "o3"}, wantTotal: 24, wantSnapshots: 1,
+	},
 }
 
 // commitFiles commits msgs as user with identifier and places their files.

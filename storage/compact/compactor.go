@@ -119,6 +119,12 @@ func lostToConcurrentCommit(err error) bool {
 type compaction struct {
 	opts  *Options
 	table *table.Table
+	// committer commits every attempt made under one schema. Committers
+	// of one FileIO share a cache of manifests only while one of them is
+	// alive, so a committer per attempt would make what the next attempt
+	// reads depend on when the garbage collector dropped the last one.
+	committer       *commit.Committer
+	committerSchema int64
 }
 
 // attempt plans, rewrites and commits once.
@@ -273,8 +279,7 @@ func (c *compaction) commit(ctx context.Context, s *spec.TableSchema, outs []*ou
 	if len(req.Messages) == 0 {
 		return Result{}, nil
 	}
-	committer, err := commit.New(commit.Options{FileIO: c.opts.FileIO, TableDir: c.table.Dir(), Branch: c.opts.Branch,
-		Core: s.CoreOptions(), Now: c.opts.Now, NewUUID: c.opts.NewUUID})
+	committer, err := c.committerFor(s)
 	if err != nil {
 		return Result{}, errors.Join(err, deleteFiles(ctx, c.opts.FileIO, writtenBy(outs)))
 	}
@@ -287,6 +292,22 @@ func (c *compaction) commit(ctx context.Context, s *spec.TableSchema, outs []*ou
 	}
 	res.Snapshot = id
 	return res, nil
+}
+
+// committerFor returns the committer of attempts planned under schema s,
+// made anew when the schema changed, since the committer follows its
+// options.
+func (c *compaction) committerFor(s *spec.TableSchema) (*commit.Committer, error) {
+	if c.committer != nil && c.committerSchema == s.ID {
+		return c.committer, nil
+	}
+	committer, err := commit.New(commit.Options{FileIO: c.opts.FileIO, TableDir: c.table.Dir(), Branch: c.opts.Branch,
+		Core: s.CoreOptions(), Now: c.opts.Now, NewUUID: c.opts.NewUUID})
+	if err != nil {
+		return nil, err
+	}
+	c.committer, c.committerSchema = committer, s.ID
+	return committer, nil
 }
 
 // commitOnce commits req, retrying it with the same identifier while its

@@ -39,10 +39,16 @@
 // it then deletes the files it wrote and plans again from the latest
 // snapshot, a bounded number of times. A compaction never makes an append
 // fail: the append only adds files, and the conflict check of a COMPACT
-// commit is what loses. An overwrite or row-level change of the same
-// partitions, which deletes the files its writer read, fails with a
-// retryable conflict (OverwriteTargetChanged in package commit) when a
-// compaction replaced them first, and is re-run by its statement.
+// commit is what loses. An overwrite of the same partitions whose base a
+// compaction rewrote still lands: a compaction changes no rows, so the
+// commit deletes the compaction's output instead of the files the
+// overwrite read (JudgeOverwriteTarget in package commit); it fails with a
+// retryable OverwriteTargetChanged only if an append or another overwrite
+// touched those partitions too. A row-level change (DELETE or UPDATE
+// rewriting files) names the files it rewrote, so it fails with a
+// retryable DeletedFileNotLive when a compaction replaced them first, and
+// is re-run by its statement. Whichever commits second loses: a
+// compaction after the overwrite or row-level change loses as above.
 //
 // # Not supported
 //

@@ -287,3 +287,11 @@ func diffSorted(a, b []string) []string {
 }
 
 func head(rows []string) []string { return rows[:min(len(rows), 10)] }
+
+// on returns the table in fsys, a copy of tt's warehouse, going on from
+// tt's uuids and commit identifiers so that names never repeat.
+func (tt *testTable) on(t testing.TB, fsys fileio.FileIO) *testTable {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	return &testTable{t: t, io: fsys, dir: tt.dir, uuids: tt.uuids, ident: tt.ident}
+}

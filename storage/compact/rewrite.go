@@ -37,7 +37,11 @@ type output struct {
 	message commit.Message
 	// written are the new files, which the compaction must delete if its
 	// commit does not land.
-	written    []string
+	written []string
+	// failedPuts are the files whose put failed: a put whose
+	// acknowledgement was lost may have landed all the same, so a job that
+	// fails deletes them with the files it wrote.
+	failedPuts []string
 	wroteBytes int64
 	rewrote    int
 	upgraded   int
@@ -55,7 +59,8 @@ func (r *rewriter) run(ctx context.Context, j *job) (*output, error) {
 		err = r.runAppend(ctx, j, out)
 	}
 	if err != nil {
-		return nil, errors.Join(fmt.Errorf("compact bucket %s: %w", b.plan.Dir, err), deleteFiles(ctx, r.io, out.written))
+		return nil, errors.Join(fmt.Errorf("compact bucket %s: %w", b.plan.Dir, err),
+			deleteFiles(ctx, r.io, append(out.written, out.failedPuts...)))
 	}
 	return out, nil
 }
@@ -83,7 +88,7 @@ func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error 
 // share keys) through the merge engine and writes one rolling output, as
 // MergeTreeCompactRewriter.rewriteCompaction does.
 func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm.SortedRun[*spec.DataFileMeta], out *output) ([]spec.DataFileMeta, error) {
-	w, err := r.newWriter(j, j.outputLevel, 0)
+	w, err := r.newWriter(j, out, j.outputLevel, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +100,10 @@ func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm
 	return r.finish(ctx, j, w, out)
 }
 
-func (r *rewriter) newWriter(j *job, level int, firstSeq int64) (*write.CompactionWriter, error) {
-	return write.NewCompactionWriter(write.CompactionWriterOptions{FileIO: r.io, Schema: r.cfg.schema,
+// newWriter returns a writer of the job's files; it records the puts that
+// fail in out.
+func (r *rewriter) newWriter(j *job, out *output, level int, firstSeq int64) (*write.CompactionWriter, error) {
+	return write.NewCompactionWriter(write.CompactionWriterOptions{FileIO: failedPutRecorder{r.io, out}, Schema: r.cfg.schema,
 		BucketDir: j.bucket.plan.Dir, Level: level, FirstSequence: firstSeq, Now: r.now, NewUUID: r.newUUID})
 }
 
@@ -165,7 +172,7 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 // does.
 func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
 	for _, group := range j.groups {
-		w, err := r.newWriter(j, 0, group[0].MinSequenceNumber)
+		w, err := r.newWriter(j, out, 0, group[0].MinSequenceNumber)
 		if err != nil {
 			return err
 		}
@@ -208,6 +215,22 @@ func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta
 			return err
 		}
 	}
+}
+
+// failedPutRecorder records in out the path of every put that fails,
+// unless it failed because the file existed, which makes the file someone
+// else's. A job runs on one goroutine, so out needs no lock.
+type failedPutRecorder struct {
+	fileio.FileIO
+	out *output
+}
+
+func (f failedPutRecorder) PutIfAbsent(ctx context.Context, p string, data []byte) error {
+	err := f.FileIO.PutIfAbsent(ctx, p, data)
+	if err != nil && !errors.Is(err, fileio.ErrExist) {
+		f.out.failedPuts = append(f.out.failedPuts, p)
+	}
+	return err
 }
 
 // deleteFiles deletes files a compaction wrote and will not commit, even

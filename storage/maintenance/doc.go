@@ -18,7 +18,10 @@
 // operation before it deletes anything more: Java skips what it cannot
 // read, and apache/paimon#6479 and #7710 show it deleting live data as a
 // result. Candidates, on the other hand, may be read leniently: a
-// manifest an interrupted run already deleted only means fewer candidates.
+// manifest an interrupted run already deleted, or a damaged one of a
+// snapshot that is going anyway, only means fewer candidates (and files
+// left for orphan removal). testdata/expire_tags is the matrix of these
+// cases, built from Paimon's bugs.
 //
 // The decisions are pure functions tested as data: expireEnd and
 // expireBegin (which snapshots expire), planDeletion (which candidates

@@ -229,7 +229,7 @@ func stableProtection(ctx context.Context, t *tableCtx, keep []int64, end int64)
 		if err != nil {
 			return nil, err
 		}
-		protected, err := protectedRefs(ctx, t, keep, tags)
+		protected, err := protectedRefs(ctx, t, newRefReader(t), keep, tags)
 		if err != nil {
 			return nil, err
 		}

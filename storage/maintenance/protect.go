@@ -26,7 +26,7 @@ func (r *refReader) snapshotRange(ctx context.Context, mgr *snapshot.Manager, id
 			return err
 		}
 		if err := r.metadata(ctx, s, out, strict); err != nil {
-			return vanishedFile(err)
+			return r.missingUnder(ctx, mgr, id, err)
 		}
 		if id == prev+1 {
 			err = r.added(ctx, s, out, strict)
@@ -37,7 +37,7 @@ func (r *refReader) snapshotRange(ctx context.Context, mgr *snapshot.Manager, id
 			err = r.changelog(ctx, s, out, strict)
 		}
 		if err != nil {
-			return vanishedFile(err)
+			return r.missingUnder(ctx, mgr, id, err)
 		}
 		prev = id
 	}
@@ -56,6 +56,31 @@ func readSnapshot(ctx context.Context, mgr *snapshot.Manager, id int64) (*spec.S
 	return s, err
 }
 
+// missingUnder classifies a file missing under snapshot id, which was
+// listed. Expiry announces the snapshots it deletes before deleting any of
+// their files, and deletes the snapshot file after them; so if no expiry
+// announces id and the snapshot file is still there, no expiry removed the
+// file: the snapshot is damaged (PR apache/paimon#5438 is Java expiring
+// anyway), and running again cannot help. Otherwise another process's
+// expiry removed the snapshot after this one listed it (vanishedFile).
+// The intents are read first: an expiry that deleted the file and
+// retired its intent since has deleted the snapshot file too.
+func (r *refReader) missingUnder(ctx context.Context, mgr *snapshot.Manager, id int64, err error) error {
+	if errors.Is(err, lakeerr.ErrRetryableConflict) || !errors.Is(err, fileio.ErrNotExist) {
+		return err
+	}
+	intent, intentErr := expiryIntent(ctx, r.t)
+	if intentErr != nil {
+		return errors.Join(err, intentErr)
+	}
+	_, snapshotErr := mgr.Snapshot(ctx, id)
+	if snapshotErr == nil && id >= intent {
+		return fmt.Errorf("snapshot %d references a file that is missing, and no expiry is deleting it: "+
+			"%w: %w", id, lakeerr.ErrCorruption, err)
+	}
+	return vanishedFile(err)
+}
+
 // vanishedFile classifies a metadata file missing under a snapshot that
 // is still listed: another process's expiry removed the snapshot's files
 // after this one listed it.
@@ -67,14 +92,35 @@ func vanishedFile(err error) error {
 		"nothing further was deleted, run again: %w", lakeerr.ErrRetryableConflict, err)
 }
 
-// tagRefs adds every file the tags reference. A tag whose metadata is
-// missing stops the operation: deleting with an incomplete protected set
-// is how apache/paimon#6479 lost live data.
+// tagRefs adds every file the tags reference. A tag that cannot be read
+// stops the operation: deleting with an incomplete protected set is how
+// apache/paimon#6479 and PR #5229 lost live data. Only a tag whose files
+// are missing or undecodable is reported broken; a failed read (a timeout)
+// is returned as it is, so that nobody deletes a sound tag over it.
 func (r *refReader) tagRefs(ctx context.Context, tags []namedTag, out refSet) error {
 	for _, tag := range tags {
-		if err := r.everything(ctx, &tag.Snapshot, out); err != nil {
+		err := r.everything(ctx, &tag.Snapshot, out)
+		switch {
+		case err == nil:
+		case errors.Is(err, lakeerr.ErrCorruption) || errors.Is(err, fileio.ErrNotExist):
+			if gone := r.tagGone(ctx, tag.name); gone != nil {
+				return gone
+			}
 			return fmt.Errorf("tag %q (snapshot %d) is broken, delete it first: %w: %w", tag.name, tag.ID, lakeerr.ErrCorruption, err)
+		default:
+			return fmt.Errorf("tag %q (snapshot %d): %w", tag.name, tag.ID, err)
 		}
+	}
+	return nil
+}
+
+// tagGone reports a tag deleted since it was read, whose files may be gone
+// with it (a CreateTag backing off from an expiry, a DeleteTag), as a
+// retryable conflict; nil if the tag is still there.
+func (r *refReader) tagGone(ctx context.Context, name string) error {
+	_, err := r.t.snapshots.Tag(ctx, name)
+	if errors.Is(err, lakeerr.ErrNotFound) {
+		return fmt.Errorf("%w: tag %q was deleted while maintenance read it; run again: %w", lakeerr.ErrRetryableConflict, name, err)
 	}
 	return nil
 }
@@ -155,9 +201,8 @@ func branchRefs(ctx context.Context, t *tableCtx, out refSet) error {
 // protectedRefs is everything that must survive: the files of the main
 // branch's snapshots keep (ascending ids), of the tags, and of every other
 // branch.
-func protectedRefs(ctx context.Context, t *tableCtx, keep []int64, tags []namedTag) (refSet, error) {
+func protectedRefs(ctx context.Context, t *tableCtx, r *refReader, keep []int64, tags []namedTag) (refSet, error) {
 	out := refSet{}
-	r := newRefReader(t)
 	if err := r.snapshotRange(ctx, t.snapshots, keep, out); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -56,10 +57,13 @@ type refSet map[string]FileKind
 func (s refSet) add(p string, k FileKind) { s[p] = k }
 
 // missing says what a reference walk does with a metadata file that is not
-// there. Protecting files needs every reference (strict: a gap would let
-// a needed file be deleted); finding candidates may skip what an earlier or
-// concurrent run already deleted (lenient: a gap only leaks files, which
-// orphan removal reclaims).
+// there or cannot be decoded. Protecting files needs every reference
+// (strict: a gap would let a needed file be deleted); finding candidates
+// may skip what an earlier or concurrent run already deleted, and what is
+// damaged in a snapshot or tag that is going anyway (lenient: a gap only
+// leaks files, which orphan removal reclaims, where stopping would keep
+// every later expiry from running). A read that fails for another reason
+// fails the walk either way: it may work next time.
 type missing bool
 
 const (
@@ -68,7 +72,7 @@ const (
 )
 
 func (m missing) tolerate(err error) error {
-	if m == lenient && errors.Is(err, fileio.ErrNotExist) {
+	if m == lenient && (errors.Is(err, fileio.ErrNotExist) || errors.Is(err, lakeerr.ErrCorruption)) {
 		return nil
 	}
 	return err

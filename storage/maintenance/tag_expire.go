@@ -2,9 +2,11 @@ package maintenance
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -27,7 +29,10 @@ type ExpireTagsResult struct {
 }
 
 // ExpireTags deletes the tags whose retention time has passed, as
-// TagTimeExpire does, each through DeleteTag.
+// TagTimeExpire does, each through DeleteTag. A tag that cannot be deleted
+// (DeleteTag refuses while another tag is damaged) does not keep the
+// others from expiring: the call goes on, and returns every failure. A tag
+// deleted meanwhile is skipped, as Java skips it.
 func ExpireTags(ctx context.Context, fio fileio.FileIO, tableDir string, opts ExpireTagsOptions) (ExpireTagsResult, error) {
 	res := ExpireTagsResult{Deleted: map[FileKind]int{}}
 	t, err := openTable(ctx, fio, tableDir)
@@ -39,6 +44,7 @@ func ExpireTags(ctx context.Context, fio fileio.FileIO, tableDir string, opts Ex
 	if err != nil {
 		return res, err
 	}
+	var failed []error
 	for _, tag := range tags {
 		age := tagAge{created: tag.CreateTime, retained: tag.TimeRetained}
 		if tag.CreateTime == nil && opts.OlderThan != nil {
@@ -53,15 +59,18 @@ func ExpireTags(ctx context.Context, fio fileio.FileIO, tableDir string, opts Ex
 			continue
 		}
 		r, err := DeleteTag(ctx, fio, tableDir, tag.name)
-		if err != nil {
-			return res, err
-		}
-		res.Expired = append(res.Expired, tag.name)
 		for k, n := range r.Deleted {
 			res.Deleted[k] += n
 		}
+		switch {
+		case errors.Is(err, lakeerr.ErrNotFound):
+		case err != nil:
+			failed = append(failed, err)
+		default:
+			res.Expired = append(res.Expired, tag.name)
+		}
 	}
-	return res, nil
+	return res, errors.Join(failed...)
 }
 
 // tagAge is what decides whether a tag expires. Times are wall-clock

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +35,10 @@ type CreateTagOptions struct {
 // If a concurrent expiry is deleting the snapshot, or has deleted it, the
 // tag is removed again and the call fails with lakeerr.ErrNotFound: after
 // writing the tag, CreateTag looks for the intent expiry records before its
-// last look at the tags, so one of the two always sees the other.
+// last look at the tags, so one of the two always sees the other. Likewise
+// when the snapshot has expired and the tag it is copied from is deleted
+// meanwhile: that deletion may not have seen the new tag, so the new tag
+// may hold files it deleted.
 func CreateTag(ctx context.Context, fio fileio.FileIO, tableDir, name string, opts CreateTagOptions) (*spec.Tag, error) {
 	if err := validateTagName(name); err != nil {
 		return nil, err
@@ -49,7 +53,7 @@ func CreateTag(ctx context.Context, fio fileio.FileIO, tableDir, name string, op
 	if err != nil {
 		return nil, err
 	}
-	s, fromSnapshotFile, err := tagSource(ctx, t, opts.SnapshotID)
+	s, sourceTag, err := tagSource(ctx, t, opts.SnapshotID)
 	if err != nil {
 		return nil, fmt.Errorf("create tag %q: %w", name, err)
 	}
@@ -70,38 +74,63 @@ func CreateTag(ctx context.Context, fio fileio.FileIO, tableDir, name string, op
 		}
 		return nil, fmt.Errorf("create tag %q: %w", name, err)
 	}
-	if fromSnapshotFile {
-		if err := checkStillThere(ctx, t, s.ID, p); err != nil {
-			return nil, fmt.Errorf("create tag %q: %w", name, err)
-		}
+	check := func() error { return checkStillThere(ctx, t, s.ID, p) }
+	if sourceTag != "" {
+		check = func() error { return checkSourceTag(ctx, t, sourceTag, s, p) }
+	}
+	if err := check(); err != nil {
+		return nil, fmt.Errorf("create tag %q: %w", name, err)
 	}
 	return tag, nil
 }
 
-// tagSource returns the snapshot to tag, and whether it was read from its
-// snapshot file (rather than from another tag holding an expired one).
-func tagSource(ctx context.Context, t *tableCtx, id int64) (*spec.Snapshot, bool, error) {
+// tagSource returns the snapshot to tag, and the tag it was read from when
+// the snapshot has expired and another tag holds it ("" when it was read
+// from its snapshot file).
+func tagSource(ctx context.Context, t *tableCtx, id int64) (*spec.Snapshot, string, error) {
 	if id == 0 {
 		s, err := t.snapshots.Latest(ctx)
 		if err == nil && s == nil {
 			err = fmt.Errorf("the table has no snapshot: %w", lakeerr.ErrNotFound)
 		}
-		return s, true, err
+		return s, "", err
 	}
 	s, err := t.snapshots.Snapshot(ctx, id)
 	if !errors.Is(err, lakeerr.ErrNotFound) {
-		return s, true, err
+		return s, "", err
 	}
 	tags, tagErr := readTags(ctx, t.snapshots)
 	if tagErr != nil {
-		return nil, false, tagErr
+		return nil, "", tagErr
 	}
 	for _, tag := range tags {
 		if tag.ID == id {
-			return &tag.Snapshot, false, nil
+			return &tag.Snapshot, tag.name, nil
 		}
 	}
-	return nil, false, err
+	return nil, "", err
+}
+
+// checkSourceTag verifies, after a tag copied from source is written, that
+// source still holds the snapshot. DeleteTag deletes a tag's file before it
+// reads the other tags to decide which files to keep: if source is still
+// there now, its deletion will see the new tag; if it is gone, its deletion
+// may have missed the new tag and deleted the snapshot's files, so the new
+// tag is deleted again (apache/paimon#9220 is the same race between
+// CreateTag and snapshot expiry).
+func checkSourceTag(ctx context.Context, t *tableCtx, source string, s *spec.Snapshot, tagPath string) error {
+	tag, err := t.snapshots.Tag(ctx, source)
+	if err == nil && tag.ID == s.ID && tag.BaseManifestList == s.BaseManifestList {
+		return nil
+	}
+	if err == nil || errors.Is(err, lakeerr.ErrNotFound) {
+		err = fmt.Errorf("tag %q, which held expired snapshot %d, was deleted while it was being copied: %w",
+			source, s.ID, lakeerr.ErrNotFound)
+	}
+	if _, delErr := deleteIfExists(ctx, t.io, tagPath); delErr != nil {
+		return errors.Join(err, delErr)
+	}
+	return err
 }
 
 // checkStillThere verifies, after the tag is written, that no expiry is
@@ -151,9 +180,14 @@ type DeleteTagResult struct {
 // tag or any branch, all read in full. A missing tag fails with
 // lakeerr.ErrNotFound.
 //
-// The tag file goes first, as in Java: a crash afterwards leaks the files
-// it alone held, for RemoveOrphanFiles to reclaim, and never leaves a tag
-// whose files are partly gone.
+// Before deleting anything it reads what the rest of the table needs, so
+// that when that cannot be read (another tag is damaged, as in
+// apache/paimon#6479, or a read fails) the call fails and the tag stays.
+// The tag file then goes first, as in Java, and what the rest needs is
+// read again: a CreateTag copying this tag either finds it gone and backs
+// off, or wrote its copy before and is seen. A crash after the tag file
+// goes leaks the files it alone held, for RemoveOrphanFiles to reclaim,
+// and never leaves a tag whose files are partly gone.
 func DeleteTag(ctx context.Context, fio fileio.FileIO, tableDir, name string) (DeleteTagResult, error) {
 	res := DeleteTagResult{Deleted: map[FileKind]int{}}
 	if err := validateTagName(name); err != nil {
@@ -172,10 +206,16 @@ func DeleteTag(ctx context.Context, fio fileio.FileIO, tableDir, name string) (D
 	if err != nil {
 		return res, err
 	}
+	r := newRefReader(t)
+	if !alive {
+		if _, err := keptFiles(ctx, t, r, name); err != nil {
+			return res, fmt.Errorf("delete tag %q: %w", name, err)
+		}
+	}
 	if _, err := deleteIfExists(ctx, t.io, t.snapshots.TagPath(name)); err != nil || alive {
 		return res, err
 	}
-	return res, cleanTagFiles(ctx, t, tag, res.Deleted)
+	return res, cleanTagFiles(ctx, t, r, tag, res.Deleted)
 }
 
 // snapshotFileHolds reports whether the snapshot file of s's id still
@@ -191,29 +231,44 @@ func snapshotFileHolds(ctx context.Context, t *tableCtx, s *spec.Snapshot) (bool
 	return current.BaseManifestList == s.BaseManifestList && current.DeltaManifestList == s.DeltaManifestList, nil
 }
 
-// cleanTagFiles deletes what only the deleted tag referenced.
-func cleanTagFiles(ctx context.Context, t *tableCtx, tag *spec.Tag, deleted map[FileKind]int) error {
+// keptFiles is every file the table needs besides those of the tag named
+// except: those of every snapshot, every other tag and every branch.
+func keptFiles(ctx context.Context, t *tableCtx, r *refReader, except string) (refSet, error) {
 	ids, err := t.snapshots.IDs(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tags, err := readTags(ctx, t.snapshots)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	protected, err := protectedRefs(ctx, t, ids, tags)
+	tags = slices.DeleteFunc(tags, func(tag namedTag) bool { return tag.name == except })
+	return protectedRefs(ctx, t, r, ids, tags)
+}
+
+// cleanTagFiles deletes what only the deleted tag referenced. Its tag file
+// is gone, so a caller could not run DeleteTag again: when the table
+// changes while it is read (a retryable conflict), it reads it again here.
+func cleanTagFiles(ctx context.Context, t *tableCtx, r *refReader, tag *spec.Tag, deleted map[FileKind]int) error {
+	const attempts = 3
+	var protected refSet
+	var err error
+	for range attempts {
+		if protected, err = keptFiles(ctx, t, r, ""); !errors.Is(err, lakeerr.ErrRetryableConflict) {
+			break
+		}
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("the tag of snapshot %d is deleted, the files only it held are left to orphan removal: %w", tag.ID, err)
 	}
 	candidates := refSet{}
-	r := newRefReader(t)
 	if err := r.metadata(ctx, &tag.Snapshot, candidates, lenient); err != nil {
 		return err
 	}
 	if err := r.changelog(ctx, &tag.Snapshot, candidates, lenient); err != nil {
 		return err
 	}
-	if err := r.live(ctx, &tag.Snapshot, candidates); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+	if err := lenient.tolerate(r.live(ctx, &tag.Snapshot, candidates)); err != nil {
 		return err
 	}
 	plan := planDeletion(candidates, protected)
