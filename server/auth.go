@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"net"
 	"time"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/sirupsen/logrus"
 )
 
 // authServer wraps go-mysql-server's account checks with two rules vitess
@@ -18,16 +21,20 @@ import (
 //     connection arrives (handler.NewConnection), and the deadline is lifted
 //     once the client has authenticated; otherwise clients that connect and
 //     send nothing would hold connection slots forever.
+//
+// It also brings in the account changes other servers on the warehouse
+// made (accountStore.refresh) before it looks the client's account up.
 type authServer struct {
 	mysql.AuthServer
 	requireTLS bool
+	accounts   *accountStore
 }
 
 func (a authServer) AuthMethods() []mysql.AuthMethod {
 	methods := a.AuthServer.AuthMethods()
 	wrapped := make([]mysql.AuthMethod, len(methods))
 	for i, m := range methods {
-		wrapped[i] = authMethod{AuthMethod: m, requireTLS: a.requireTLS}
+		wrapped[i] = authMethod{AuthMethod: m, requireTLS: a.requireTLS, accounts: a.accounts}
 	}
 	return wrapped
 }
@@ -35,6 +42,18 @@ func (a authServer) AuthMethods() []mysql.AuthMethod {
 type authMethod struct {
 	mysql.AuthMethod
 	requireTLS bool
+	accounts   *accountStore
+}
+
+// HandleUser is the first look at the client's account: vitess asks the
+// method the client chose (or, failing that, each method) whether it
+// handles the user. The accounts are refreshed first; if the warehouse
+// cannot be read, the client is checked against the accounts as they were.
+func (m authMethod) HandleUser(c *mysql.Conn, user string) bool {
+	if err := m.accounts.refresh(sql.NewContext(context.Background())); err != nil {
+		logrus.WithError(err).Warn("reading other servers' account changes failed; authenticating with the accounts known")
+	}
+	return m.AuthMethod.HandleUser(c, user)
 }
 
 func (m authMethod) HandleAuthPluginData(c *mysql.Conn, user string, serverAuthPluginData, clientAuthPluginData []byte, remoteAddr net.Addr) (mysql.Getter, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/cacheio"
+	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/fileio/open"
 	"github.com/lakesql/lakesql/sysprocs"
 )
@@ -46,6 +47,7 @@ type Server struct {
 	// metricsHTTP serves /metrics when the config asks for it.
 	metricsHTTP *http.Server
 	metricsAddr net.Addr
+	accounts    *accountStore
 }
 
 // New validates the config, opens the warehouse, sets up the accounts and
@@ -66,17 +68,18 @@ func New(cfg Config, opts Options) (*Server, error) {
 	metrics := sqlbackend.NewMetrics()
 	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Now: opts.Now, Metrics: metrics})
 	if opts.Procedures == nil {
-		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now})
+		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: metrics})
 	}
 	engine := sqlbackend.NewEngine(backend, opts.Procedures)
 	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {
 		return nil, err
 	}
 	ctx := sql.NewContext(context.Background())
-	if err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, newPrivilegeStore(opts.FileIO, root), cfg); err != nil {
+	accounts, err := setUpAccounts(ctx, engine.Analyzer.Catalog.MySQLDb, opts.FileIO, root, cfg)
+	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics}
+	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics, accounts: accounts}
 	if err := s.listen(backend, tlsConfig); err != nil {
 		return nil, err
 	}
@@ -92,11 +95,16 @@ func New(cfg Config, opts Options) (*Server, error) {
 // on, each a round trip to the store otherwise.
 const manifestCacheBytes = 64 << 20
 
+// footerCacheBytes bounds the Parquet footers an object-store warehouse
+// keeps in memory (a few KB a data file): a read whose filter every row
+// group of a file fails then makes no request to the store for the file.
+const footerCacheBytes = 32 << 20
+
 // withDefaults fills in the defaults and returns the root of the warehouse
 // in o.FileIO's paths. Without a FileIO the config's warehouse is opened:
 // an s3:// URL on its object store (the root is the key prefix; manifests
-// are cached in memory), anything else on the local disk, creating the
-// directory.
+// and data file footers are cached in memory), anything else on the local
+// disk, creating the directory.
 func (o Options) withDefaults(cfg Config) (Options, string, error) {
 	root := cfg.Warehouse
 	if o.FileIO == nil {
@@ -106,7 +114,7 @@ func (o Options) withDefaults(cfg Config) (Options, string, error) {
 		}
 		o.FileIO, root = fsys, fsRoot
 		if cfg.onObjectStore() {
-			o.FileIO = cacheio.New(fsys, manifestCacheBytes)
+			o.FileIO = footercache.New(cacheio.New(fsys, manifestCacheBytes), footerCacheBytes)
 		} else if err := os.MkdirAll(root, 0o755); err != nil {
 			return o, "", fmt.Errorf("create warehouse: %w", err)
 		}
@@ -169,7 +177,7 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 		// MaxConnections stays 0: the limit is limitListener's, which
 		// answers the client instead of dropping it.
 		ProtocolListenerFactory: func(cfg gms.Config, listenerCfg mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
-			listenerCfg.AuthServer = authServer{AuthServer: listenerCfg.AuthServer, requireTLS: cfg.RequireSecureTransport}
+			listenerCfg.AuthServer = authServer{AuthServer: listenerCfg.AuthServer, requireTLS: cfg.RequireSecureTransport, accounts: s.accounts}
 			return gms.MySQLProtocolListenerFactory(cfg, listenerCfg, sel)
 		},
 	}

@@ -12,7 +12,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -20,10 +22,13 @@ import (
 
 // Metrics is the Prometheus instrumentation of one server: what the
 // multi-writer runbook watches (who commits, how often commits conflict
-// and retry, how far LATEST has advanced, how much scans prune). One
-// registry holds it, served by Handler on the server's /metrics endpoint;
-// other layers (compaction, procedures) register their collectors on
-// Registry. A nil *Metrics records nothing.
+// and retry, how far LATEST has advanced, how much scans prune, how far
+// compaction is behind, what maintenance deleted). One registry holds it,
+// served by Handler on the server's /metrics endpoint; other layers
+// register their collectors on Registry. The maintenance procedures report
+// through its Compacted, CompactionBacklog, SnapshotsExpired,
+// FilesDeleted, OrphanFilesDeleted and PartitionsExpired methods
+// (sysprocs.Observer). A nil *Metrics records nothing.
 type Metrics struct {
 	registry *prometheus.Registry
 
@@ -41,10 +46,23 @@ type Metrics struct {
 	scanManifests    *prometheus.CounterVec
 	statements       *prometheus.CounterVec
 
+	compactions       *prometheus.CounterVec
+	compactionBytes   *prometheus.CounterVec
+	compactionFiles   *prometheus.CounterVec
+	maxSortedRuns     *prometheus.GaugeVec
+	backlogBuckets    *prometheus.GaugeVec
+	backlogSnapshot   *prometheus.GaugeVec
+	snapshotsExpired  *prometheus.CounterVec
+	filesDeleted      *prometheus.CounterVec
+	partitionsExpired *prometheus.CounterVec
+
 	mu sync.Mutex
 	// latest is the highest snapshot id seen per table: a gauge must not
 	// go back when a reader pinned earlier reports after a newer commit.
 	latest map[tableKey]int64
+	// backlogAt is the snapshot each table's backlog gauges were counted
+	// from, which only moves forward for the same reason.
+	backlogAt map[tableKey]int64
 }
 
 type tableKey struct{ db, table string }
@@ -66,7 +84,7 @@ var commitSecondsBuckets = prometheus.ExponentialBuckets(0.002, 2, 16)
 // NewMetrics returns the metrics of a server, with Go runtime and process
 // collectors registered next to lakesql's own.
 func NewMetrics() *Metrics {
-	m := &Metrics{registry: prometheus.NewRegistry(), latest: map[tableKey]int64{}}
+	m := &Metrics{registry: prometheus.NewRegistry(), latest: map[tableKey]int64{}, backlogAt: map[tableKey]int64{}}
 	perTable := []string{"db", "table"}
 	m.commits = m.counter("lakesql_commits_total",
 		"Commits by table, commit kind (APPEND, OVERWRITE, COMPACT) and outcome.", append(perTable, "kind", "outcome")...)
@@ -99,6 +117,7 @@ func NewMetrics() *Metrics {
 		"Manifests of scanned snapshots, by decision: kept (read), or pruned unread.", append(perTable, "decision")...)
 	m.statements = m.counter("lakesql_statements_total",
 		"Statements by kind (first keyword) and outcome (ok, error).", "kind", "outcome")
+	m.registerMaintenance(perTable)
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -107,6 +126,12 @@ func (m *Metrics) counter(name, help string, labels ...string) *prometheus.Count
 	c := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 	m.registry.MustRegister(c)
 	return c
+}
+
+func (m *Metrics) gauge(name, help string, labels ...string) *prometheus.GaugeVec {
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
+	m.registry.MustRegister(g)
+	return g
 }
 
 // Registry is where other layers register their collectors.
@@ -250,11 +275,18 @@ func (m *Metrics) ObserveSnapshot(db, tableName string, id int64) {
 
 // RecordScan counts a planned scan: its splits, and what planning kept
 // and pruned of the snapshot's manifests and data files. The fallback
-// branch's part counts for the same table.
+// branch's part counts for the same table. A plan that lists every file
+// of a snapshot newer than the backlog gauges show sets them.
 func (m *Metrics) RecordScan(db, tableName string, plan *table.Plan) {
 	if m == nil || plan == nil {
 		return
 	}
+	m.recordPlanBacklog(db, tableName, plan)
+	m.countScan(db, tableName, plan)
+}
+
+// countScan counts a plan and its fallback branch's part.
+func (m *Metrics) countScan(db, tableName string, plan *table.Plan) {
 	m.scans.WithLabelValues(db, tableName).Inc()
 	m.scanSplits.WithLabelValues(db, tableName).Add(float64(len(plan.Splits)))
 	if plan.Snapshot != nil {
@@ -270,8 +302,8 @@ func (m *Metrics) RecordScan(db, tableName string, plan *table.Plan) {
 			m.scanBytes.WithLabelValues(db, tableName, decision).Add(float64(fd.FileSize))
 		}
 	}
-	if plan.Fallback != nil {
-		m.RecordScan(db, tableName, plan.Fallback.Plan)
+	if plan.Fallback != nil && plan.Fallback.Plan != nil {
+		m.countScan(db, tableName, plan.Fallback.Plan)
 	}
 }
 
@@ -358,4 +390,166 @@ func skipStatementPrefix(q string) string {
 			return q
 		}
 	}
+}
+
+// Compaction outcomes, the outcome label of lakesql_compactions_total, on
+// top of the commit outcomes a failed compaction's error is classified by.
+const (
+	outcomeCompacted   = "compacted"
+	outcomeNothingToDo = "nothing-to-compact"
+	outcomeUnsupported = "unsupported"
+)
+
+// orphanKind is the kind label of files remove_orphan_files deleted:
+// nothing references an orphan, so no metadata says what it was.
+const orphanKind = "orphan"
+
+// registerMaintenance registers the compaction and maintenance families.
+func (m *Metrics) registerMaintenance(perTable []string) {
+	m.compactions = m.counter("lakesql_compactions_total",
+		"Compactions (CALL sys.compact, lakesql compact) by outcome: compacted (a COMPACT snapshot), nothing-to-compact, unsupported (a table lakesql cannot compact), or the class of the error that ended it (conflict-retryable, conflict-terminal, unknown-outcome, error).",
+		append(perTable, "outcome")...)
+	m.compactionBytes = m.counter("lakesql_compaction_bytes_total",
+		"Bytes of data files compactions read (direction=read) and wrote (direction=written).", append(perTable, "direction")...)
+	m.compactionFiles = m.counter("lakesql_compaction_files_total",
+		"Data files of compactions by kind: rewritten (read and replaced), written (new), upgraded (moved to a higher level without rewriting).",
+		append(perTable, "kind")...)
+	m.maxSortedRuns = m.gauge("lakesql_compaction_max_sorted_runs",
+		"Most sorted runs in any bucket of the snapshot in lakesql_compaction_backlog_snapshot_id: every level-0 file is a run and every other non-empty level one more, so an append bucket counts its files. Counted from plans that read every manifest of a snapshot, and after each compaction.",
+		perTable...)
+	m.backlogBuckets = m.gauge("lakesql_compaction_backlog_buckets",
+		"Buckets of that snapshot at or above the compaction trigger: primary-key buckets with num-sorted-run.compaction-trigger sorted runs, append buckets with compaction.min.file-num files below target-file-size.",
+		perTable...)
+	m.backlogSnapshot = m.gauge("lakesql_compaction_backlog_snapshot_id",
+		"Snapshot the compaction backlog gauges were counted from; compare with lakesql_latest_snapshot_id to see how current they are.",
+		perTable...)
+	m.snapshotsExpired = m.counter("lakesql_snapshots_expired_total", "Snapshots CALL sys.expire_snapshots deleted.", perTable...)
+	m.filesDeleted = m.counter("lakesql_files_deleted_total",
+		"Files maintenance procedures deleted from storage, by procedure (expire_snapshots, delete_tag, expire_tags, remove_orphan_files) and kind (data, changelog, manifest, index, statistics, manifest-list, index-manifest, snapshot; orphan for what remove_orphan_files deleted, which no metadata describes). expire_partitions deletes no file: its files go when the snapshots that hold them expire.",
+		append(perTable, "procedure", "kind")...)
+	m.partitionsExpired = m.counter("lakesql_partitions_expired_total", "Partitions CALL sys.expire_partitions dropped.", perTable...)
+}
+
+// Compacted counts one compaction of a table: its outcome, the files and
+// bytes it read and wrote, and the COMPACT snapshot it published.
+func (m *Metrics) Compacted(db, tableName string, res compact.Result, err error) {
+	if m == nil {
+		return
+	}
+	m.compactions.WithLabelValues(db, tableName, compactionOutcome(res, err)).Inc()
+	if err != nil {
+		return
+	}
+	m.compactionBytes.WithLabelValues(db, tableName, "read").Add(float64(res.BytesRead))
+	m.compactionBytes.WithLabelValues(db, tableName, "written").Add(float64(res.BytesWritten))
+	m.compactionFiles.WithLabelValues(db, tableName, "rewritten").Add(float64(res.FilesRewritten))
+	m.compactionFiles.WithLabelValues(db, tableName, "written").Add(float64(res.FilesWritten))
+	m.compactionFiles.WithLabelValues(db, tableName, "upgraded").Add(float64(res.FilesUpgraded))
+	m.published(db, tableName, res.Snapshot)
+}
+
+func compactionOutcome(res compact.Result, err error) string {
+	switch {
+	case err == nil && res.Snapshot == 0:
+		return outcomeNothingToDo
+	case err == nil:
+		return outcomeCompacted
+	case errors.Is(err, lakeerr.ErrUnsupported):
+		return outcomeUnsupported
+	}
+	return commitOutcome(commit.Result{}, err)
+}
+
+// published counts a snapshot a procedure committed, 0 for none.
+func (m *Metrics) published(db, tableName string, snapshotID int64) {
+	if snapshotID == 0 {
+		return
+	}
+	m.snapshotsCreated.WithLabelValues(db, tableName).Inc()
+	m.ObserveSnapshot(db, tableName, snapshotID)
+}
+
+// CompactionBacklog sets a table's backlog gauges, unless they already
+// show a newer snapshot.
+func (m *Metrics) CompactionBacklog(db, tableName string, b table.Backlog) {
+	if m == nil || b.SnapshotID <= 0 {
+		return
+	}
+	key := tableKey{db, tableName}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b.SnapshotID < m.backlogAt[key] {
+		return
+	}
+	m.backlogAt[key] = b.SnapshotID
+	m.maxSortedRuns.WithLabelValues(db, tableName).Set(float64(b.MaxSortedRuns))
+	m.backlogBuckets.WithLabelValues(db, tableName).Set(float64(b.BucketsAtTrigger))
+	m.backlogSnapshot.WithLabelValues(db, tableName).Set(float64(b.SnapshotID))
+}
+
+// recordPlanBacklog counts the backlog of a plan's snapshot when the plan
+// lists all of its files and the gauges do not show that snapshot or a
+// newer one yet, so that a table's files are counted once per snapshot
+// rather than once per scan.
+func (m *Metrics) recordPlanBacklog(db, tableName string, plan *table.Plan) {
+	if plan.Snapshot == nil {
+		return
+	}
+	m.mu.Lock()
+	counted := plan.Snapshot.ID <= m.backlogAt[tableKey{db, tableName}]
+	m.mu.Unlock()
+	if counted {
+		return
+	}
+	// A table whose options do not parse fails its reads on its own; the
+	// gauges just keep what they had.
+	if b, ok, err := table.PlanBacklog(plan); ok && err == nil {
+		m.CompactionBacklog(db, tableName, b)
+	}
+}
+
+// SnapshotsExpired counts what CALL sys.expire_snapshots deleted: the
+// snapshots, and the files by kind.
+func (m *Metrics) SnapshotsExpired(db, tableName string, res maintenance.ExpireResult) {
+	if m == nil {
+		return
+	}
+	m.snapshotsExpired.WithLabelValues(db, tableName).Add(float64(res.SnapshotsExpired()))
+	m.FilesDeleted(db, tableName, "expire_snapshots", res.Deleted)
+}
+
+// FilesDeleted counts the files a procedure deleted, by kind.
+func (m *Metrics) FilesDeleted(db, tableName, procedure string, deleted map[maintenance.FileKind]int) {
+	if m == nil {
+		return
+	}
+	for kind, n := range deleted {
+		m.countDeleted(db, tableName, procedure, kind.String(), n)
+	}
+}
+
+// OrphanFilesDeleted counts the files CALL sys.remove_orphan_files deleted.
+func (m *Metrics) OrphanFilesDeleted(db, tableName string, res maintenance.OrphanResult) {
+	if m == nil {
+		return
+	}
+	m.countDeleted(db, tableName, "remove_orphan_files", orphanKind, len(res.Deleted))
+}
+
+// countDeleted adds n to a files-deleted series; kinds of which nothing
+// was deleted get no series.
+func (m *Metrics) countDeleted(db, tableName, procedure, kind string, n int) {
+	if n > 0 {
+		m.filesDeleted.WithLabelValues(db, tableName, procedure, kind).Add(float64(n))
+	}
+}
+
+// PartitionsExpired counts the partitions CALL sys.expire_partitions
+// dropped and the OVERWRITE snapshot that dropped them.
+func (m *Metrics) PartitionsExpired(db, tableName string, res maintenance.PartitionExpireResult) {
+	if m == nil {
+		return
+	}
+	m.partitionsExpired.WithLabelValues(db, tableName).Add(float64(len(res.Partitions)))
+	m.published(db, tableName, res.SnapshotID)
 }

@@ -146,14 +146,15 @@ func kindNames(scopedOnly bool) []string {
 // pin resolves the snapshot a snapshot-scoped system table describes at
 // bind time, as pinFor does for the table itself: the transaction's pin
 // (shared with the base table, so `t` and `t$files` agree in one
-// transaction) or the AS OF snapshot.
+// transaction) or the AS OF snapshot. A tag's snapshot is read from the
+// tag, which keeps it after snapshot-<id> has expired.
 func (src *systemSource) pin(ctx *sql.Context, asOf *snapshot.TimeTravel) error {
 	p, err := pinFor(ctx, src.db, src.table, src.t, asOf)
 	if err != nil {
 		return err
 	}
 	if !p.empty() {
-		if src.snapshot, err = src.t.Snapshots().Snapshot(ctx, p.snapshotID); err != nil {
+		if src.snapshot, err = src.t.Snapshots().Resolve(ctx, p.timeTravel()); err != nil {
 			return err
 		}
 	}
@@ -169,6 +170,7 @@ func (src *systemSource) pin(ctx *sql.Context, asOf *snapshot.TimeTravel) error 
 // rows are read when GMS asks for them and hold storage values of the
 // kind's columns, converted like any table's.
 type systemTableView struct {
+	readOnly
 	kind   *systemTableKind
 	src    *systemSource
 	schema sql.Schema
@@ -177,7 +179,7 @@ type systemTableView struct {
 var _ sql.Table = (*systemTableView)(nil)
 
 func newSystemTable(k *systemTableKind, src *systemSource) (*systemTableView, bool, error) {
-	v := &systemTableView{kind: k, src: src}
+	v := &systemTableView{readOnly: readOnlyTable(src.db, src.table, k.name), kind: k, src: src}
 	schema, err := sqltypes.Schema(v.Name(), k.fields, nil)
 	if err != nil {
 		return nil, false, mysqlError(err)
@@ -268,3 +270,67 @@ func optional[T any](p *T) any {
 	}
 	return *p
 }
+
+// erOpenAsReadOnly is ER_OPEN_AS_READONLY, MySQL's "Table '%s' is read
+// only".
+const erOpenAsReadOnly = 1036
+
+// readOnly makes a system table refuse every write with an error naming
+// it. Without it GMS refuses them itself, with "table doesn't support
+// INSERT INTO", which names neither the table nor the reason. GMS asks
+// for the editors only when it runs the statement, so the refusal comes
+// with the first row written, or when a statement that wrote no row
+// (INSERT … SELECT of nothing, DELETE matching nothing) completes.
+type readOnly struct {
+	// systemTable and baseTable are qualified names: db.t$kind and db.t.
+	systemTable, baseTable string
+}
+
+func readOnlyTable(db, base, kind string) readOnly {
+	return readOnly{systemTable: db + "." + base + "$" + kind, baseTable: db + "." + base}
+}
+
+var (
+	_ sql.InsertableTable   = (*systemTableView)(nil)
+	_ sql.ReplaceableTable  = (*systemTableView)(nil)
+	_ sql.UpdatableTable    = (*systemTableView)(nil)
+	_ sql.DeletableTable    = (*systemTableView)(nil)
+	_ sql.TruncateableTable = (*systemTableView)(nil)
+	_ sql.InsertableTable   = (*dataSystemView)(nil)
+	_ sql.ReplaceableTable  = (*dataSystemView)(nil)
+	_ sql.UpdatableTable    = (*dataSystemView)(nil)
+	_ sql.DeletableTable    = (*dataSystemView)(nil)
+	_ sql.TruncateableTable = (*dataSystemView)(nil)
+)
+
+func (r readOnly) refusal(statement string) error {
+	return mysql.NewSQLError(erOpenAsReadOnly, mysql.SSUnknownSQLState,
+		"Table '%s' is read only: %s cannot change a system table; write to %s, or use the CALL sys.* procedures",
+		r.systemTable, statement, r.baseTable)
+}
+
+// Inserter implements sql.InsertableTable.
+func (r readOnly) Inserter(*sql.Context) sql.RowInserter { return refusingEditor{r.refusal("INSERT")} }
+
+// Replacer implements sql.ReplaceableTable.
+func (r readOnly) Replacer(*sql.Context) sql.RowReplacer { return refusingEditor{r.refusal("REPLACE")} }
+
+// Updater implements sql.UpdatableTable.
+func (r readOnly) Updater(*sql.Context) sql.RowUpdater { return refusingEditor{r.refusal("UPDATE")} }
+
+// Deleter implements sql.DeletableTable.
+func (r readOnly) Deleter(*sql.Context) sql.RowDeleter { return refusingEditor{r.refusal("DELETE")} }
+
+// Truncate implements sql.TruncateableTable.
+func (r readOnly) Truncate(*sql.Context) (int, error) { return 0, r.refusal("TRUNCATE") }
+
+// refusingEditor fails every edit, and the statement, with err.
+type refusingEditor struct{ err error }
+
+func (e refusingEditor) StatementBegin(*sql.Context)                 {}
+func (e refusingEditor) DiscardChanges(*sql.Context, error) error    { return nil }
+func (e refusingEditor) StatementComplete(*sql.Context) error        { return e.err }
+func (e refusingEditor) Insert(*sql.Context, sql.Row) error          { return e.err }
+func (e refusingEditor) Update(*sql.Context, sql.Row, sql.Row) error { return e.err }
+func (e refusingEditor) Delete(*sql.Context, sql.Row) error          { return e.err }
+func (e refusingEditor) Close(*sql.Context) error                    { return nil }

@@ -32,6 +32,7 @@ var dataSystemKinds = map[string]*dataSystemKind{
 
 // dataSystemView is `table$audit_log` or `table$ro` in one statement.
 type dataSystemView struct {
+	readOnly
 	kind   *dataSystemKind
 	base   *Table
 	schema sql.Schema
@@ -55,7 +56,7 @@ func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind *dataSy
 	if err != nil {
 		return nil, false, mysqlError(err)
 	}
-	v := &dataSystemView{kind: kind, base: base}
+	v := &dataSystemView{readOnly: readOnlyTable(d.name, stored, kind.name), kind: kind, base: base}
 	fields, primaryKeys := base.schema.Fields, base.schema.PrimaryKeys
 	if kind.opts.WithRowKind {
 		// Java's audit log has no primary key: a key may repeat across

@@ -10,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
 	"github.com/lakesql/lakesql/internal/fixtures"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -335,6 +338,62 @@ func TestSystemTableNames(t *testing.T) {
 				t.Errorf("%s: %v, want an error mentioning %q", q, err, want)
 			}
 		}
+	}
+}
+
+// TestSystemTablesAreReadOnly: every kind of write to a system table is
+// refused with MySQL's read-only table error naming it, also when it
+// would write no row, and commits nothing.
+func TestSystemTablesAreReadOnly(t *testing.T) {
+	_, c := paymentsHistory(t)
+	for stmt, want := range map[string]string{
+		"INSERT INTO `payments$options` VALUES ('bucket', '3')":                                   "Table 'pay.payments$options' is read only: INSERT",
+		"INSERT INTO `payments$ro` SELECT * FROM payments WHERE pay_id < 0":                       "Table 'pay.payments$ro' is read only: INSERT",
+		"REPLACE INTO `payments$audit_log` VALUES ('+I', '2026-04-16', 9, 1.00, 'SUCCESS')":       "Table 'pay.payments$audit_log' is read only: REPLACE",
+		"UPDATE `payments$snapshots` SET commit_user = 'me' WHERE snapshot_id = 1":                "Table 'pay.payments$snapshots' is read only: UPDATE",
+		"DELETE FROM `payments$files`":                                                            "Table 'pay.payments$files' is read only: DELETE",
+		"DELETE FROM `payments$ro` WHERE pay_id < 0":                                              "Table 'pay.payments$ro' is read only: DELETE",
+		"TRUNCATE TABLE `payments$tags`":                                                          "Table 'pay.payments$tags' is read only: TRUNCATE",
+		"INSERT INTO `payments$manifests` SELECT * FROM `payments$manifests` WHERE file_size < 0": "Table 'pay.payments$manifests' is read only: INSERT",
+	} {
+		// CastSQLError is what the server sends the client.
+		_, err := c.query(stmt)
+		if sent := sql.CastSQLError(err); err == nil || sent.Num != erOpenAsReadOnly || !strings.Contains(sent.Message, want) {
+			t.Errorf("%s: %v, want error %d %q", stmt, err, erOpenAsReadOnly, want)
+		}
+	}
+	wantRows(t, c, "SELECT MAX(snapshot_id) FROM `payments$snapshots`", "[4]")
+}
+
+// TestSnapshotScopedSystemTablesReadExpiredTag: AS OF a tag reads the
+// snapshot the tag holds, after snapshot-<id> itself has expired, as the
+// table does.
+func TestSnapshotScopedSystemTablesReadExpiredTag(t *testing.T) {
+	h, c := paymentsHistory(t)
+	ctx := context.Background()
+	tb := openPayments(t, h)
+	if _, err := maintenance.CreateTag(ctx, h.backend.FileIO(), tb.Dir(), "nightly", maintenance.CreateTagOptions{SnapshotID: 2}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{
+		"SELECT file_path, level, record_count FROM `payments$files` AS OF %s ORDER BY file_path",
+		"SELECT * FROM `payments$partitions` AS OF %s",
+		"SELECT * FROM `payments$buckets` AS OF %s",
+		"SELECT file_name FROM `payments$manifests` AS OF %s",
+	}
+	before := make([][]string, len(queries))
+	for i, q := range queries {
+		before[i] = format(c.mustQuery(fmt.Sprintf(q, "2")))
+	}
+	one := 1
+	if _, err := maintenance.ExpireSnapshots(ctx, h.backend.FileIO(), tb.Dir(), maintenance.ExpireOptions{RetainMax: &one, RetainMin: &one}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.query("SELECT * FROM `payments$files` AS OF 2"); err == nil || !strings.Contains(err.Error(), "earliest 4") {
+		t.Fatalf("$files AS OF expired snapshot 2: %v, want an error naming the earliest snapshot, 4", err)
+	}
+	for i, q := range queries {
+		wantRows(t, c, fmt.Sprintf(q, "'nightly'"), before[i]...)
 	}
 }
 

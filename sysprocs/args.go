@@ -90,12 +90,15 @@ func parseRetention(proc, s string) (*time.Duration, error) {
 }
 
 // parseRollbackTarget reads a snapshot id (a whole number) or a tag name.
+// A negative number is an out-of-range snapshot id: looking it up as a tag
+// would answer rollback_to(t, -1) with "tag -1 not found", which is not
+// what the caller meant.
 func parseRollbackTarget(proc, s string) (maintenance.RollbackTarget, error) {
 	trimmed := strings.TrimSpace(s)
 	if trimmed == "" {
 		return maintenance.RollbackTarget{}, badArgument(proc, "name a snapshot id or a tag to roll back to")
 	}
-	if strings.Trim(trimmed, "0123456789") == "" {
+	if digits := strings.TrimPrefix(trimmed, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
 		id, err := strconv.ParseInt(trimmed, 10, 64)
 		if err != nil || id < 1 {
 			return maintenance.RollbackTarget{}, badArgument(proc, "snapshot id %s is out of range; snapshot ids start at 1", trimmed)

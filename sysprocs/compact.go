@@ -60,16 +60,39 @@ func (p *Procedures) compact(ctx *sql.Context, tableArg, partitions, mode string
 		FileIO: p.opts.FileIO, TableDir: t.dir, Mode: m, Partitions: specs,
 		Identity: p.compaction, Logf: log.Infof, Now: p.opts.Now, NewUUID: p.opts.NewUUID,
 	})
+	p.observe(func(o Observer) { o.Compacted(t.db, t.table, res, err) })
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
 	p.logRun(ctx, proc, t, res.String())
+	p.observeBacklog(ctx, t)
 	var snapshotID any
 	if res.Snapshot != 0 {
 		snapshotID = res.Snapshot
 	}
 	return sql.RowsToRowIter(sql.Row{t.String(), snapshotID, int64(res.FilesRewritten), int64(res.FilesUpgraded),
 		int64(res.FilesWritten), res.BytesRead, res.BytesWritten, int64(res.Attempts)}), nil
+}
+
+// observeBacklog reports the sorted runs of the table's latest snapshot
+// after a compaction, when there is an observer: a server that has not
+// planned a whole read of the table since still shows what compaction
+// left. Counting them reads the snapshot's manifests; a failure to do so
+// is logged and does not fail the compaction, which has committed.
+func (p *Procedures) observeBacklog(ctx context.Context, t tableRef) {
+	if p.opts.Observer == nil {
+		return
+	}
+	tbl, err := table.Open(ctx, p.opts.FileIO, t.dir)
+	var b table.Backlog
+	if err == nil {
+		b, err = tbl.LatestBacklog(ctx)
+	}
+	if err != nil {
+		p.opts.Logger.WithField("table", t.String()).WithError(err).Warn("sys.compact: cannot count the sorted runs left")
+		return
+	}
+	p.opts.Observer.CompactionBacklog(t.db, t.table, b)
 }
 
 // checkPartitionKeys refuses a partition spec naming a column that is not

@@ -79,6 +79,7 @@ func (p *Procedures) expireSnapshots(ctx *sql.Context, tableArg string, retainMa
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
+	p.observe(func(o Observer) { o.SnapshotsExpired(t.db, t.table, res) })
 	p.logRun(ctx, proc, t, fmt.Sprintf("expired snapshots [%d, %d), deleted files %v", res.Begin, res.End, res.Deleted))
 	row := sql.Row{t.String(), int64(res.SnapshotsExpired())}
 	for _, k := range expiredKinds {

@@ -54,6 +54,7 @@ func (p *Procedures) removeOrphanFiles(ctx *sql.Context, tableArg, olderThan str
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
+	p.observe(func(o Observer) { o.OrphanFilesDeleted(t.db, t.table, res) })
 	p.logRun(ctx, proc, t, fmt.Sprintf("found %d orphan files, deleted %d (%d bytes), dry run %t",
 		len(res.Candidates), len(res.Deleted), res.BytesDeleted, dryRun))
 	return sql.RowsToRowIter(orphanRows(t, res, loc)...), nil

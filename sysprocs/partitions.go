@@ -51,6 +51,7 @@ func (p *Procedures) expirePartitions(ctx *sql.Context, tableArg, expirationTime
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
+	p.observe(func(o Observer) { o.PartitionsExpired(t.db, t.table, res) })
 	p.logRun(ctx, proc, t, fmt.Sprintf("dropped partitions %q in snapshot %d, %d files", res.Partitions, res.SnapshotID, res.FilesDeleted))
 	var snapshotID any
 	if res.SnapshotID != 0 {

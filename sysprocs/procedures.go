@@ -10,6 +10,8 @@ import (
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/maintenance"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 // Options are the dependencies of the procedures. Every source of
@@ -34,6 +36,30 @@ type Options struct {
 	// Logger receives one line per procedure run and compaction progress;
 	// default the standard logrus logger.
 	Logger logrus.FieldLogger
+	// Observer is told what the maintenance procedures did, for metrics;
+	// nil tells no one.
+	Observer Observer
+}
+
+// Observer is told what the maintenance procedures did to a table, named
+// by database and table as stored. The server's metrics implement it
+// (sqlbackend.Metrics); procedures call it after their work is done, and
+// Compacted also after a compaction failed.
+type Observer interface {
+	// Compacted reports a run of sys.compact, err its failure.
+	Compacted(db, table string, res compact.Result, err error)
+	// CompactionBacklog reports the sorted runs of the latest snapshot
+	// after a compaction.
+	CompactionBacklog(db, table string, b table.Backlog)
+	// SnapshotsExpired reports what sys.expire_snapshots deleted.
+	SnapshotsExpired(db, table string, res maintenance.ExpireResult)
+	// FilesDeleted reports the files sys.delete_tag or sys.expire_tags
+	// (procedure) deleted with the tags, by kind.
+	FilesDeleted(db, table, procedure string, deleted map[maintenance.FileKind]int)
+	// OrphanFilesDeleted reports what sys.remove_orphan_files deleted.
+	OrphanFilesDeleted(db, table string, res maintenance.OrphanResult)
+	// PartitionsExpired reports what sys.expire_partitions dropped.
+	PartitionsExpired(db, table string, res maintenance.PartitionExpireResult)
 }
 
 // Procedures answers CALL sys.<name>(…). It is safe for concurrent use.
@@ -97,6 +123,13 @@ func variants(name string, schema sql.Schema, readOnly bool, functions ...any) [
 		out[i] = sql.ExternalStoredProcedureDetails{Name: name, Schema: schema, Function: f, ReadOnly: readOnly}
 	}
 	return out
+}
+
+// observe tells the observer, if there is one, what a procedure did.
+func (p *Procedures) observe(report func(Observer)) {
+	if p.opts.Observer != nil {
+		report(p.opts.Observer)
+	}
 }
 
 // logRun records what a procedure did on a table.

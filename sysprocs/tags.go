@@ -82,6 +82,7 @@ func (p *Procedures) deleteTag(ctx *sql.Context, tableArg, tag string) (sql.RowI
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
+	p.observe(func(o Observer) { o.FilesDeleted(t.db, t.table, proc, res.Deleted) })
 	files := total(res.Deleted)
 	p.logRun(ctx, proc, t, fmt.Sprintf("deleted tag %q of snapshot %d and %d files only it referenced", tag, res.SnapshotID, files))
 	return sql.RowsToRowIter(sql.Row{t.String(), tag, res.SnapshotID, files}), nil
@@ -101,6 +102,7 @@ func (p *Procedures) expireTags(ctx *sql.Context, tableArg, olderThan string) (s
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}
+	p.observe(func(o Observer) { o.FilesDeleted(t.db, t.table, proc, res.Deleted) })
 	files := total(res.Deleted)
 	p.logRun(ctx, proc, t, fmt.Sprintf("expired tags %q and %d files only they referenced", res.Expired, files))
 	rows := make([]sql.Row, 0, len(res.Expired)+1)

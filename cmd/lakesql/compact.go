@@ -6,22 +6,26 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/lakesql/lakesql/server"
+	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/open"
 	"github.com/lakesql/lakesql/storage/fileio/s3io"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 const compactUsage = `usage:
   lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full]
-  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE] --watch [--interval DURATION]
+  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE] --watch [--interval DURATION] [--metrics-listen HOST:PORT]
 `
 
 // compactConfig is what the compact command was asked to do.
@@ -32,6 +36,9 @@ type compactConfig struct {
 	mode       compact.Mode
 	watch      bool
 	interval   time.Duration
+	// metricsListen, if set, is where the service serves Prometheus
+	// /metrics while it watches.
+	metricsListen string
 	// s3 configures an s3:// warehouse: the "s3" section of the server's
 	// config file.
 	s3 s3io.Config
@@ -57,6 +64,13 @@ func runCompact(ctx context.Context, args []string, out io.Writer) error {
 	if !cfg.watch {
 		return svc.round(ctx)
 	}
+	if cfg.metricsListen != "" {
+		stop, err := svc.serveMetrics(cfg.metricsListen)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	for {
 		// In watch mode a failing table is reported and retried next
 		// round; only the end of ctx stops the service.
@@ -80,6 +94,7 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 	full := fs.Bool("full", false, "compact every bucket fully")
 	fs.BoolVar(&cfg.watch, "watch", false, "compact in rounds until stopped")
 	fs.DurationVar(&cfg.interval, "interval", time.Minute, "time between rounds with --watch")
+	fs.StringVar(&cfg.metricsListen, "metrics-listen", "", "HOST:PORT serving Prometheus /metrics with --watch")
 	positional, err := parseInterspersed(fs, args)
 	switch {
 	case err != nil:
@@ -92,6 +107,8 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 		return cfg, compactUsageError("--full compacts once; it cannot be combined with --watch")
 	case cfg.interval <= 0:
 		return cfg, compactUsageError("--interval must be positive")
+	case cfg.metricsListen != "" && !cfg.watch:
+		return cfg, compactUsageError("--metrics-listen needs --watch: a single run ends before anyone scrapes it")
 	case *partitions != "" && *tableName == "":
 		return cfg, compactUsageError("--partitions needs --table")
 	}
@@ -130,6 +147,9 @@ type compactService struct {
 	// already reported as not compactable, so a watch does not repeat it.
 	identities map[string]*compact.Identity
 	skipped    map[string]bool
+	// metrics counts compactions and the sorted runs they leave, served
+	// with --metrics-listen; nil counts nothing.
+	metrics *sqlbackend.Metrics
 }
 
 func newCompactService(cfg compactConfig, fsys fileio.FileIO, out io.Writer) *compactService {
@@ -207,6 +227,9 @@ func (s *compactService) compactTable(ctx context.Context, name string) error {
 	}
 	res, err := compact.Table(ctx, compact.Options{FileIO: s.io, TableDir: dir, Mode: s.cfg.mode,
 		Partitions: s.cfg.partitions, Identity: id, Logf: s.out.logf(name)})
+	if ctx.Err() == nil {
+		s.record(ctx, db, tbl, dir, res, err)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil
@@ -222,6 +245,43 @@ func (s *compactService) compactTable(ctx context.Context, name string) error {
 		s.out.printf("%s: %s\n", name, res)
 	}
 	return nil
+}
+
+// record counts a compaction and, after one that succeeded, the sorted
+// runs of the table's latest snapshot, before the round reports it.
+func (s *compactService) record(ctx context.Context, db, tbl, dir string, res compact.Result, err error) {
+	if s.metrics == nil {
+		return
+	}
+	s.metrics.Compacted(db, tbl, res, err)
+	if err != nil {
+		return
+	}
+	t, err := table.Open(ctx, s.io, dir)
+	var backlog table.Backlog
+	if err == nil {
+		backlog, err = t.LatestBacklog(ctx)
+	}
+	if err != nil {
+		s.out.printf("%s.%s: cannot count the sorted runs left: %s\n", db, tbl, oneLine(err.Error()))
+		return
+	}
+	s.metrics.CompactionBacklog(db, tbl, backlog)
+}
+
+// serveMetrics serves the service's metrics on addr until stop.
+func (s *compactService) serveMetrics(addr string) (stop func(), err error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	s.metrics = sqlbackend.NewMetrics()
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", s.metrics.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(l) }() // returns ErrServerClosed at Close
+	s.out.printf("metrics: serving http://%s/metrics\n", l.Addr())
+	return func() { _ = srv.Close() }, nil
 }
 
 func (s *compactService) report(name string, err error) error {

@@ -161,6 +161,8 @@ func TestCompactCommandArguments(t *testing.T) {
 		{[]string{"--warehouse", w.dir, "--table", "pk"}, "--table must be DB.TABLE"},
 		{[]string{"--warehouse", w.dir, "--partitions", "p=1"}, "--partitions needs --table"},
 		{[]string{"--warehouse", w.dir, "--watch", "--interval", "0s"}, "--interval must be positive"},
+		{[]string{"--warehouse", w.dir, "--metrics-listen", "127.0.0.1:0"}, "--metrics-listen needs --watch"},
+		{[]string{"--warehouse", w.dir, "--watch", "--metrics-listen", "no-port"}, "metrics: "},
 		{[]string{"--warehouse", w.dir, "--table", "db.nope"}, "does not exist"},
 		{[]string{"--warehouse", w.dir, "--table", "db.pk", "--partitions", "p=1"}, "not a partition key"},
 	} {

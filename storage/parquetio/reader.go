@@ -32,6 +32,15 @@ type Source interface {
 	Size() int64
 }
 
+// MemoryTail is implemented by a Source that holds the last bytes of its
+// file in memory, such as a file whose footer is cached. Open reads
+// exactly those bytes first, where it would otherwise guess the footer's
+// size at tailReadSize, so that opening such a file reads nothing else.
+type MemoryTail interface {
+	// MemoryTail returns how many of the file's last bytes are in memory.
+	MemoryTail() int64
+}
+
 // Reader is an open Parquet data file. It does not own its Source: the
 // caller closes the underlying file after the last iterator is done.
 // A Reader is safe for concurrent use by iterators in several goroutines.
@@ -79,7 +88,7 @@ func Open(src Source, name string) (r *Reader, err error) {
 	defer recoverCorruption(name, &err)
 	size := src.Size()
 	tracked := &trackedSource{src: src, size: size}
-	footer, err := readFooter(tracked, name, size)
+	footer, err := readFooter(tracked, name, size, firstTailRead(src, size))
 	if err != nil {
 		return nil, err
 	}
@@ -105,13 +114,25 @@ func Open(src Source, name string) (r *Reader, err error) {
 	return r, nil
 }
 
-// readFooter reads the footer and checks its magic, length and thrift
-// structure, so that decoding it cannot demand unbounded memory.
-func readFooter(src *trackedSource, name string, size int64) ([]byte, error) {
+// firstTailRead is how many of the last bytes of src Open reads first,
+// hoping they hold the footer: the tail src holds in memory if it says so,
+// else tailReadSize.
+func firstTailRead(src Source, size int64) int64 {
+	n := int64(tailReadSize)
+	if m, ok := src.(MemoryTail); ok && m.MemoryTail() >= 8 {
+		n = m.MemoryTail()
+	}
+	return min(size, n)
+}
+
+// readFooter reads the footer, starting with the file's last first bytes,
+// and checks its magic, length and thrift structure, so that decoding it
+// cannot demand unbounded memory.
+func readFooter(src *trackedSource, name string, size, first int64) ([]byte, error) {
 	if size < 12 {
 		return nil, corruptionf(name, "%d bytes is too short for a parquet file", size)
 	}
-	tail, err := readAtEnd(src, name, size, min(size, tailReadSize))
+	tail, err := readAtEnd(src, name, size, first)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,8 @@ type benchTable struct {
 	schema   *spec.TableSchema
 	snapshot *spec.Snapshot
 	reader   *manifest.Reader
+	// store holds the manifests reader reads.
+	store *memio.FS
 }
 
 var benchSchema = &spec.TableSchema{
@@ -76,7 +78,7 @@ func newBenchTable(b testing.TB, snapshots, files, perManifest int) *benchTable 
 		}
 	}
 	snap := &spec.Snapshot{ID: int64(snapshots), BaseManifestList: "base", DeltaManifestList: "delta"}
-	return &benchTable{schema: benchSchema, snapshot: snap, reader: reader}
+	return &benchTable{schema: benchSchema, snapshot: snap, reader: reader, store: fs}
 }
 
 // benchDay spreads files evenly over the days, in order.

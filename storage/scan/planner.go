@@ -2,7 +2,6 @@ package scan
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -20,10 +19,24 @@ type Planner struct {
 	reads       atomic.Int64
 }
 
-// NewPlanner returns a Planner reading manifests with r and caching them
-// in cache (nil for none).
+// DefaultParallelism is how many manifest files a Planner reads at once.
+// On an object store each read is a round trip, which overlap: a plan of
+// a snapshot's 50 manifests then waits for 4 rounds rather than 50. On a
+// local disk the reads are mostly decoding, and goroutines beyond the CPUs
+// only queue.
+const DefaultParallelism = 16
+
+// NewPlanner returns a Planner reading manifests with r,
+// DefaultParallelism at a time, and caching them in cache (nil for none).
 func NewPlanner(r *manifest.Reader, cache *ManifestCache) *Planner {
-	return &Planner{manifests: r, cache: cache, parallelism: min(2*runtime.GOMAXPROCS(0), 16)}
+	return NewPlannerParallel(r, cache, DefaultParallelism)
+}
+
+// NewPlannerParallel returns a Planner like NewPlanner's that reads up to
+// parallelism manifest files at once; 1 (or less) reads them one after
+// another. Plans do not depend on it.
+func NewPlannerParallel(r *manifest.Reader, cache *ManifestCache, parallelism int) *Planner {
+	return &Planner{manifests: r, cache: cache, parallelism: max(parallelism, 1)}
 }
 
 // ManifestReads returns how many manifest and manifest-list files the
@@ -53,17 +66,18 @@ func (p *Planner) Plan(ctx context.Context, in Input) (*Plan, error) {
 }
 
 // DataManifests returns the manifests of a snapshot's base and delta
-// lists, in commit order.
+// lists, in commit order. The two lists are read at once.
 func (p *Planner) DataManifests(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestFileMeta, error) {
-	base, err := p.manifestList(ctx, s.BaseManifestList)
+	names := []string{s.BaseManifestList, s.DeltaManifestList}
+	lists := make([][]spec.ManifestFileMeta, len(names))
+	err := forEach(ctx, p.parallelism, len(names), func(ctx context.Context, i int) (err error) {
+		lists[i], err = p.manifestList(ctx, names[i])
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	delta, err := p.manifestList(ctx, s.DeltaManifestList)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]spec.ManifestFileMeta(nil), base...), delta...), nil
+	return append(append([]spec.ManifestFileMeta(nil), lists[0]...), lists[1]...), nil
 }
 
 func (p *Planner) manifestList(ctx context.Context, name string) ([]spec.ManifestFileMeta, error) {
@@ -93,31 +107,37 @@ func (p *Planner) entries(ctx context.Context, name string) ([]spec.ManifestEntr
 }
 
 // readManifests reads manifests with a bounded number of goroutines and
-// returns their entries in the order of metas; the first error cancels
-// the rest.
+// returns their entries in the order of metas, which is what the merge of
+// ADDs and DELETEs depends on; the first error cancels the rest.
 func (p *Planner) readManifests(ctx context.Context, metas []spec.ManifestFileMeta) ([][]spec.ManifestEntry, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	out := make([][]spec.ManifestEntry, len(metas))
-	errs := make([]error, len(metas))
+	err := forEach(ctx, p.parallelism, len(metas), func(ctx context.Context, i int) (err error) {
+		out[i], err = p.entries(ctx, metas[i].FileName)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// forEach calls do for 0 ≤ i < n, on up to parallelism goroutines. The
+// first error, in time, cancels the ctx of the calls running and starts
+// no more; forEach returns it rather than what the cancelled calls report.
+func forEach(ctx context.Context, parallelism, n int, do func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(p.parallelism, len(metas)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(metas) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				if out[i], errs[i] = p.entries(ctx, metas[i].FileName); errs[i] != nil {
-					cancel()
+	for range min(parallelism, n) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				if err := do(ctx, i); err != nil {
+					cancel(err)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, ctx.Err()
+	return context.Cause(ctx)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/predicate"
@@ -42,7 +43,9 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 		return nil, err
 	}
 	p := b.DataFilePath(f)
-	file, err := r.table.io.Open(ctx, p)
+	// The manifest's file size lets a footer cache serve the footer
+	// without opening the file (see package footercache).
+	file, err := footercache.Open(ctx, r.table.io, p, f.FileSize)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
 	}

@@ -59,14 +59,13 @@ func (w *appendWriter) release(ctx context.Context) (int64, error) {
 	return -w.account(), nil
 }
 
-// prepare closes the open file and hands over the files written since the
-// last call.
-func (w *appendWriter) prepare(ctx context.Context) ([]spec.DataFileMeta, error) {
-	if _, err := w.release(ctx); err != nil {
-		return nil, err
-	}
-	return w.files.drain(), nil
+// prepare closes the open file.
+func (w *appendWriter) prepare(ctx context.Context) error {
+	_, err := w.release(ctx)
+	return err
 }
+
+func (w *appendWriter) drain() []spec.DataFileMeta { return w.files.drain() }
 
 func (w *appendWriter) discard(ctx context.Context) error {
 	err := w.files.discard(ctx)

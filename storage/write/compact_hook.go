@@ -146,5 +146,9 @@ func (w *CompactionWriter) Finish(ctx context.Context) ([]spec.DataFileMeta, err
 }
 
 // Abort drops the open file and deletes the files written since the last
-// Finish.
-func (w *CompactionWriter) Abort(ctx context.Context) error { return w.files.discard(ctx) }
+// Finish and those whose put failed but may have landed (not one whose put
+// failed because the path existed). The deletes run even when ctx is
+// cancelled.
+func (w *CompactionWriter) Abort(ctx context.Context) error {
+	return w.files.discard(context.WithoutCancel(ctx))
+}

@@ -3,10 +3,12 @@ package write
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path"
 
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -25,6 +27,9 @@ type bucketFiles struct {
 	// written lists the files written and not yet handed to a commit
 	// message, for Abort and Close to delete.
 	written []spec.DataFileMeta
+	// ambiguous are the files whose put failed but may have landed, which
+	// Abort and Close delete too.
+	ambiguous fileio.AmbiguousPuts
 }
 
 // fileLayout is what differs between primary-key and append files.
@@ -127,7 +132,7 @@ func (b *bucketFiles) closeFile(ctx context.Context) error {
 		return err
 	}
 	p := path.Join(b.dir, f.name)
-	if err := b.env.io.PutIfAbsent(ctx, p, f.buf.Bytes()); err != nil {
+	if err := b.ambiguous.PutIfAbsent(ctx, b.env.io, p, f.buf.Bytes()); err != nil {
 		return fmt.Errorf("write data file %s: %w", p, err)
 	}
 	b.written = append(b.written, meta)
@@ -162,11 +167,12 @@ func (b *bucketFiles) drain() []spec.DataFileMeta {
 	return files
 }
 
-// discard drops the open file and deletes the written ones.
+// discard drops the open file and deletes the written ones and those whose
+// put failed ambiguously.
 func (b *bucketFiles) discard(ctx context.Context) error {
 	b.open = nil
 	files := b.drain()
-	return b.env.deleteFiles(ctx, b.dir, files)
+	return errors.Join(b.env.deleteFiles(ctx, b.dir, files), b.ambiguous.DeleteAll(ctx, b.env.io))
 }
 
 // appendLayout is the layout of append-table files: exactly the table

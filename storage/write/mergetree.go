@@ -173,20 +173,16 @@ func (w *mergeTreeWriter) writeRecord(ctx context.Context, kv lsm.KeyValue) erro
 	return w.files.rollIfFull(ctx)
 }
 
-// prepare flushes, compacts if the strategy asks, and hands over the files
-// written since the last call; drainCompaction then hands over the
-// compaction increment.
-func (w *mergeTreeWriter) prepare(ctx context.Context) ([]spec.DataFileMeta, error) {
-	if err := w.flush(ctx); err != nil {
-		return nil, err
+// prepare flushes and compacts if the strategy asks; drain and
+// drainCompaction then hand over the files and the compaction increment.
+func (w *mergeTreeWriter) prepare(ctx context.Context) error {
+	if err := w.flush(ctx); err != nil || w.inline == nil {
+		return err
 	}
-	if w.inline != nil {
-		if err := w.inline.prepared(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return w.files.drain(), nil
+	return w.inline.prepared(ctx)
 }
+
+func (w *mergeTreeWriter) drain() []spec.DataFileMeta { return w.files.drain() }
 
 // drainCompaction hands over the files compactions replaced and produced
 // since the last call.

@@ -99,9 +99,12 @@ type bucketWriter interface {
 	memory() int64
 	// release gives memory back (spill, flush or roll) and returns how much.
 	release(ctx context.Context) (int64, error)
-	// prepare flushes and hands over the files written since the last call.
-	prepare(ctx context.Context) ([]spec.DataFileMeta, error)
-	// discard drops buffered rows and deletes files not handed over.
+	// prepare flushes: afterwards every row written is in a file.
+	prepare(ctx context.Context) error
+	// drain hands over the files written since the last call.
+	drain() []spec.DataFileMeta
+	// discard drops buffered rows and deletes files not handed over,
+	// including those whose put failed but may have landed.
 	discard(ctx context.Context) error
 }
 
@@ -355,20 +358,22 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 	if w.err != nil {
 		return nil, w.err
 	}
-	var msgs []commit.Message
-	for _, p := range w.sortedPartitions() {
+	partitions := w.sortedPartitions()
+	// Every bucket flushes before any hands its files over, so that after a
+	// failed flush all files stay with their writers, which Abort and Close
+	// delete, rather than in messages nobody receives.
+	for _, p := range partitions {
 		for _, b := range sortedBuckets(p) {
-			files, err := b.writer.prepare(ctx)
-			if err != nil {
+			if err := b.writer.prepare(ctx); err != nil {
 				w.err = err
 				return nil, err
 			}
-			m := commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
-				TotalBuckets: w.settings.totalBuckets(), NewFiles: files}
-			if c, ok := b.writer.(compactingWriter); ok {
-				m.CompactBefore, m.CompactAfter = c.drainCompaction()
-			}
-			if !m.IsEmpty() {
+		}
+	}
+	var msgs []commit.Message
+	for _, p := range partitions {
+		for _, b := range sortedBuckets(p) {
+			if m := w.handOver(p, b); !m.IsEmpty() {
 				msgs = append(msgs, m)
 			}
 		}
@@ -376,6 +381,16 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 	w.used = 0
 	w.prepared = msgs
 	return msgs, nil
+}
+
+// handOver drains a flushed bucket writer into its commit message.
+func (w *TableWriter) handOver(p *partitionWriters, b *bucketEntry) commit.Message {
+	m := commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
+		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain()}
+	if c, ok := b.writer.(compactingWriter); ok {
+		m.CompactBefore, m.CompactAfter = c.drainCompaction()
+	}
+	return m
 }
 
 func (w *TableWriter) sortedPartitions() []*partitionWriters {
@@ -397,12 +412,18 @@ func sortedBuckets(p *partitionWriters) []*bucketEntry {
 }
 
 // Abort deletes the data files this TableWriter wrote that are not
-// committed: those written since the last PrepareCommit and those of the
-// messages it returned. Call it only when those messages were not, and will
-// not be, committed: after a commit whose outcome is unknown, call Close
-// and leave the files to orphan cleanup. Abort also releases what Close
-// releases; the TableWriter cannot be used afterwards.
+// committed: those written since the last PrepareCommit, those whose put
+// failed but may have landed (never one whose put failed because the path
+// existed: that file is another writer's), and those of the messages the
+// last PrepareCommit returned. Call it only when those messages were not,
+// and will not be, committed: after a commit whose outcome is unknown,
+// call Close and leave the files to orphan cleanup. Abort also releases
+// what Close releases; the TableWriter cannot be used afterwards.
+//
+// The deletes run even when ctx is cancelled: a cancelled statement is a
+// common reason to abort, and its last put may have landed.
 func (w *TableWriter) Abort(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx)
 	var errs []error
 	for _, m := range w.prepared {
 		dir, err := w.bucketDir(m.Partition, int(m.Bucket))
@@ -427,8 +448,8 @@ func (w *TableWriter) bucketDir(partition []byte, bucket int) (string, error) {
 
 // Close releases the write buffers and spill files. Data files written
 // since the last PrepareCommit can never be committed, so they are
-// deleted, as Java's writers do on close; files of prepared messages are
-// left alone.
+// deleted, as Java's writers do on close, with those whose put failed but
+// may have landed; files of prepared messages are left alone.
 func (w *TableWriter) Close() error {
 	err := errors.Join(w.discardAll(context.Background()), w.env.spills.remove())
 	w.err = errClosed
