@@ -237,7 +237,7 @@ func runAggregates(ctx context.Context, tasks []task, aggs []aggregate, workers 
 					break
 				}
 				if err := a.runRecovered(ctx, &tasks[i]); err != nil {
-					errs[w] = err
+					errs[w] = tasks[i].vanishedFileError(ctx, err)
 					cancel()
 					return
 				}

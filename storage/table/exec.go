@@ -109,7 +109,7 @@ func (rs *Rows) work(tasks []task, next *atomic.Int64) {
 		}
 		err := rs.run(&tasks[i], out)
 		if err != nil && rs.ctx.Err() == nil {
-			rs.send(out, batch{err: err})
+			rs.send(out, batch{err: tasks[i].vanishedFileError(rs.ctx, err)})
 		}
 		if rs.chans != nil {
 			close(out)

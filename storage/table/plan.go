@@ -31,6 +31,9 @@ type Plan struct {
 	Scan *scan.Plan
 	// Fallback is set when the schema names a fallback branch.
 	Fallback *FallbackRead
+	// tag is the tag the snapshot was pinned through, "" for a pin by
+	// snapshot: what a read that finds files gone names (vanished.go).
+	tag string
 }
 
 // Split is a group of files of one bucket read together.
@@ -81,7 +84,12 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 	if err != nil {
 		return nil, err
 	}
-	return t.planSnapshot(ctx, snap, readSchema, filter, nil)
+	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, nil)
+	if err != nil {
+		return nil, t.vanishedFileError(ctx, snap, tt.Tag, err)
+	}
+	plan.tag = tt.Tag
+	return plan, nil
 }
 
 // PlanPinned plans a read of snapshot id the way a read of the latest
@@ -106,7 +114,7 @@ func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predi
 	}
 	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, staged)
 	if err != nil {
-		return nil, err
+		return nil, t.vanishedFileError(ctx, snap, "", err)
 	}
 	return plan, t.resolveFallback(ctx, plan, snapshot.TimeTravel{}, filter)
 }
