@@ -7,6 +7,25 @@ package rewrite
 // plan text EXPLAIN returns.
 func IsExplain(query string) bool {
 	sc := newScanner(query)
-	first := sc.next()
-	return first.is(query, "EXPLAIN") || first.is(query, "DESCRIBE") || first.is(query, "DESC")
+	return statementKindOf(sc.next(), query) == stmtExplain
+}
+
+// explainPlan makes a plain EXPLAIN of a statement an EXPLAIN PLAN. GMS
+// v0.20.0 answers plain EXPLAIN with a fixed placeholder row (every column
+// the text "NULL", which drivers fail to scan into the numeric columns)
+// and a warning; EXPLAIN PLAN prints the real plan, with the snapshot and
+// the files a scan keeps. EXPLAIN FORMAT=…, EXPLAIN PLAN, EXPLAIN ANALYZE
+// and DESCRIBE of a table are left alone. sc is after the EXPLAIN word.
+func (rw *rewriter) explainPlan(sc *scanner) {
+	look := *sc
+	next := look.next()
+	for _, kw := range []string{"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE", "TABLE", "VALUES"} {
+		if next.is(rw.src, kw) {
+			rw.replace(next.start, next.start, "PLAN ")
+			return
+		}
+	}
+	if next.isPunct(rw.src, '(') {
+		rw.replace(next.start, next.start, "PLAN ")
+	}
 }

@@ -19,3 +19,29 @@ func TestIsExplain(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainExplainBecomesExplainPlan(t *testing.T) {
+	for query, want := range map[string]string{
+		"EXPLAIN SELECT * FROM t":                      "EXPLAIN PLAN SELECT * FROM t",
+		"explain /* c */ select 1":                     "explain /* c */ PLAN select 1",
+		"DESC SELECT COUNT(*) FROM t":                  "DESC PLAN SELECT COUNT(*) FROM t",
+		"EXPLAIN (SELECT 1) UNION (SELECT 2)":          "EXPLAIN PLAN (SELECT 1) UNION (SELECT 2)",
+		"EXPLAIN WITH c AS (SELECT 1) SELECT * FROM c": "EXPLAIN PLAN WITH c AS (SELECT 1) SELECT * FROM c",
+		"EXPLAIN UPDATE t SET a = 1":                   "EXPLAIN PLAN UPDATE t SET a = 1",
+		"EXPLAIN PLAN SELECT 1":                        "EXPLAIN PLAN SELECT 1",
+		"EXPLAIN FORMAT=TREE SELECT 1":                 "EXPLAIN FORMAT=TREE SELECT 1",
+		"EXPLAIN ANALYZE SELECT 1":                     "EXPLAIN ANALYZE SELECT 1",
+		"DESCRIBE t":                                   "DESCRIBE t",
+		"DESC `select`":                                "DESC `select`",
+		"SELECT 'EXPLAIN SELECT'":                      "SELECT 'EXPLAIN SELECT'",
+		"EXPLAIN SELECT 1; EXPLAIN SELECT 2":           "EXPLAIN PLAN SELECT 1; EXPLAIN PLAN SELECT 2",
+	} {
+		r, err := Rewrite(query)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		if r.Query != want {
+			t.Errorf("Rewrite(%q) = %q, want %q", query, r.Query, want)
+		}
+	}
+}

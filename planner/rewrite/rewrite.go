@@ -101,6 +101,8 @@ func (rw *rewriter) statement(sc *scanner, first token) error {
 		if err := rw.prepare(sc); err != nil {
 			return err
 		}
+	case stmtExplain:
+		rw.explainPlan(sc)
 	}
 	lastEnd, err := rw.body(sc, st)
 	if err != nil {

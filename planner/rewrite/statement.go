@@ -12,6 +12,7 @@ const (
 	stmtDelete
 	stmtAlter
 	stmtPrepare
+	stmtExplain
 )
 
 type statement struct {
@@ -33,6 +34,8 @@ func statementKindOf(first token, src string) stmtKind {
 		return stmtAlter
 	case first.is(src, "PREPARE"):
 		return stmtPrepare
+	case first.is(src, "EXPLAIN") || first.is(src, "DESCRIBE") || first.is(src, "DESC"):
+		return stmtExplain
 	}
 	return stmtOther
 }
