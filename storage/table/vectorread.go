@@ -121,14 +121,7 @@ func (a *splitAggregator) vectors(ctx context.Context, r *reader, d *dataFile, i
 		for i, c := range columns {
 			a.batch.Columns[c] = vectors[i]
 		}
-		candidates := a.liveRows(d, it.Position(), n)
-		sel := candidates
-		if filter != nil {
-			a.sel = filter.Select(&a.batch, candidates, a.sel[:0])
-			sel = a.sel
-		} else if sel == nil {
-			sel = a.allRows(n)
-		}
+		sel := a.selected(filter, d, it.Position())
 		for i := range a.aggs {
 			a.accs[i].addBatch(&a.aggs[i], &a.batch, sel)
 		}
@@ -149,12 +142,31 @@ func (a *splitAggregator) filter(r *reader) *vector.Filter {
 	return f
 }
 
-// liveRows lists the rows of a batch at file position first that the
-// file's deletion vector keeps; nil when it deletes none of them.
-func (a *splitAggregator) liveRows(d *dataFile, first int64, n int) []int32 {
+// selected lists the rows of the current batch, at file position first,
+// that the file's deletion vector keeps and the filter (nil: none)
+// selects. Filter.Select reads nil candidates as every row, so the rows a
+// deletion vector keeps are never handed to it when there are none: a
+// batch whose rows are all deleted selects nothing.
+func (a *splitAggregator) selected(filter *vector.Filter, d *dataFile, first int64) []int32 {
+	n := a.batch.Len
 	if d.deleted == nil {
-		return nil
+		if filter == nil {
+			return a.allRows(n)
+		}
+		a.sel = filter.Select(&a.batch, nil, a.sel[:0])
+		return a.sel
 	}
+	live := a.liveRows(d, first, n)
+	if filter == nil || len(live) == 0 {
+		return live
+	}
+	a.sel = filter.Select(&a.batch, live, a.sel[:0])
+	return a.sel
+}
+
+// liveRows lists the rows of a batch at file position first that the
+// file's deletion vector keeps.
+func (a *splitAggregator) liveRows(d *dataFile, first int64, n int) []int32 {
 	a.live = a.live[:0]
 	for i := range n {
 		if !d.deleted.IsDeleted(first + int64(i)) {
