@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Bad arguments to the sys procedures over the wire: each gets a MySQL
@@ -16,18 +17,19 @@ import (
 // that make a valid call, so that a case changes only what it tests.
 var sysProcCalls = []struct {
 	name, rest string
-	// maxArgs is the most arguments the procedure takes.
-	maxArgs int
+	// minArgs and maxArgs are the fewest and the most arguments the
+	// procedure takes.
+	minArgs, maxArgs int
 }{
-	{"compact", "", 3},
-	{"expire_snapshots", "", 5},
-	{"create_tag", ", 'x'", 4},
-	{"delete_tag", ", 'v1'", 2},
-	{"expire_tags", "", 2},
-	{"rollback_to", ", 3", 2},
-	{"remove_orphan_files", ", NULL, true", 3},
-	{"expire_partitions", ", '1 d', 'yyyy-MM-dd'", 4},
-	{"wait_watermark", ", 1", 3},
+	{"compact", "", 1, 3},
+	{"expire_snapshots", "", 1, 5},
+	{"create_tag", ", 'x'", 2, 4},
+	{"delete_tag", ", 'v1'", 2, 2},
+	{"expire_tags", "", 1, 2},
+	{"rollback_to", ", 3", 2, 2},
+	{"remove_orphan_files", ", NULL, true", 1, 3},
+	{"expire_partitions", ", '1 d', 'yyyy-MM-dd'", 3, 4},
+	{"wait_watermark", ", 1", 2, 3},
 }
 
 // startProcErrors serves sales.orders with snapshots 3 and 4 left after
@@ -97,21 +99,23 @@ func TestSysProcTableArgumentErrors(t *testing.T) {
 	wantSysTableRows(t, s.connect(t, "root", ""), "SELECT COUNT(*) FROM sales.orders", "4")
 }
 
-// TestSysProcArgumentCountAndTypeErrors: go-mysql-server refuses a call
-// with too few or too many arguments, an argument that does not convert
-// to the parameter's type, and a procedure sys does not have, before any
-// procedure runs.
+// TestSysProcArgumentCountAndTypeErrors: a call with too few or too many
+// arguments gets MySQL's 1318 naming the counts the procedure takes, an
+// argument that does not convert to the parameter's type 1366, and a
+// procedure sys does not have MySQL's 1305, before any procedure runs.
 func TestSysProcArgumentCountAndTypeErrors(t *testing.T) {
 	_, root := startProcErrors(t)
 	conn := sysTableSession(t, root)
 	for _, p := range sysProcCalls {
-		// go-mysql-server names the longest variant's count, whatever the
-		// shortest is.
-		wantProcError(t, conn, fmt.Sprintf("CALL sys.%s()", p.name), 1105, "HY000",
-			fmt.Sprintf("`%s` expected `%d` parameters but got `0`", p.name, p.maxArgs))
+		expected := fmt.Sprint(p.maxArgs)
+		if p.minArgs < p.maxArgs {
+			expected = fmt.Sprintf("%d to %d", p.minArgs, p.maxArgs)
+		}
+		wantProcError(t, conn, fmt.Sprintf("CALL sys.%s()", p.name), 1318, "42000",
+			fmt.Sprintf("Incorrect number of arguments for PROCEDURE sys.%s; expected %s, got 0", p.name, expected))
 		tooMany := "'sales.orders'" + strings.Repeat(", NULL", p.maxArgs)
-		wantProcError(t, conn, fmt.Sprintf("CALL sys.%s(%s)", p.name, tooMany), 1105, "HY000",
-			fmt.Sprintf("`%s` expected `%d` parameters but got `%d`", p.name, p.maxArgs, p.maxArgs+1))
+		wantProcError(t, conn, fmt.Sprintf("CALL sys.%s(%s)", p.name, tooMany), 1318, "42000",
+			fmt.Sprintf("Incorrect number of arguments for PROCEDURE sys.%s; expected %s, got %d", p.name, expected, p.maxArgs+1))
 	}
 	for call, mysqlType := range map[string]string{
 		"CALL sys.expire_snapshots('sales.orders', 'abc')":            "bigint",
@@ -122,7 +126,9 @@ func TestSysProcArgumentCountAndTypeErrors(t *testing.T) {
 	} {
 		wantProcError(t, conn, call, 1366, "HY000", "is not a valid value for '"+mysqlType+"'")
 	}
-	wantProcError(t, conn, "CALL sys.nosuch('sales.orders')", 1105, "HY000", `database "sys" doesn't support stored procedures`)
+	for _, call := range []string{"CALL sys.nosuch('sales.orders')", "CALL sys.nosuch()", "CALL SYS.nosuch(1, 2)"} {
+		wantProcError(t, conn, call, 1305, "42000", "PROCEDURE sys.nosuch does not exist")
+	}
 }
 
 // TestSysProcBadArguments: each procedure's own arguments, out of range,
@@ -131,6 +137,8 @@ func TestSysProcArgumentCountAndTypeErrors(t *testing.T) {
 func TestSysProcBadArguments(t *testing.T) {
 	_, root := startProcErrors(t)
 	conn := sysTableSession(t, root)
+	// A date ahead of the server's clock, however soon: its age is negative.
+	nextMonth := time.Now().AddDate(0, 1, 0).Format(time.DateOnly)
 	for _, c := range []struct {
 		call      string
 		fragments []string
@@ -159,6 +167,8 @@ func TestSysProcBadArguments(t *testing.T) {
 		{"CALL sys.create_tag('sales.orders', '  ')", []string{`tag name "  " is blank`}},
 		{"CALL sys.create_tag('sales.orders', NULL)", []string{`tag name "" is blank`}},
 		{"CALL sys.create_tag('sales.orders', 'a/b')", []string{`tag name "a/b" is not a file name`}},
+		{"CALL sys.create_tag('sales.orders', '5')", []string{`sys.create_tag: tag name "5" is a number`, "read a number as a snapshot id"}},
+		{"CALL sys.create_tag('sales.orders', 4)", []string{`sys.create_tag: tag name "4" is a number`}},
 		{"CALL sys.create_tag('sales.orders', 'x', NULL, 'soon')", []string{`sys.create_tag: time_retained "soon" is not a duration`}},
 		{"CALL sys.create_tag('sales.orders', 'x', NULL, '-1 d')", []string{`time_retained "-1 d" is not a duration`}},
 		{"CALL sys.create_tag('sales.orders', 'x', NULL, '0 d')", []string{"time retained 0s must be positive"}},
@@ -175,14 +185,15 @@ func TestSysProcBadArguments(t *testing.T) {
 		{"CALL sys.rollback_to('sales.orders', NULL)", []string{"sys.rollback_to: name a snapshot id or a tag to roll back to"}},
 
 		{"CALL sys.remove_orphan_files('sales.orders', 'whenever')", []string{`sys.remove_orphan_files: older_than "whenever" is neither a datetime`}},
-		{"CALL sys.remove_orphan_files('sales.orders', '2999-01-01 00:00:00', true)", []string{"sys.remove_orphan_files", "is in the future"}},
+		{"CALL sys.remove_orphan_files('sales.orders', '2999-01-01 00:00:00', true)", []string{`sys.remove_orphan_files: older_than "2999-01-01 00:00:00" is in the future (now is `}},
+		{"CALL sys.remove_orphan_files('sales.orders', '" + nextMonth + "')", []string{`sys.remove_orphan_files: older_than "` + nextMonth + `" is in the future (now is `}},
 
 		{"CALL sys.expire_partitions('sales.orders', 'a week', 'yyyy-MM-dd')", []string{`sys.expire_partitions: expiration_time "a week" is not a positive duration`}},
 		{"CALL sys.expire_partitions('sales.orders', '0 d', 'yyyy-MM-dd')", []string{`expiration_time "0 d" is not a positive duration`}},
 		{"CALL sys.expire_partitions('sales.orders', '-1 d', 'yyyy-MM-dd')", []string{`expiration_time "-1 d" is not a positive duration`}},
 		{"CALL sys.expire_partitions('sales.orders', NULL, 'yyyy-MM-dd')", []string{`expiration_time "" is not a positive duration`}},
 		{"CALL sys.expire_partitions('sales.orders', '1 d', 'bogus')", []string{`sys.expire_partitions: timestamp formatter "bogus": pattern letter 'b' is not supported`}},
-		{"CALL sys.expire_partitions('sales.plain', '1 d', 'yyyy-MM-dd')", []string{"sys.expire_partitions", "sales.db/plain is not partitioned"}},
+		{"CALL sys.expire_partitions('sales.plain', '1 d', 'yyyy-MM-dd')", []string{"sys.expire_partitions: table sales.plain is not partitioned"}},
 
 		{"CALL sys.wait_watermark('sales.orders', 'soon')", []string{`sys.wait_watermark: watermark "soon" is neither epoch milliseconds nor a datetime`}},
 		{"CALL sys.wait_watermark('sales.orders', NULL)", []string{"sys.wait_watermark: name the watermark to wait for"}},

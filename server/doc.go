@@ -2,10 +2,13 @@
 // server over a sqlbackend warehouse, with what lakesql adds around it.
 //
 //   - Accounts: authentication is always on. Administrators come from the
-//     config; CREATE USER and GRANT are saved in the warehouse
-//     (PrivilegesFile); a passwordless root exists only on loopback
-//     listeners, and other listeners refuse to start while any account has
-//     no password.
+//     config; CREATE USER and GRANT are saved in the warehouse as numbered
+//     versions (_lakesql/privileges-<n>.bin, published with put-if-absent
+//     and merged when another server took the number; PrivilegesFile is
+//     read only while no version exists), and each server picks up the
+//     others' changes when a client authenticates; a passwordless root
+//     exists only on loopback listeners, and other listeners refuse to
+//     start while any account has no password.
 //   - Connections: over MaxConnections a client gets MySQL error 1040
 //     instead of a dropped socket; a client that does not authenticate
 //     within ConnectTimeout is cut; a panic in a command becomes that

@@ -28,6 +28,25 @@ func (s *Session) commitStaged(ctx *sql.Context, tx *Transaction) error {
 	if w == nil {
 		return nil
 	}
+	// A panic leaves the commit's outcome unknown: the writer is released
+	// without deleting files a snapshot may already name.
+	settled := false
+	defer func() {
+		if !settled {
+			w.release(ctx, errCommitPanicked)
+		}
+	}()
+	err := s.commitTable(ctx, w)
+	settled = true
+	return err
+}
+
+// errCommitPanicked is the outcome of a commit that panicked.
+var errCommitPanicked = fmt.Errorf("the commit panicked: %w", lakeerr.ErrUnknownOutcome)
+
+// commitTable commits the staged writes of one table (see commitStaged)
+// and releases its writer.
+func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	user, id, err := s.commitIdentity(ctx)
 	if err != nil {
 		w.abort(ctx)

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 )
 
 func TestCreateShowAlterDropTable(t *testing.T) {
@@ -121,4 +124,22 @@ func TestCatalogStatements(t *testing.T) {
 	wantRows(t, c, "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'pay' AND table_name = 'payments' ORDER BY ordinal_position",
 		"[dt longtext]", "[pay_id bigint]", "[amount decimal]", "[status longtext]")
 	wantRows(t, c, "SELECT table_name, table_rows FROM information_schema.tables WHERE table_schema = 'pay'", "[payments 0]")
+}
+
+// The sys database holds only the procedures the provider answers: any
+// other name is MySQL's 1305, and sys takes no procedures of its own.
+func TestUnknownSysProcedure(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	for _, q := range []string{"CALL sys.nosuch()", "CALL SYS.nosuch('db.t', 1)"} {
+		_, err := c.query(q)
+		if sent := sql.CastSQLError(err); err == nil || sent.Num != mysql.ERSPDoesNotExist || sent.State != mysql.SSClientError ||
+			sent.Message != "PROCEDURE sys.nosuch does not exist" {
+			t.Errorf("%s: %v, want error 1305 (42000) PROCEDURE sys.nosuch does not exist", q, err)
+		}
+	}
+	c.mustExec("DROP PROCEDURE IF EXISTS sys.nosuch")
+	if _, err := c.query("CREATE PROCEDURE sys.p() SELECT 1"); err == nil || sql.CastSQLError(err).Num != mysql.ERNotSupportedYet {
+		t.Errorf("CREATE PROCEDURE in sys: %v, want error 1235", err)
+	}
 }

@@ -2,8 +2,12 @@ package sqlbackend
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/storage/commit"
@@ -96,4 +100,36 @@ func (t *Table) Truncate(ctx *sql.Context) (int, error) {
 	e.w.messages = nil
 	e.w.overwrite = &commit.Overwrite{BaseSnapshotID: e.w.base, Static: map[string]any{}}
 	return int(rows), nil
+}
+
+// ruleQualifiedTruncate is the analyzer rule id of truncateQualifiedDelete.
+const ruleQualifiedTruncate analyzer.RuleId = 10_006
+
+// truncateQualifiedDelete turns a DELETE without WHERE (nor ORDER BY or
+// LIMIT) of a table outside the current database into TRUNCATE, as GMS
+// turns one of a table in the current database (processTruncate). GMS's
+// own step looks the table up in the current database only: with none
+// selected it fails with "database not found" for any table, and with
+// another one it leaves the DELETE to the row path, which an append table
+// refuses. It runs in AlwaysBeforeDefault, before that step, which then
+// validates the TRUNCATE against the table's own database.
+//
+// Tables other than lakesql's data tables (the read-only system tables)
+// keep the row path unless no database is selected, where GMS's step
+// would fail; their TRUNCATE refuses as their DELETE does.
+func truncateQualifiedDelete(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	del, ok := n.(*plan.DeleteFrom)
+	if !ok || del.HasExplicitTargets() || !del.Resolved() {
+		return n, transform.SameTree, nil
+	}
+	rt, ok := del.Child.(*plan.ResolvedTable)
+	if !ok || rt.SqlDatabase == nil {
+		return n, transform.SameTree, nil
+	}
+	db, current := rt.SqlDatabase.Name(), ctx.GetCurrentDatabase()
+	_, dataTable := rt.Table.(*Table)
+	if current != "" && (!dataTable || strings.EqualFold(db, current)) {
+		return n, transform.SameTree, nil
+	}
+	return plan.NewTruncate(db, rt), transform.NewTree, nil
 }

@@ -2,18 +2,25 @@ package sqlbackend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -406,4 +413,148 @@ func TestMissingAndCorruptDataFiles(t *testing.T) {
 		}
 	}
 	wantRows(t, c, "SELECT 1", "[1]")
+}
+
+// A COMMIT that fails with a conflict ends the transaction as MySQL's
+// rollback on deadlock does: the next statements autocommit and read the
+// latest snapshot, not the failed transaction's pin.
+func TestFailedCommitEndsTheTransaction(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	a, b := h.connect(), h.connect()
+	a.mustExec("USE pay", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+	b.mustExec("USE pay")
+	a.mustExec("BEGIN", "INSERT OVERWRITE payments PARTITION (dt = '2026-04-16') VALUES (9, 90.00, 'FIXED')")
+	b.mustExec("INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')")
+	_, err := a.query("COMMIT")
+	var sqlErr *mysql.SQLError
+	if !errors.As(err, &sqlErr) || sqlErr.Num != mysql.ERLockDeadlock {
+		t.Fatalf("COMMIT of an overwrite of a partition changed since: %v, want error 1213", err)
+	}
+	wantRows(t, a, "SELECT COUNT(*) FROM payments", "[2]")
+	a.mustExec("INSERT INTO payments VALUES ('2026-04-16', 3, 3.00, 'SUCCESS')")
+	wantRows(t, b, "SELECT COUNT(*) FROM payments", "[3]")
+	wantRows(t, a, "SELECT pay_id FROM payments ORDER BY pay_id", "[1]", "[2]", "[3]")
+}
+
+// Whatever way a COMMIT fails, an unknown outcome or a panic (which the
+// server recovers as the statement's error), the transaction is over: the
+// connection reads what every other connection reads, and its next INSERT
+// commits on its own.
+func TestEveryCommitFailureEndsTheTransaction(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		panics   bool
+		wantCode int
+	}{
+		{name: "unknown outcome", wantCode: erErrorDuringCommit},
+		{name: "panic", panics: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			warehouse := t.TempDir()
+			faults := &snapshotFaults{FileIO: localio.New(), panics: tc.panics}
+			h := newHarnessOver(t, warehouse, faults)
+			createPayments(t, h, true)
+			a, b := h.connect(), newHarness(t, warehouse).connect()
+			a.mustExec("USE pay", "BEGIN", "INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')")
+			b.mustExec("USE pay")
+			wantRows(t, a, "SELECT COUNT(*) FROM payments", "[1]")
+
+			faults.armed.Store(true)
+			err := queryRecovering(a, "COMMIT")
+			faults.armed.Store(false)
+			var sqlErr *mysql.SQLError
+			if tc.panics && (err == nil || !strings.Contains(err.Error(), "injected panic")) {
+				t.Fatalf("COMMIT: %v, want the injected panic", err)
+			}
+			if !tc.panics && (!errors.As(err, &sqlErr) || sqlErr.Num != tc.wantCode) {
+				t.Fatalf("COMMIT: %v, want error %d", err, tc.wantCode)
+			}
+
+			b.mustExec("INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS')")
+			wantRows(t, a, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]")
+			a.mustExec("INSERT INTO payments VALUES ('2026-04-16', 3, 3.00, 'SUCCESS')")
+			wantRows(t, b, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]", "[3]")
+		})
+	}
+}
+
+// queryRecovering runs a statement, turning a panic into its error as the
+// server's handler does.
+func queryRecovering(c *conn, q string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s panicked: %v", q, r)
+		}
+	}()
+	_, err = c.query(q)
+	return err
+}
+
+// snapshotFaults fails, or panics, every put of a snapshot file while armed,
+// and reads of the snapshots whose put failed, so that a commit cannot tell
+// whether its snapshot landed.
+type snapshotFaults struct {
+	fileio.FileIO
+	panics bool
+	armed  atomic.Bool
+
+	mu     sync.Mutex
+	failed map[string]bool
+}
+
+func (f *snapshotFaults) PutIfAbsent(ctx context.Context, p string, data []byte) error {
+	if !f.armed.Load() || !strings.HasPrefix(path.Base(p), "snapshot-") {
+		return f.FileIO.PutIfAbsent(ctx, p, data)
+	}
+	if f.panics {
+		panic("injected panic putting " + p)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.failed == nil {
+		f.failed = map[string]bool{}
+	}
+	f.failed[p] = true
+	return fmt.Errorf("put %s: %w", p, fileio.ErrInjected)
+}
+
+func (f *snapshotFaults) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	f.mu.Lock()
+	failed := f.failed[p]
+	f.mu.Unlock()
+	if failed && f.armed.Load() {
+		return nil, fmt.Errorf("read %s: %w", p, fileio.ErrInjected)
+	}
+	return f.FileIO.ReadFile(ctx, p)
+}
+
+// DELETE without WHERE of a qualified table empties it whatever the
+// current database is: none, or one without that table. GMS turns such a
+// DELETE into TRUNCATE by looking the table up in the current database,
+// which failed with "database not found" when there was none and left an
+// append table's DELETE to the row path, which refuses it.
+func TestQualifiedDeleteOfEveryRow(t *testing.T) {
+	for _, primaryKey := range []bool{true, false} {
+		for _, current := range []string{"", "other"} {
+			t.Run(fmt.Sprintf("primary key %t, current database %q", primaryKey, current), func(t *testing.T) {
+				h := newHarness(t, t.TempDir())
+				createPayments(t, h, primaryKey)
+				c := h.connect()
+				c.mustExec("CREATE DATABASE other", `INSERT INTO pay.payments VALUES
+					('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-17', 2, 2.00, 'SUCCESS')`)
+				if current != "" {
+					c.mustExec("USE " + current)
+				}
+				c.mustExec("DELETE FROM pay.payments")
+				wantRows(t, c, "SELECT COUNT(*) FROM pay.payments", "[0]")
+				wantRows(t, c, "SELECT COUNT(*) FROM pay.payments AS OF 1", "[2]")
+				// A system table refuses it as read-only.
+				_, err := c.query("DELETE FROM pay.`payments$snapshots`")
+				if sent := sql.CastSQLError(err); err == nil || sent.Num != erOpenAsReadOnly {
+					t.Errorf("DELETE of a system table: %v, want error %d", err, erOpenAsReadOnly)
+				}
+			})
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/shopspring/decimal"
 
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 )
 
@@ -25,9 +26,15 @@ type harness struct {
 
 func newHarness(t testing.TB, warehouse string) *harness {
 	t.Helper()
+	return newHarnessOver(t, warehouse, localio.New())
+}
+
+// newHarnessOver is newHarness with the warehouse reached through fsys.
+func newHarnessOver(t testing.TB, warehouse string, fsys fileio.FileIO) *harness {
+	t.Helper()
 	clock := time.UnixMilli(1_767_225_600_000) // 2026-01-01, advanced per call
 	b := New(Options{
-		FileIO:    localio.New(),
+		FileIO:    fsys,
 		Warehouse: warehouse,
 		Now: func() time.Time {
 			clock = clock.Add(time.Millisecond)

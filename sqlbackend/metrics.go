@@ -75,6 +75,11 @@ const (
 	outcomeConflictTerminal  = "conflict-terminal"
 	outcomeUnknown           = "unknown-outcome"
 	outcomeError             = "error"
+	// outcomeCompactionDropped counts, under kind COMPACT, the inline
+	// compaction of a commit whose data part landed and whose compact
+	// part failed (commit.CompactPartError): the statement succeeded with
+	// a warning, and the data part counts as committed under its kind.
+	outcomeCompactionDropped = "dropped"
 )
 
 // commitSecondsBuckets span a local commit (a few ms) to one that retried
@@ -87,7 +92,9 @@ func NewMetrics() *Metrics {
 	m := &Metrics{registry: prometheus.NewRegistry(), latest: map[tableKey]int64{}, backlogAt: map[tableKey]int64{}}
 	perTable := []string{"db", "table"}
 	m.commits = m.counter("lakesql_commits_total",
-		"Commits by table, commit kind (APPEND, OVERWRITE, COMPACT) and outcome.", append(perTable, "kind", "outcome")...)
+		"Commits by table, commit kind (APPEND, OVERWRITE, COMPACT) and outcome (committed, already-committed, conflict-retryable, conflict-terminal, unknown-outcome, error). "+
+			"A commit whose rows landed but whose inline compaction part failed, typically lost to a concurrent compaction, succeeds with a warning: it counts as committed under its data kind, and the compaction as kind COMPACT, outcome dropped (after an unknown outcome of that part, it may have landed all the same).",
+		append(perTable, "kind", "outcome")...)
 	m.commitSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "lakesql_commit_duration_seconds",
 		Help:    "Time a commit took, conflict checks and publish retries included, by outcome.",
@@ -95,7 +102,7 @@ func NewMetrics() *Metrics {
 	}, append(perTable, "outcome"))
 	m.registry.MustRegister(m.commitSeconds)
 	m.commitConflicts = m.counter("lakesql_commit_conflicts_total",
-		"Commits that failed on a concurrent commit, by conflict kind (retries-exhausted: the publish race was lost until commit.max-retries or commit.timeout).",
+		"Commits, and dropped inline compaction parts of commits, that failed on a concurrent commit, by conflict kind (retries-exhausted: the publish race was lost until commit.max-retries or commit.timeout).",
 		append(perTable, "conflict")...)
 	m.commitAttempts = m.counter("lakesql_commit_attempts_total",
 		"Publish attempts of failed commits that report them (conflicts and exhausted retries).", perTable...)
@@ -154,12 +161,20 @@ type CommitEvent struct {
 
 // RecordCommit counts a commit: its outcome and latency, the conflict
 // and attempts its error reports, the snapshots it published (raising the
-// latest-snapshot gauge) and the rows it wrote.
+// latest-snapshot gauge) and the rows it wrote. A failed compact part
+// (commit.CompactPartError) does not fail the commit: its data part
+// counts as committed, and the compaction as dropped.
 func (m *Metrics) RecordCommit(e CommitEvent) {
 	if m == nil {
 		return
 	}
-	outcome := commitOutcome(e.Result, e.Err)
+	dataErr := e.Err
+	var cpe *commit.CompactPartError
+	if errors.As(e.Err, &cpe) {
+		dataErr = nil
+		m.commits.WithLabelValues(e.DB, e.Table, string(spec.CommitKindCompact), outcomeCompactionDropped).Inc()
+	}
+	outcome := commitOutcome(e.Result, dataErr)
 	m.commits.WithLabelValues(e.DB, e.Table, string(requestKind(e.Request)), outcome).Inc()
 	m.commitSeconds.WithLabelValues(e.DB, e.Table, outcome).Observe(e.Duration.Seconds())
 	if conflict, attempts := conflictOf(e.Err); conflict != "" {

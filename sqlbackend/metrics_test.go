@@ -135,6 +135,61 @@ func histogramLines(t *testing.T, m *Metrics) string {
 	return b.String()
 }
 
+// A commit whose rows landed and whose inline compaction was lost is a
+// committed write, under its data kind, plus a dropped compaction: the
+// statement succeeded, so it is no failed commit.
+func TestRecordCommitOfDroppedCompaction(t *testing.T) {
+	m := NewMetrics()
+	withCompaction := func(req commit.Request) commit.Request {
+		req.Messages = append(req.Messages, commit.Message{
+			CompactBefore: []spec.DataFileMeta{{FileName: "a"}}, CompactAfter: []spec.DataFileMeta{{FileName: "b", RowCount: 9}},
+		})
+		return req
+	}
+	lost := &commit.ConflictError{Kind: commit.DeletedFileNotLive, CommitKind: spec.CommitKindCompact, Attempt: 1}
+	overwrite := withCompaction(appendRequest(4))
+	overwrite.Overwrite = &commit.Overwrite{BaseSnapshotID: 2}
+	for _, e := range []CommitEvent{
+		{Request: withCompaction(appendRequest(3)), Result: commit.Result{Snapshots: []int64{5}},
+			Err: fmt.Errorf("commit to pay.payments: %w", &commit.CompactPartError{Err: lost})},
+		{Request: overwrite, Result: commit.Result{Snapshots: []int64{7}},
+			Err: &commit.CompactPartError{Err: fmt.Errorf("put snapshot-8: %w", lakeerr.ErrUnknownOutcome)}},
+		// A retry that found its data part landed before, and lost the
+		// compaction again.
+		{Request: withCompaction(appendRequest(3)), Result: commit.Result{AlreadyCommittedIn: 5},
+			Err: &commit.CompactPartError{Err: lost}},
+	} {
+		e.DB, e.Table = "pay", "payments"
+		m.RecordCommit(e)
+	}
+	want := map[[2]string]float64{
+		{"APPEND", outcomeCommitted}:          1,
+		{"APPEND", outcomeAlreadyCommitted}:   1,
+		{"OVERWRITE", outcomeCommitted}:       1,
+		{"COMPACT", outcomeCompactionDropped}: 3,
+	}
+	for labels, n := range want {
+		if got := testutil.ToFloat64(m.commits.WithLabelValues("pay", "payments", labels[0], labels[1])); got != n {
+			t.Errorf("commits{kind=%s,outcome=%s} = %v, want %v", labels[0], labels[1], got, n)
+		}
+	}
+	if got := testutil.CollectAndCount(m.commits); got != len(want) {
+		t.Errorf("%d commit series, want %d", got, len(want))
+	}
+	checks := map[string]struct{ got, want float64 }{
+		"latency series (committed, already-committed)": {float64(testutil.CollectAndCount(m.commitSeconds)), 2},
+		"lost compactions' conflicts":                   {testutil.ToFloat64(m.commitConflicts.WithLabelValues("pay", "payments", "deleted-file-not-live")), 2},
+		"snapshots created":                             {testutil.ToFloat64(m.snapshotsCreated), 2},
+		"rows written (3, then 4)":                      {testutil.ToFloat64(m.rowsWritten), 7},
+		"latest snapshot":                               {testutil.ToFloat64(m.latestSnapshot), 7},
+	}
+	for what, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", what, c.got, c.want)
+		}
+	}
+}
+
 func TestLatestSnapshotGaugeNeverGoesBack(t *testing.T) {
 	m := NewMetrics()
 	for _, id := range []int64{3, 7, 5, 0, -1} {

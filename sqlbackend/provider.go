@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/storage/catalog"
 )
@@ -135,8 +136,41 @@ func (p *Provider) ExternalStoredProcedures(ctx *sql.Context, name string) ([]sq
 }
 
 // sysDatabase holds no tables; it exists so that `CALL sys.name(…)`
-// resolves its qualifier.
+// resolves its qualifier. Its procedures are the external ones the
+// provider answers: GMS asks the database only for a name that is none of
+// them, which is then MySQL's "PROCEDURE … does not exist" rather than
+// GMS's "database doesn't support stored procedures".
 type sysDatabase struct{}
+
+var _ sql.StoredProcedureDatabase = (*sysDatabase)(nil)
+
+// GetStoredProcedure implements sql.StoredProcedureDatabase.
+func (*sysDatabase) GetStoredProcedure(_ *sql.Context, name string) (sql.StoredProcedureDetails, bool, error) {
+	return sql.StoredProcedureDetails{}, false, procedureNotFound(name)
+}
+
+// GetStoredProcedures implements sql.StoredProcedureDatabase: sys holds no
+// user-defined procedures.
+func (*sysDatabase) GetStoredProcedures(*sql.Context) ([]sql.StoredProcedureDetails, error) {
+	return nil, nil
+}
+
+// SaveStoredProcedure implements sql.StoredProcedureDatabase.
+func (*sysDatabase) SaveStoredProcedure(_ *sql.Context, spd sql.StoredProcedureDetails) error {
+	return unsupportedf("CREATE PROCEDURE %s.%s: the %s database holds only lakesql's own procedures", SysDatabase, spd.Name, SysDatabase)
+}
+
+// DropStoredProcedure implements sql.StoredProcedureDatabase. DROP
+// PROCEDURE IF EXISTS of such a name is a no-op, as GMS recognises its
+// own not-found error kind.
+func (*sysDatabase) DropStoredProcedure(_ *sql.Context, name string) error {
+	return sql.ErrStoredProcedureDoesNotExist.New(name)
+}
+
+// procedureNotFound is MySQL's ER_SP_DOES_NOT_EXIST for a sys procedure.
+func procedureNotFound(name string) error {
+	return mysql.NewSQLError(mysql.ERSPDoesNotExist, mysql.SSClientError, "PROCEDURE %s.%s does not exist", SysDatabase, name)
+}
 
 func (*sysDatabase) Name() string { return SysDatabase }
 

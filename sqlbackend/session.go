@@ -92,6 +92,10 @@ func (s *Session) StartTransaction(ctx *sql.Context, characteristic sql.Transact
 // CommitTransaction implements sql.TransactionSession: each table written
 // gets one commit. GMS calls it after failed statements too, with nothing
 // staged, and for every read-only statement; both are no-ops.
+//
+// A commit that fails, by error or panic, ends the transaction: its writes
+// are released by commitStaged, and the session leaves the transaction
+// (see endFailedTransaction).
 func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error {
 	t, ok := tx.(*Transaction)
 	if !ok {
@@ -103,7 +107,30 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 		t.writes.abort(ctx)
 		return nil
 	}
-	return s.commitStaged(ctx, t)
+	committed := false
+	defer func() {
+		if !committed {
+			endFailedTransaction(ctx)
+		}
+	}()
+	if err := s.commitStaged(ctx, t); err != nil {
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// endFailedTransaction ends a transaction whose commit failed, as MySQL
+// ends one rolled back on a deadlock. GMS clears the session's transaction
+// only after a COMMIT (or an autocommit statement's commit) succeeds; after
+// a failure it would keep the transaction, so the connection would go on
+// reading its pinned snapshots, and after BEGIN … COMMIT it would stay in
+// explicit mode with nothing left to commit. Dropping the transaction,
+// and its pins with it, and the explicit mode makes the next statement
+// start a new transaction of its own.
+func endFailedTransaction(ctx *sql.Context) {
+	ctx.SetIgnoreAutoCommit(false)
+	ctx.SetTransaction(nil)
 }
 
 // Rollback implements sql.TransactionSession: staged files are deleted and

@@ -33,7 +33,8 @@ func registerGlobals() {
 	registerOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
 			analyzer.Rule{Id: ruleDetectDuplicates, Apply: markDuplicateChecks},
-			analyzer.Rule{Id: ruleShowCreateTable, Apply: replaceShowCreateTable})
+			analyzer.Rule{Id: ruleShowCreateTable, Apply: replaceShowCreateTable},
+			analyzer.Rule{Id: ruleQualifiedTruncate, Apply: truncateQualifiedDelete})
 		session := sql.GetMysqlScope(sql.SystemVariableScope_Session)
 		sql.SystemVariables.AddSystemVariables([]sql.SystemVariable{
 			&sql.MysqlSystemVariable{Name: VarCommitUser, Scope: session, Dynamic: true,

@@ -98,7 +98,7 @@ func parseRollbackTarget(proc, s string) (maintenance.RollbackTarget, error) {
 	if trimmed == "" {
 		return maintenance.RollbackTarget{}, badArgument(proc, "name a snapshot id or a tag to roll back to")
 	}
-	if digits := strings.TrimPrefix(trimmed, "-"); digits != "" && strings.Trim(digits, "0123456789") == "" {
+	if isDigits(strings.TrimPrefix(trimmed, "-")) {
 		id, err := strconv.ParseInt(trimmed, 10, 64)
 		if err != nil || id < 1 {
 			return maintenance.RollbackTarget{}, badArgument(proc, "snapshot id %s is out of range; snapshot ids start at 1", trimmed)
@@ -106,6 +106,35 @@ func parseRollbackTarget(proc, s string) (maintenance.RollbackTarget, error) {
 		return maintenance.RollbackTarget{SnapshotID: id}, nil
 	}
 	return maintenance.RollbackTarget{Tag: s}, nil
+}
+
+// checkTagName refuses a tag name that reads as a number, signed or
+// padded: rollback_to and AS OF read such a name as a snapshot id, so the
+// tag could never be reached by its name. Paimon Java 0.5 and 0.6 refused
+// purely numeric names too (TagManager.createTag); 0.7 allowed them for
+// its date-formatted automatic tags, which it still finds because its
+// scan.version looks a tag up before a snapshot, as lakesql's AS OF does
+// not.
+func checkTagName(proc, tag string) error {
+	if trimmed := strings.TrimSpace(tag); isSignedInteger(trimmed) {
+		return badArgument(proc, "tag name %q is a number: rollback_to and AS OF read a number as a snapshot id, so the tag could not be reached by its name; give it a name that is not a number, such as 'v%s'",
+			tag, trimmed)
+	}
+	return nil
+}
+
+// isSignedInteger reports whether s is a run of ASCII digits, optionally
+// signed, as AS OF reads a snapshot id.
+func isSignedInteger(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	return isDigits(s)
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // parseWatermark reads the value wait_watermark waits for: epoch

@@ -100,7 +100,7 @@ func TestParseRollbackTarget(t *testing.T) {
 			t.Errorf("parseRollbackTarget(%q) = %+v, %v; want %+v", arg, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", " ", "0", "99999999999999999999"} {
+	for _, bad := range []string{"", " ", "0", "-1", " -12 ", "99999999999999999999"} {
 		_, err := parseRollbackTarget("rollback_to", bad)
 		wantError(t, err, mysql.ERWrongArguments, "sys.rollback_to")
 	}

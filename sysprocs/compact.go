@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
@@ -101,13 +102,9 @@ func (p *Procedures) checkPartitionKeys(ctx context.Context, t tableRef, specs [
 	if specs == nil {
 		return nil
 	}
-	tbl, err := table.Open(ctx, p.opts.FileIO, t.dir)
+	s, err := p.latestSchema(ctx, "compact", t)
 	if err != nil {
-		return mysqlError("compact", err)
-	}
-	s, err := tbl.LatestSchema(ctx)
-	if err != nil {
-		return mysqlError("compact", err)
+		return err
 	}
 	for _, spec := range specs {
 		for k := range spec {
@@ -117,4 +114,17 @@ func (p *Procedures) checkPartitionKeys(ctx context.Context, t tableRef, specs [
 		}
 	}
 	return nil
+}
+
+// latestSchema reads the table's newest schema.
+func (p *Procedures) latestSchema(ctx context.Context, proc string, t tableRef) (*spec.TableSchema, error) {
+	tbl, err := table.Open(ctx, p.opts.FileIO, t.dir)
+	if err != nil {
+		return nil, mysqlError(proc, err)
+	}
+	s, err := tbl.LatestSchema(ctx)
+	if err != nil {
+		return nil, mysqlError(proc, err)
+	}
+	return s, nil
 }

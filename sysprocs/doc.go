@@ -52,14 +52,17 @@
 //
 //	sys.create_tag('db.t', 'tag' [, snapshot_id] [, time_retained])
 //	  → table, tag, snapshot_id              (snapshot_id default: the latest)
+//	  A tag name that is a number ('5', '-1') is refused: rollback_to and
+//	  AS OF read a number as a snapshot id.
 //	sys.delete_tag('db.t', 'tag')
 //	  → table, tag, snapshot_id, files_deleted
 //	sys.expire_tags('db.t' [, older_than])
 //	  → table, tag, files_deleted, one row per expired tag then a summary row
 //	sys.rollback_to('db.t', snapshot_id | 'tag')
 //	  → table, snapshot_id, snapshots_deleted, tags_deleted, restored
-//	  A whole number is a snapshot id, anything else a tag name, so a tag
-//	  whose name is a whole number cannot be rolled back to. tags_deleted
+//	  A whole number is a snapshot id, and so is a negative one (refused as
+//	  out of range), anything else a tag name; a tag whose name is a number
+//	  (one written by another engine) cannot be rolled back to. tags_deleted
 //	  names the deleted tags, comma-separated; restored is 1 when the target
 //	  had expired and was written back from its tag. As in Paimon, stop the
 //	  writers first: a commit racing the rollback can bring rolled-back
@@ -71,7 +74,8 @@
 //	    it), then a summary row (files and bytes of all of them, deleted the
 //	    number deleted). last_modified is in the session time zone.
 //	  older_than defaults to one day ago; it is what protects the files of a
-//	  writer that has not committed yet, so it must exceed the longest write.
+//	  writer that has not committed yet, so it must exceed the longest write,
+//	  and a datetime after now is refused.
 //
 //	sys.expire_partitions('db.t', expiration_time, timestamp_formatter [, timestamp_pattern])
 //	  → table, partition, snapshot_id, files_deleted, one row per dropped
@@ -103,9 +107,11 @@
 //
 // # Errors
 //
-// Errors are MySQL errors: 1046 no database selected, 1049 unknown database,
-// 1146 unknown table, 1103 bad table name, 1210 a bad argument (including a
-// missing tag or snapshot), 1062 a tag that exists, 1235 unsupported,
+// Errors are MySQL errors: 1305 an unknown procedure, 1318 a call with an
+// argument count the procedure does not take, 1046 no database selected,
+// 1049 unknown database, 1146 unknown table, 1103 bad table name, 1210 a
+// bad argument (including a missing tag or snapshot), 1062 a tag that
+// exists, 1235 unsupported,
 // 1213 (SQLSTATE 40001) a conflict with a concurrent writer or maintenance
 // run that a retry resolves, 1180 a terminal conflict or unknown outcome,
 // 1296 corruption, 1317 an interrupted call, 3024 a watermark timeout.

@@ -17,6 +17,7 @@ const (
 	erTableAccessDenied = 1142 // ER_TABLEACCESS_DENIED_ERROR
 	erErrorDuringCommit = 1180 // ER_ERROR_DURING_COMMIT
 	erGetErrMsg         = 1296 // ER_GET_ERRMSG
+	erSPWrongNoOfArgs   = 1318 // ER_SP_WRONG_NO_OF_ARGS
 )
 
 // badArgument is the error of an argument no retry can make valid.

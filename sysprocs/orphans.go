@@ -21,7 +21,11 @@ var orphanSchema = sql.Schema{
 }
 
 // orphanProcedures: sys.remove_orphan_files('db.t' [, older_than]
-// [, dry_run]).
+// [, dry_run]). Files lakesql writers (SQL sessions, compaction, other
+// lakesql servers on the warehouse) have written and not yet committed
+// are kept at any older_than, by their write leases; files of Flink or
+// Spark writers only by older_than (default: one day before now), which
+// must then exceed their longest write-and-commit.
 func (p *Procedures) orphanProcedures() []sql.ExternalStoredProcedureDetails {
 	return variants("remove_orphan_files", orphanSchema, false,
 		func(ctx *sql.Context, table string) (sql.RowIter, error) {
@@ -47,6 +51,12 @@ func (p *Procedures) removeOrphanFiles(ctx *sql.Context, tableArg, olderThan str
 		return nil, err
 	}
 	if before != nil {
+		// Checked on the datetime, not the age: the age of a datetime
+		// centuries ahead overflows time.Duration.
+		if before.After(now) {
+			return nil, badArgument(proc, "older_than %q is in the future (now is %s): files being written, which no snapshot names yet, would be removed as orphans; give a time before now",
+				olderThan, now.In(loc).Format(time.DateTime))
+		}
 		age := now.Sub(*before)
 		opts.OlderThan = &age
 	}

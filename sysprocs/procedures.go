@@ -2,9 +2,14 @@ package sysprocs
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/storage/catalog"
@@ -103,10 +108,45 @@ func New(opts Options) *Procedures {
 }
 
 // ExternalStoredProcedure implements sql.ExternalStoredProcedureProvider:
-// the variant of name taking numOfParams arguments, or the longest one
-// (whose call then fails with go-mysql-server's argument count error).
+// the variant of name taking numOfParams arguments. A call with a count no
+// variant takes gets MySQL's ER_SP_WRONG_NO_OF_ARGS naming the counts the
+// procedure takes; go-mysql-server would run the longest variant into its
+// own error, which names only that variant's count. numOfParams -1 asks
+// for any variant (GRANT … ON PROCEDURE resolves the name that way), which
+// is the longest.
 func (p *Procedures) ExternalStoredProcedure(_ *sql.Context, name string, numOfParams int) (*sql.ExternalStoredProcedureDetails, error) {
-	return p.registry.LookupByNameAndParamCount(name, numOfParams)
+	d, err := p.registry.LookupByNameAndParamCount(name, numOfParams)
+	if d == nil || err != nil || numOfParams < 0 || paramCount(*d) == numOfParams {
+		return d, err
+	}
+	all, err := p.registry.LookupByName(name)
+	if err != nil {
+		return nil, err
+	}
+	return nil, wrongArgumentCount(d.Name, all, numOfParams)
+}
+
+// wrongArgumentCount is MySQL's error for a CALL with an argument count no
+// variant takes. The variants of a procedure take prefixes of one
+// argument list (see variants), so their counts form a range.
+func wrongArgumentCount(name string, variants []sql.ExternalStoredProcedureDetails, got int) error {
+	least, most := math.MaxInt, 0
+	for _, v := range variants {
+		n := paramCount(v)
+		least, most = min(least, n), max(most, n)
+	}
+	expected := strconv.Itoa(most)
+	if least < most {
+		expected = fmt.Sprintf("%d to %d", least, most)
+	}
+	return mysql.NewSQLError(erSPWrongNoOfArgs, mysql.SSClientError,
+		"Incorrect number of arguments for PROCEDURE sys.%s; expected %s, got %d", name, expected, got)
+}
+
+// paramCount is the number of SQL arguments a variant takes: its Go
+// parameters after the context.
+func paramCount(d sql.ExternalStoredProcedureDetails) int {
+	return reflect.TypeOf(d.Function).NumIn() - 1
 }
 
 // ExternalStoredProcedures implements sql.ExternalStoredProcedureProvider.

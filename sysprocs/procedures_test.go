@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -55,10 +56,42 @@ func TestArgumentCounts(t *testing.T) {
 	}
 }
 
-// paramCount is the number of SQL arguments a variant takes: its Go
-// parameters after the context.
-func paramCount(d sql.ExternalStoredProcedureDetails) int {
-	return reflect.TypeOf(d.Function).NumIn() - 1
+// TestWrongArgumentCount: a call with an argument count no variant takes
+// is MySQL's 1318, naming the counts the procedure takes; -1 (GRANT's
+// lookup) finds the procedure whatever its counts.
+func TestWrongArgumentCount(t *testing.T) {
+	p := New(Options{})
+	ctx := newContext("", nil)
+	for _, tc := range []struct {
+		name string
+		args int
+		want string
+	}{
+		{"compact", 0, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 3, got 0"},
+		{"compact", 4, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 3, got 4"},
+		{"expire_partitions", 2, "Incorrect number of arguments for PROCEDURE sys.expire_partitions; expected 3 to 4, got 2"},
+		{"delete_tag", 1, "Incorrect number of arguments for PROCEDURE sys.delete_tag; expected 2, got 1"},
+		{"rollback_to", 3, "Incorrect number of arguments for PROCEDURE sys.rollback_to; expected 2, got 3"},
+	} {
+		d, err := p.ExternalStoredProcedure(ctx, tc.name, tc.args)
+		var se *mysql.SQLError
+		if d != nil || !errors.As(err, &se) || se.Num != erSPWrongNoOfArgs || se.State != mysql.SSClientError || se.Message != tc.want {
+			t.Errorf("%s with %d arguments: %v, %v; want 1318 (42000) %q", tc.name, tc.args, d, err, tc.want)
+		}
+	}
+	for name, counts := range map[string][]int{"compact": {1, 2, 3}, "delete_tag": {2}} {
+		for _, n := range counts {
+			if d, err := p.ExternalStoredProcedure(ctx, name, n); err != nil || d == nil || paramCount(*d) != n {
+				t.Errorf("%s with %d arguments: %v, %v; want its %d-argument variant", name, n, d, err, n)
+			}
+		}
+		if d, err := p.ExternalStoredProcedure(ctx, name, -1); err != nil || d == nil || paramCount(*d) != slices.Max(counts) {
+			t.Errorf("%s with any count (-1): %v, %v; want its longest variant", name, d, err)
+		}
+	}
+	if d, err := p.ExternalStoredProcedure(ctx, "nosuch", 1); d != nil || err != nil {
+		t.Errorf("nosuch: %v, %v; want nothing, for the database to answer", d, err)
+	}
 }
 
 func TestCompact(t *testing.T) {
@@ -190,6 +223,14 @@ func TestTags(t *testing.T) {
 	wantError(t, err, mysql.ERWrongArguments, "snapshot_id -1")
 	_, err = f.call(ctx, "create_tag", "db.orders", " ")
 	wantError(t, err, mysql.ERWrongArguments, "blank")
+	// A number names a snapshot to rollback_to and AS OF, never a tag.
+	for _, numeric := range []string{"5", "007", " 12 ", "-1", "+3"} {
+		_, err = f.call(ctx, "create_tag", "db.orders", numeric)
+		wantError(t, err, mysql.ERWrongArguments, fmt.Sprintf("sys.create_tag: tag name %q is a number", numeric), "snapshot id")
+	}
+	if tags, err := f.snapshots().TagNames(ctx); err != nil || !slices.Equal(tags, []string{"daily", "first"}) {
+		t.Errorf("tags after refused names: %v, %v; want daily and first only", tags, err)
+	}
 	_, err = f.call(ctx, "create_tag", "db.orders", "x", int64(0), "soon")
 	wantError(t, err, mysql.ERWrongArguments, "time_retained")
 
@@ -282,9 +323,18 @@ func TestRemoveOrphanFiles(t *testing.T) {
 		t.Errorf("table after orphan removal reads %v, want %v", got, want)
 	}
 
-	future := f.clock.Now().Add(time.Hour).Format("2006-01-02 15:04:05")
-	_, err := f.call(ctx, "remove_orphan_files", "db.orders", future)
-	wantError(t, err, mysql.ERWrongArguments, "future")
+	// A datetime after now is refused as given, however far ahead: its
+	// age would be negative, or overflow a time.Duration.
+	now := f.clock.Now()
+	for _, future := range []string{
+		now.Add(time.Hour).Format("2006-01-02 15:04:05"),
+		now.AddDate(0, 1, 0).Format("2006-01-02"),
+		"2999-01-01 00:00:00",
+	} {
+		_, err := f.call(ctx, "remove_orphan_files", "db.orders", future)
+		wantError(t, err, mysql.ERWrongArguments, fmt.Sprintf("sys.remove_orphan_files: older_than %q is in the future", future),
+			"now is "+now.In(sqltypes.SessionLocation(ctx)).Format(time.DateTime))
+	}
 }
 
 func TestExpirePartitions(t *testing.T) {
@@ -320,6 +370,22 @@ func TestExpirePartitions(t *testing.T) {
 	for _, bad := range []string{"", "0", "soon"} {
 		_, err := f.call(ctx, "expire_partitions", "db.orders", bad, "yyyy-MM-dd")
 		wantError(t, err, mysql.ERWrongArguments, "expiration_time")
+	}
+
+	// An unpartitioned table is named as the caller named it, not by its
+	// directory.
+	plain := catalog.TableDefinition{Fields: ordersTable.Fields, Options: map[string]string{"bucket": "-1"}}
+	if err := f.cat.CreateTable(ctx, "db", "plain", plain, false); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := f.cat.TablePath("db", "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.call(ctx, "expire_partitions", "plain", "7 d", "yyyy-MM-dd")
+	wantError(t, err, mysql.ERWrongArguments, "sys.expire_partitions: table db.plain is not partitioned")
+	if strings.Contains(err.Error(), dir) {
+		t.Errorf("error %v names the table's directory", err)
 	}
 }
 

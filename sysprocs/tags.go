@@ -56,6 +56,9 @@ func (p *Procedures) createTag(ctx *sql.Context, tableArg, tag string, snapshotI
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTagName(proc, tag); err != nil {
+		return nil, err
+	}
 	if snapshotID < 0 {
 		return nil, badArgument(proc, "snapshot_id %d is out of range; snapshot ids start at 1 (0 or NULL tags the latest)", snapshotID)
 	}
