@@ -296,6 +296,9 @@ func (b *batch) publishOne(pj *plannedJob) {
 		j.err = errors.Join(pj.writeErr, pj.prep.w.deleteFresh(j.ctx))
 		return
 	}
+	if b.refuseLostLease(pj) {
+		return
+	}
 	// A re-based overwrite's snapshot names its own delta (in its base
 	// files), not the part's.
 	j.p.base = pj.prep.base

@@ -15,6 +15,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
@@ -48,6 +49,12 @@ type Options struct {
 	// Sleep waits between attempts, returning early with the context's
 	// error. Default: a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Leases hands out the write lease each Commit call holds from before
+	// it writes its first file until it returns (see package lease).
+	// Default: lease.Default(), shared with the process's writers. A
+	// Commit whose lease, or the lease of a message's writer, was lost
+	// publishes nothing and fails with lease.ErrExpired.
+	Leases *lease.Registry
 }
 
 // Committer publishes snapshots of one branch of one table. Mirrors
@@ -78,6 +85,7 @@ type Committer struct {
 	newUUID    func() string
 	rand       *mathrand.Rand
 	sleep      func(ctx context.Context, d time.Duration) error
+	leases     leaseSource
 
 	mu sync.Mutex
 	// horizon is the latest snapshot id when this Committer first read the
@@ -143,6 +151,7 @@ func New(opts Options) (*Committer, error) {
 		newUUID:       opts.NewUUID,
 		rand:          opts.Rand,
 		sleep:         opts.Sleep,
+		leases:        newLeaseSource(opts),
 		horizon:       -1,
 		lastPublished: map[string]int64{},
 		pending:       map[string]pendingPut{},
@@ -239,6 +248,11 @@ func (c *Committer) Commit(ctx context.Context, req Request) (Result, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	leases, err := c.holdLeases(ctx, &req)
+	if err != nil {
+		return Result{}, err
+	}
+	defer leases.release(ctx)
 	table, err := c.loadTable(ctx)
 	if err != nil {
 		return Result{}, err
@@ -248,6 +262,7 @@ func (c *Committer) Commit(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	r := c.newRun(&req, table)
+	r.leases = leases
 	var res Result
 	for i, p := range parts {
 		if err := r.commitPart(ctx, p, &res); err != nil {

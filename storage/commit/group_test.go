@@ -16,6 +16,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -105,6 +106,7 @@ func (gt *groupTable) committer(i int) *Committer {
 		FileIO: gt.staging, TableDir: tableDir, Core: spec.NewCoreOptions(gt.h.options),
 		Now: gt.h.clock.Now, Sleep: gt.h.clock.Sleep, Rand: rand.New(rand.NewPCG(uint64(i), 3)),
 		NewUUID: func() string { return fmt.Sprintf("w%d-%d", i, n.Add(1)) },
+		Leases:  lease.Disabled(), // as in harness.committer
 	})
 	if err != nil {
 		gt.t.Fatal(err)

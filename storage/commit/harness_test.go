@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -89,6 +90,9 @@ func (h *harness) committerSleeping(fsys fileio.FileIO, sleep func(context.Conte
 	c, err := New(Options{
 		FileIO: fsys, TableDir: tableDir, Core: spec.NewCoreOptions(h.options),
 		Now: h.clock.Now, NewUUID: h.uuids.next, Rand: h.rand, Sleep: sleep,
+		// The traces and sweeps built on the harness are of the commit
+		// protocol; lease_test.go covers the leases a Commit holds.
+		Leases: lease.Disabled(),
 	})
 	if err != nil {
 		h.t.Fatal(err)

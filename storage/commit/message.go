@@ -1,6 +1,9 @@
 package commit
 
-import "github.com/lakesql/lakesql/storage/spec"
+import (
+	"github.com/lakesql/lakesql/storage/lease"
+	"github.com/lakesql/lakesql/storage/spec"
+)
 
 // Message is what one writer changed in one bucket of one partition since
 // its last commit: the unit a commit applies. Writers produce messages from
@@ -31,6 +34,12 @@ type Message struct {
 	DeletedIndexFiles        []spec.IndexFileMeta
 	CompactNewIndexFiles     []spec.IndexFileMeta
 	CompactDeletedIndexFiles []spec.IndexFileMeta
+
+	// Lease, if set, is the write lease the message's writer holds while
+	// its files wait for this commit (see package lease). Commit checks it
+	// and publishes nothing once it is lost, since orphan removal may have
+	// deleted the files. The writer keeps it until the commit returned.
+	Lease *lease.Handle
 }
 
 // IsEmpty reports whether the message changes nothing.

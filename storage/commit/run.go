@@ -22,6 +22,8 @@ type run struct {
 	// view is set while a batch runs an attempt of this call: what the
 	// attempt sees of the snapshots the batch is about to publish.
 	view *chainView
+	// leases are checked before each snapshot put.
+	leases *writeLeases
 }
 
 func (c *Committer) newRun(req *Request, table *tableLayout) *run {

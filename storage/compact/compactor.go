@@ -12,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
@@ -62,11 +63,16 @@ func Table(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, errors.New("compact: Options.FileIO is nil")
 	}
 	withDefaults(&opts)
+	held, err := acquireLease(ctx, &opts)
+	if err != nil {
+		return Result{}, err
+	}
+	defer held.Release(ctx)
 	t, err := table.OpenBranch(ctx, opts.FileIO, opts.TableDir, opts.Branch)
 	if err != nil {
 		return Result{}, err
 	}
-	c := &compaction{opts: &opts, table: t}
+	c := &compaction{opts: &opts, table: t, lease: held}
 	for attempt := 1; ; attempt++ {
 		res, err := c.attempt(ctx, attempt)
 		res.Attempts = attempt
@@ -74,7 +80,11 @@ func Table(ctx context.Context, opts Options) (Result, error) {
 			return res, err
 		}
 		if attempt >= opts.MaxAttempts {
-			return res, fmt.Errorf("compact %s: lost to concurrent commits %d times: %w", opts.TableDir, attempt, err)
+			// Each attempt lost to commits that changed its inputs; a later
+			// run plans on what they left, so the compaction as a whole is
+			// worth retrying, whatever the last conflict's own class.
+			return res, fmt.Errorf("compact %s: lost to concurrent commits %d times; run it again: %w: %w",
+				opts.TableDir, attempt, lakeerr.ErrRetryableConflict, err)
 		}
 		opts.Logf("compact %s: lost to a concurrent commit, planning again (attempt %d of %d): %v",
 			opts.TableDir, attempt+1, opts.MaxAttempts, err)
@@ -110,7 +120,12 @@ func withDefaults(o *Options) {
 // again. Its commit conflicted, or lost publish races until the retries
 // ran out; or an input file was gone, because another compaction replaced
 // it and snapshot expiry deleted it while this one read the older plan.
+// A lost lease is not: the compaction stalled, and its next attempt would
+// hold the same lease.
 func lostToConcurrentCommit(err error) bool {
+	if errors.Is(err, lease.ErrExpired) {
+		return false
+	}
 	return errors.Is(err, lakeerr.ErrTerminalConflict) || errors.Is(err, lakeerr.ErrRetryableConflict) ||
 		errors.Is(err, fileio.ErrNotExist)
 }
@@ -125,6 +140,8 @@ type compaction struct {
 	// reads depend on when the garbage collector dropped the last one.
 	committer       *commit.Committer
 	committerSchema int64
+	// lease protects the files of every attempt until its commit returns.
+	lease *lease.Handle
 }
 
 // attempt plans, rewrites and commits once.
@@ -193,7 +210,11 @@ func (c *compaction) plan(ctx context.Context, cfg *tableConfig, snap *spec.Snap
 }
 
 func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, error) {
-	return newRewriter(c.opts, c.table.Schemas(), cfg, jobs)
+	rw, err := newRewriter(c.opts, c.table.Schemas(), cfg, jobs)
+	if rw != nil {
+		rw.lease = c.lease
+	}
+	return rw, err
 }
 
 // newRewriter returns the rewriter of the jobs of one attempt.
@@ -302,7 +323,7 @@ func (c *compaction) committerFor(s *spec.TableSchema) (*commit.Committer, error
 		return c.committer, nil
 	}
 	committer, err := commit.New(commit.Options{FileIO: c.opts.FileIO, TableDir: c.table.Dir(), Branch: c.opts.Branch,
-		Core: s.CoreOptions(), Now: c.opts.Now, NewUUID: c.opts.NewUUID})
+		Core: s.CoreOptions(), Now: c.opts.Now, NewUUID: c.opts.NewUUID, Leases: c.opts.Leases})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
+	"github.com/lakesql/lakesql/storage/lease"
 )
 
 // Mode says how much a compaction rewrites.
@@ -74,6 +75,11 @@ type Options struct {
 	// and random version-4 UUIDs.
 	Now     func() time.Time
 	NewUUID func() string
+	// Leases hands out the write lease Table holds while it runs, and its
+	// commits hold while they commit (see package lease). Default:
+	// lease.Default(). An inline compaction writes under its
+	// TableWriter's lease.
+	Leases *lease.Registry
 
 	// hooks let tests commit concurrently at chosen points of an attempt.
 	hooks testHooks

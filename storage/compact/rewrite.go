@@ -10,6 +10,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/write"
@@ -30,6 +31,8 @@ type rewriter struct {
 	progress    *progress
 	now         func() time.Time
 	newUUID     func() string
+	// lease is the compaction's write lease, nil inline (see alive).
+	lease *lease.Handle
 }
 
 // output is what one job produced.
@@ -37,11 +40,7 @@ type output struct {
 	message commit.Message
 	// written are the new files, which the compaction must delete if its
 	// commit does not land.
-	written []string
-	// failedPuts are the files whose put failed: a put whose
-	// acknowledgement was lost may have landed all the same, so a job that
-	// fails deletes them with the files it wrote.
-	failedPuts []string
+	written    []string
 	wroteBytes int64
 	rewrote    int
 	upgraded   int
@@ -51,7 +50,7 @@ type output struct {
 // run executes a job. On error it deletes what it wrote.
 func (r *rewriter) run(ctx context.Context, j *job) (*output, error) {
 	b := j.bucket
-	out := &output{message: commit.Message{Partition: b.plan.Partition, Bucket: b.plan.Bucket, TotalBuckets: b.totalBuckets}}
+	out := &output{message: commit.Message{Partition: b.plan.Partition, Bucket: b.plan.Bucket, TotalBuckets: b.totalBuckets, Lease: r.lease}}
 	var err error
 	if r.cfg.primaryKey {
 		err = r.runMergeTree(ctx, j, out)
@@ -60,7 +59,7 @@ func (r *rewriter) run(ctx context.Context, j *job) (*output, error) {
 	}
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("compact bucket %s: %w", b.plan.Dir, err),
-			deleteFiles(ctx, r.io, append(out.written, out.failedPuts...)))
+			deleteFiles(ctx, r.io, out.written))
 	}
 	return out, nil
 }
@@ -88,7 +87,7 @@ func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error 
 // share keys) through the merge engine and writes one rolling output, as
 // MergeTreeCompactRewriter.rewriteCompaction does.
 func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm.SortedRun[*spec.DataFileMeta], out *output) ([]spec.DataFileMeta, error) {
-	w, err := r.newWriter(j, out, j.outputLevel, 0)
+	w, err := r.newWriter(j, j.outputLevel, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +99,11 @@ func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm
 	return r.finish(ctx, j, w, out)
 }
 
-// newWriter returns a writer of the job's files; it records the puts that
-// fail in out.
-func (r *rewriter) newWriter(j *job, out *output, level int, firstSeq int64) (*write.CompactionWriter, error) {
-	return write.NewCompactionWriter(write.CompactionWriterOptions{FileIO: failedPutRecorder{r.io, out}, Schema: r.cfg.schema,
+// newWriter returns a writer of the job's files. Its Abort deletes the
+// files whose put failed but may have landed, which out.written (the
+// files it finished) does not list.
+func (r *rewriter) newWriter(j *job, level int, firstSeq int64) (*write.CompactionWriter, error) {
+	return write.NewCompactionWriter(write.CompactionWriterOptions{FileIO: r.io, Schema: r.cfg.schema,
 		BucketDir: j.bucket.plan.Dir, Level: level, FirstSequence: firstSeq, Now: r.now, NewUUID: r.newUUID})
 }
 
@@ -151,8 +151,10 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 		return err
 	}
 	for n := 0; ; n++ {
-		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
+		if n%ctxCheckEvery == 0 {
+			if err := r.alive(ctx); err != nil {
+				return err
+			}
 		}
 		kv, ok, err := merged.Next()
 		if err != nil {
@@ -172,7 +174,7 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 // does.
 func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
 	for _, group := range j.groups {
-		w, err := r.newWriter(j, out, 0, group[0].MinSequenceNumber)
+		w, err := r.newWriter(j, 0, group[0].MinSequenceNumber)
 		if err != nil {
 			return err
 		}
@@ -200,8 +202,10 @@ func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta
 	}
 	defer func() { err = errors.Join(err, rs.Close()) }()
 	for n := 0; ; n++ {
-		if n%ctxCheckEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
+		if n%ctxCheckEvery == 0 {
+			if err := r.alive(ctx); err != nil {
+				return err
+			}
 		}
 		row, err := rs.Next()
 		if err == io.EOF {
@@ -215,22 +219,6 @@ func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta
 			return err
 		}
 	}
-}
-
-// failedPutRecorder records in out the path of every put that fails,
-// unless it failed because the file existed, which makes the file someone
-// else's. A job runs on one goroutine, so out needs no lock.
-type failedPutRecorder struct {
-	fileio.FileIO
-	out *output
-}
-
-func (f failedPutRecorder) PutIfAbsent(ctx context.Context, p string, data []byte) error {
-	err := f.FileIO.PutIfAbsent(ctx, p, data)
-	if err != nil && !errors.Is(err, fileio.ErrExist) {
-		f.out.failedPuts = append(f.out.failedPuts, p)
-	}
-	return err
 }
 
 // deleteFiles deletes files a compaction wrote and will not commit, even

@@ -41,15 +41,17 @@
 // lakeerr.ErrRetryableConflict, having deleted nothing it should not, and
 // a later run succeeds. RollbackTo is, as in Java, not safe against
 // writers publishing at the same time (it detects most of them). Orphan
-// removal cannot know about a writer's files that are not committed yet:
-// its age threshold protects them.
+// removal keeps the files lakesql writers have not committed yet by their
+// write leases (see package lease), and those of other writers by its age
+// threshold.
 //
 // # Files written besides Java's
 //
 // Expiry records snapshot/.expiring-<end> while it runs (an intent
 // CreateTag honours; Java's listing ignores it) and refreshes commit-user
 // receipts (see package commit) before deleting snapshots; RollbackTo
-// resets receipts that name rolled-back snapshots.
+// resets receipts that name rolled-back snapshots. Orphan removal reads
+// the write leases in _lakesql/leases and deletes the stale ones.
 //
 // Reference: Apache Paimon paimon-core org.apache.paimon.table,
 // org.apache.paimon.operation, org.apache.paimon.utils,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -25,13 +26,15 @@ const DefaultOrphanAge = 24 * time.Hour
 // OrphanOptions configures RemoveOrphanFiles.
 type OrphanOptions struct {
 	// OlderThan: only files last modified more than this long ago are
-	// removed; nil means DefaultOrphanAge. It is what protects the files
-	// of a writer that has not committed yet, so it must exceed the longest
-	// write-and-commit of any writer.
+	// removed; nil means DefaultOrphanAge. The files lakesql writers have
+	// not committed yet are protected by their write leases at any age;
+	// those of Flink or Spark writers only by this threshold, which must
+	// then exceed their longest write-and-commit.
 	OlderThan *time.Duration
 	// DryRun lists the orphans without deleting them.
 	DryRun bool
-	// Now is the clock the age is measured with; default time.Now.
+	// Now is the clock the age of files and leases is measured with;
+	// default time.Now.
 	Now func() time.Time
 }
 
@@ -49,13 +52,24 @@ type OrphanResult struct {
 	// Deleted lists the paths this call deleted (none on a dry run).
 	Deleted      []string
 	BytesDeleted int64
+	// Protected counts the unreferenced files old enough to remove that
+	// were kept because a live write lease covers them: files of lakesql
+	// writers that have not committed yet (see package lease).
+	Protected int
+	// SnapshotsDuringScan counts the snapshots published during the scan,
+	// whose files were added to what is kept.
+	SnapshotsDuringScan int
+	// StaleLeases lists the write leases of writers that died or stalled,
+	// which protect nothing any more; they are deleted with the orphans
+	// (not on a dry run).
+	StaleLeases []string
 }
 
 // RemoveOrphanFiles deletes the files of a table that nothing references:
 // data and changelog files in the bucket directories, manifests, manifest
 // lists, index manifests, index and statistics files, and temp files
 // left in snapshot/ and tag/ by crashed writers. Mirrors
-// LocalOrphanFilesClean, fixing two ways it deletes live files:
+// LocalOrphanFilesClean, fixing the ways it deletes live files:
 //
 //   - apache/paimon#3074 (files committed during the scan): candidates are
 //     listed before the used set is computed, so a file committed after
@@ -64,16 +78,30 @@ type OrphanResult struct {
 //     takes a fence (the ids of every snapshot and long-lived changelog, and
 //     every tag, of every branch), computes the used set from exactly the
 //     fenced snapshots and tags, failing if any of them cannot be read, and
-//     takes the fence again before deleting. If anything changed, it
-//     deletes nothing and fails with lakeerr.ErrRetryableConflict.
+//     takes the fence again before deleting. If a snapshot, changelog, tag
+//     or branch went or changed, it deletes nothing and fails with
+//     lakeerr.ErrRetryableConflict. Snapshots appended after the fenced
+//     latest one (plain commits) do not stop it: their files are added to
+//     the used set, after checking that the fenced latest snapshot is
+//     still the same (a rollback replaces it);
+//   - files written but not yet committed: after listing the candidates,
+//     the run lists the write leases of the table (see package lease) and
+//     keeps every candidate a live lease covers. A lakesql writer (a
+//     TableWriter until it is closed, a Commit call, a compaction) holds a
+//     lease from before its first file until its commit returned, so a
+//     listed file of a writer is either covered by a lease listed after it,
+//     or its writer released the lease after publishing the snapshot naming
+//     it, which the second fence sees.
 //
-// A table without any snapshot, tag or branch is left alone: there is nothing to
-// tell a crashed first commit's files from a running one's.
+// Writers that take no lakesql lease, Flink and Spark jobs, are protected
+// by OlderThan alone, as in Java: a file of theirs older than the
+// threshold whose commit lands after the second fence is lost. So is a
+// file of a TableWriter closed before its messages were committed.
 //
-// The fence cannot see a writer that has written files but not yet
-// committed; only the age threshold protects those (a publish after the
-// second fence, of files older than the threshold, loses them, as in
-// Java). Empty directories are left in place.
+// A table without any snapshot, tag or branch is left alone: there is
+// nothing to tell a crashed first commit's files from a running one's.
+// Stale leases (see lease.Lease.Stale) are deleted with the orphans.
+// Empty directories are left in place.
 func RemoveOrphanFiles(ctx context.Context, fio fileio.FileIO, tableDir string, opts OrphanOptions) (OrphanResult, error) {
 	var res OrphanResult
 	age := DefaultOrphanAge
@@ -98,7 +126,13 @@ func RemoveOrphanFiles(ctx context.Context, fio fileio.FileIO, tableDir string, 
 	if err != nil {
 		return res, err
 	}
-	used, err := usedNames(ctx, t, before)
+	// After the candidates: a lease released before this listing was
+	// released after its commit, which the second fence sees.
+	leases, err := lease.List(ctx, fio, t.dir)
+	if err != nil {
+		return res, err
+	}
+	used, newest, err := usedNames(ctx, t, before)
 	if err != nil {
 		return res, err
 	}
@@ -106,11 +140,13 @@ func RemoveOrphanFiles(ctx context.Context, fio fileio.FileIO, tableDir string, 
 	if err != nil {
 		return res, err
 	}
-	if diff := before.diff(after); diff != "" {
-		return res, fmt.Errorf("%w: the table changed during the orphan scan (%s); nothing was deleted, run again",
-			lakeerr.ErrRetryableConflict, diff)
+	if res.SnapshotsDuringScan, err = absorbProgress(ctx, t, before, after, newest, used); err != nil {
+		return res, err
 	}
-	res.Candidates = orphans(listed, used, nowOrDefault(opts.Now)().Add(-age))
+	now := nowOrDefault(opts.Now)()
+	live, stale := splitLeases(leases, now)
+	res.Candidates, res.Protected = unprotected(orphans(listed, used, now.Add(-age)), live)
+	res.StaleLeases = stale
 	if opts.DryRun {
 		return res, nil
 	}
@@ -124,7 +160,104 @@ func RemoveOrphanFiles(ctx context.Context, fio fileio.FileIO, tableDir string, 
 			res.BytesDeleted += f.Size
 		}
 	}
+	for _, p := range stale {
+		if _, err := deleteIfExists(ctx, fio, p); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
+}
+
+// splitLeases returns the leases live at now, and the paths of the stale
+// ones.
+func splitLeases(leases []lease.Lease, now time.Time) (live []lease.Lease, stale []string) {
+	for _, l := range leases {
+		if l.Stale(now) {
+			stale = append(stale, l.Path)
+		} else {
+			live = append(live, l)
+		}
+	}
+	return live, stale
+}
+
+// unprotected returns the orphans no live lease covers, and how many it
+// left out.
+func unprotected(orphans []OrphanFile, live []lease.Lease) ([]OrphanFile, int) {
+	var out []OrphanFile
+	for _, f := range orphans {
+		if !slices.ContainsFunc(live, func(l lease.Lease) bool { return l.Covers(f.ModTime) }) {
+			out = append(out, f)
+		}
+	}
+	return out, len(orphans) - len(out)
+}
+
+// absorbProgress lets the scan go on when the only change from fence
+// before to fence after is snapshots appended after the fenced latest
+// ones: it adds the names of their files to used and returns how many
+// there were. A commit appends to the snapshot it built on, so the fenced
+// latest snapshot of each branch must still be the one the used set was
+// computed from (newest): a rollback that deleted it and commits that
+// re-used its id would otherwise go unseen. Any other change stops the
+// run with lakeerr.ErrRetryableConflict.
+func absorbProgress(ctx context.Context, t *tableCtx, before, after fence, newest map[string]*spec.Snapshot, used map[string]bool) (int, error) {
+	diff := before.diff(after)
+	if diff == "" {
+		return 0, nil
+	}
+	appended, ok := before.appended(after)
+	if !ok {
+		return 0, fmt.Errorf("%w: the table changed during the orphan scan (%s); nothing was deleted, run again",
+			lakeerr.ErrRetryableConflict, diff)
+	}
+	n := 0
+	for _, branch := range slices.Sorted(maps.Keys(appended)) {
+		bt := t
+		if branch != "" {
+			var err error
+			if bt, err = t.branch(ctx, branch); err != nil {
+				return 0, err
+			}
+		}
+		if err := absorbBranch(ctx, bt, newest[branch], appended[branch], used); err != nil {
+			return 0, err
+		}
+		n += len(appended[branch])
+	}
+	return n, nil
+}
+
+// absorbBranch adds to used the files of the snapshots ids, published on
+// top of prev (nil: the branch had none).
+func absorbBranch(ctx context.Context, t *tableCtx, prev *spec.Snapshot, ids []int64, used map[string]bool) error {
+	prevID := int64(-1)
+	if prev != nil {
+		prevID = prev.ID
+		again, err := readSnapshot(ctx, t.snapshots, prev.ID)
+		if err != nil {
+			return err
+		}
+		if !sameSnapshot(prev, again) {
+			return fmt.Errorf("%w: snapshot %d was replaced during the orphan scan (a rollback?); nothing was deleted, run again",
+				lakeerr.ErrRetryableConflict, prev.ID)
+		}
+	}
+	refs := refSet{}
+	if err := newRefReader(t).snapshotRangeAfter(ctx, t.snapshots, prevID, ids, refs); err != nil {
+		return err
+	}
+	for p := range refs {
+		used[path.Base(p)] = true
+	}
+	return nil
+}
+
+// sameSnapshot reports whether a and b are one snapshot read twice:
+// manifest list names hold a uuid, so no other snapshot has both.
+func sameSnapshot(a, b *spec.Snapshot) bool {
+	return a.ID == b.ID && a.CommitUser == b.CommitUser && a.CommitIdentifier == b.CommitIdentifier &&
+		a.BaseManifestList == b.BaseManifestList && a.DeltaManifestList == b.DeltaManifestList
 }
 
 // orphans returns the listed files that no used name matches and that were
@@ -154,6 +287,33 @@ func (f fence) empty() bool {
 		}
 	}
 	return true
+}
+
+// appended returns, per branch, the snapshot ids other lists after those
+// f lists, if that is all that differs; ok is false otherwise.
+func (f fence) appended(other fence) (ids map[string][]int64, ok bool) {
+	ids = map[string][]int64{}
+	for _, key := range slices.Sorted(maps.Keys(other)) {
+		was, is := f[key], other[key]
+		if was == is {
+			continue
+		}
+		branch, isSnapshots := strings.CutSuffix(key, "/snapshot")
+		if _, fenced := f[key]; !fenced || !isSnapshots {
+			return nil, false
+		}
+		before, now := splitIDs(was), splitIDs(is)
+		if len(now) <= len(before) || !slices.Equal(now[:len(before)], before) {
+			return nil, false
+		}
+		ids[branch] = now[len(before):]
+	}
+	for key := range f {
+		if _, ok := other[key]; !ok {
+			return nil, false
+		}
+	}
+	return ids, true
 }
 
 // diff describes how other differs from f, or returns "" if it does not.
@@ -260,30 +420,34 @@ func changelogIDs(ctx context.Context, t *tableCtx, branchDir string) ([]int64, 
 
 // usedNames returns the name of every file the fenced snapshots,
 // changelogs and tags need: their metadata, their live data files and
-// their changelog files. Unlike Java, a data file that a retained manifest
-// names only in a DELETE entry is not used: it is live nowhere, and only
-// orphan removal can reclaim it once the tag that held it is gone. Any
-// snapshot or tag that cannot be read fails the run.
-func usedNames(ctx context.Context, t *tableCtx, f fence) (map[string]bool, error) {
+// their changelog files; and, per branch, the latest fenced snapshot as
+// read. Unlike Java, a data file that a retained manifest names only in a
+// DELETE entry is not used: it is live nowhere, and only orphan removal
+// can reclaim it once the tag that held it is gone. Any snapshot or tag
+// that cannot be read fails the run.
+func usedNames(ctx context.Context, t *tableCtx, f fence) (map[string]bool, map[string]*spec.Snapshot, error) {
 	branches := append([]string{""}, splitNames(f["branches"])...)
 	refs := refSet{}
+	newest := map[string]*spec.Snapshot{}
 	for _, b := range branches {
 		bt := t
 		if b != "" {
 			var err error
 			if bt, err = t.branch(ctx, b); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		if err := namedByBranch(ctx, bt, f, b, refs); err != nil {
-			return nil, err
+		last, err := namedByBranch(ctx, bt, f, b, refs)
+		if err != nil {
+			return nil, nil, err
 		}
+		newest[b] = last
 	}
 	used := make(map[string]bool, len(refs))
 	for p := range refs {
 		used[path.Base(p)] = true
 	}
-	return used, nil
+	return used, newest, nil
 }
 
 func splitNames(s string) []string {
@@ -293,25 +457,28 @@ func splitNames(s string) []string {
 	return strings.Split(s, ",")
 }
 
-func namedByBranch(ctx context.Context, t *tableCtx, f fence, branch string, out refSet) error {
+// namedByBranch adds the files the fenced snapshots, changelogs and tags
+// of one branch need, and returns its latest fenced snapshot as read.
+func namedByBranch(ctx context.Context, t *tableCtx, f fence, branch string, out refSet) (*spec.Snapshot, error) {
 	r := newRefReader(t)
 	if err := r.snapshotRange(ctx, t.snapshots, splitIDs(f[branch+"/snapshot"]), out); err != nil {
-		return err
+		return nil, err
 	}
+	last := r.last
 	for _, id := range splitIDs(f[branch+"/changelog"]) {
 		s, err := readChangelog(ctx, t, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := r.named(ctx, s, out); err != nil {
-			return vanishedFile(err)
+			return nil, vanishedFile(err)
 		}
 	}
 	tags, err := readTags(ctx, t.snapshots)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return r.tagRefs(ctx, tags, out)
+	return last, r.tagRefs(ctx, tags, out)
 }
 
 // readChangelog reads a long-lived changelog, which Java writes in the

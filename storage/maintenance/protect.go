@@ -19,12 +19,19 @@ import (
 // them are those live in the first plus those each later delta adds; only
 // the first snapshot after a gap in ids is read in full.
 func (r *refReader) snapshotRange(ctx context.Context, mgr *snapshot.Manager, ids []int64, out refSet) error {
-	prev := int64(-1)
+	return r.snapshotRangeAfter(ctx, mgr, -1, ids, out)
+}
+
+// snapshotRangeAfter is snapshotRange for snapshots that follow snapshot
+// prev, whose files the caller holds already: a first id of prev+1 is read
+// as a delta. It records the last snapshot read in r.last.
+func (r *refReader) snapshotRangeAfter(ctx context.Context, mgr *snapshot.Manager, prev int64, ids []int64, out refSet) error {
 	for _, id := range ids {
 		s, err := readSnapshot(ctx, mgr, id)
 		if err != nil {
 			return err
 		}
+		r.last = s
 		if err := r.metadata(ctx, s, out, strict); err != nil {
 			return r.missingUnder(ctx, mgr, id, err)
 		}

@@ -86,6 +86,8 @@ type refReader struct {
 	lists   map[string][]spec.ManifestFileMeta
 	entries map[string][]spec.ManifestEntry
 	indexes map[string][]spec.IndexManifestEntry
+	// last is the last snapshot snapshotRange read.
+	last *spec.Snapshot
 }
 
 func newRefReader(t *tableCtx) *refReader {

@@ -19,6 +19,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -86,9 +87,11 @@ func (tt *testTable) newUUID() string {
 	return fmt.Sprintf("00000000-0000-4000-8000-%012d", tt.uuids)
 }
 
+// options are the writer options of most tests, which look at the data
+// files a writer puts and deletes; lease_test.go covers its lease.
 func (tt *testTable) options() Options {
 	return Options{FileIO: tt.io, TableDir: tt.dir, Now: func() time.Time { return testNow },
-		NewUUID: tt.newUUID, SpillDir: tt.t.TempDir()}
+		NewUUID: tt.newUUID, SpillDir: tt.t.TempDir(), Leases: lease.Disabled()}
 }
 
 func (tt *testTable) open(opts Options) *TableWriter {

@@ -13,6 +13,7 @@ import (
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
+	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -52,6 +53,13 @@ type Options struct {
 	// TableWriter aborted. nil: no compaction (a compaction service does
 	// it, as with write-only).
 	Compactor BucketCompactor
+	// Leases hands out the write lease the TableWriter holds from Open to
+	// Close or Abort (see package lease): it keeps orphan removal from
+	// deleting the writer's files before they are committed, so close the
+	// writer only after the commit of its messages returned. A writer that
+	// goes without writing for most of the lease TTL loses the lease, and
+	// its next call fails with lease.ErrExpired. Default: lease.Default().
+	Leases *lease.Registry
 }
 
 // TableWriter writes rows of one table branch into new data files and
@@ -76,7 +84,9 @@ type TableWriter struct {
 	writers     map[string]*partitionWriters
 	// prepared are the files of the last PrepareCommit, which Abort deletes.
 	prepared []commit.Message
-	err      error
+	// lease keeps orphan removal off the writer's files (Options.Leases).
+	lease *lease.Handle
+	err   error
 }
 
 // partitionWriters are the bucket writers of one partition.
@@ -128,6 +138,10 @@ func Open(ctx context.Context, opts Options) (*TableWriter, error) {
 		return nil, fmt.Errorf("open writer on %s: %w", opts.TableDir, err)
 	}
 	withDefaults(&opts)
+	held, err := acquireLease(ctx, opts, t.Dir())
+	if err != nil {
+		return nil, err
+	}
 	budget := settings.bufferSize
 	if opts.MemoryBudget > 0 {
 		budget = opts.MemoryBudget
@@ -141,8 +155,10 @@ func Open(ctx context.Context, opts Options) (*TableWriter, error) {
 		ignorePreviousFiles: opts.IgnorePreviousFiles,
 		budget:              budget,
 		writers:             map[string]*partitionWriters{},
+		lease:               held,
 	}
 	if err := w.enableCompaction(opts); err != nil {
+		held.Release(ctx)
 		return nil, fmt.Errorf("open writer on %s: %w", opts.TableDir, err)
 	}
 	return w, nil
@@ -189,6 +205,9 @@ func (w *TableWriter) Schema() *spec.TableSchema { return w.settings.schema }
 func (w *TableWriter) Write(ctx context.Context, row []any, kind spec.RowKind) error {
 	if w.err != nil {
 		return w.err
+	}
+	if err := w.checkLease(ctx); err != nil {
+		return err
 	}
 	if !w.settings.acceptsKind(kind) {
 		return nil
@@ -358,6 +377,9 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 	if w.err != nil {
 		return nil, w.err
 	}
+	if err := w.checkLease(ctx); err != nil {
+		return nil, err
+	}
 	partitions := w.sortedPartitions()
 	// Every bucket flushes before any hands its files over, so that after a
 	// failed flush all files stay with their writers, which Abort and Close
@@ -386,7 +408,7 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 // handOver drains a flushed bucket writer into its commit message.
 func (w *TableWriter) handOver(p *partitionWriters, b *bucketEntry) commit.Message {
 	m := commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
-		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain()}
+		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain(), Lease: w.lease}
 	if c, ok := b.writer.(compactingWriter); ok {
 		m.CompactBefore, m.CompactAfter = c.drainCompaction()
 	}
@@ -434,6 +456,7 @@ func (w *TableWriter) Abort(ctx context.Context) error {
 	}
 	w.prepared = nil
 	errs = append(errs, w.discardAll(ctx), w.env.spills.remove())
+	w.lease.Release(ctx)
 	w.err = errClosed
 	return errors.Join(errs...)
 }
@@ -446,12 +469,13 @@ func (w *TableWriter) bucketDir(partition []byte, bucket int) (string, error) {
 	return path.Join(p.dir, fmt.Sprintf("bucket-%d", bucket)), nil
 }
 
-// Close releases the write buffers and spill files. Data files written
-// since the last PrepareCommit can never be committed, so they are
-// deleted, as Java's writers do on close, with those whose put failed but
-// may have landed; files of prepared messages are left alone.
+// Close releases the write buffers, spill files and write lease. Data
+// files written since the last PrepareCommit can never be committed, so
+// they are deleted, as Java's writers do on close, with those whose put
+// failed but may have landed; files of prepared messages are left alone.
 func (w *TableWriter) Close() error {
 	err := errors.Join(w.discardAll(context.Background()), w.env.spills.remove())
+	w.lease.Release(context.Background())
 	w.err = errClosed
 	return err
 }

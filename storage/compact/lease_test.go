@@ -1,0 +1,56 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/fileio/memio"
+	"github.com/lakesql/lakesql/storage/lease"
+)
+
+// TestCompactionWithALostLeaseCommitsNothing: a compaction that stalls
+// for most of its lease's TTL between its rewrite and its commit must not
+// publish its output, which orphan removal may have deleted; it fails
+// without planning again and deletes what it wrote.
+func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
+	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1"}))
+	for batch := range 3 {
+		var records []record
+		for i := range 20 {
+			records = append(records, insert(int64(i), fmt.Sprintf("v%d", batch)))
+		}
+		tt.writeCommit(records...)
+	}
+	before := tt.read()
+	filesBefore := tt.io.(*memio.FS).Files()
+	var mu sync.Mutex
+	now := testNow
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return now
+	}
+	opts := tt.options(Full)
+	opts.Leases = lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock})
+	opts.hooks.beforeCommit = func(int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(45 * time.Minute)
+	}
+	res, err := Table(context.Background(), opts)
+	if !errors.Is(err, lease.ErrExpired) {
+		t.Fatalf("compaction whose lease expired before its commit: %+v, %v; want lease.ErrExpired", res, err)
+	}
+	if res.Attempts != 1 {
+		t.Errorf("the compaction planned %d times; a lost lease is no reason to plan again", res.Attempts)
+	}
+	assertRows(t, "after the refused compaction", tt.read(), before)
+	if after := tt.io.(*memio.FS).Files(); !slices.Equal(after, filesBefore) {
+		t.Fatalf("files after the refused compaction\n %q\nwant\n %q", after, filesBefore)
+	}
+}
