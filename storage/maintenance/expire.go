@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -319,17 +318,12 @@ func minConsumerNext(ctx context.Context, t *tableCtx) (int64, error) {
 	return least, nil
 }
 
-// expiryIntentPrefix names the intent files expiry leaves in snapshot/
-// while it runs, .expiring-<end>: snapshots below end are being deleted.
-// Java ignores them (its snapshot listing takes snapshot-* only).
-const expiryIntentPrefix = ".expiring-"
-
 // announceExpiry records, durably and before expiry's last look at the
 // tags, that snapshots below end are going. CreateTag checks for it after
 // writing its tag, so of a tag and an expiry racing on one snapshot,
 // either expiry sees the tag or CreateTag sees the intent and backs off.
 func announceExpiry(ctx context.Context, t *tableCtx, end int64) error {
-	p := path.Join(t.snapshotDir(), expiryIntentPrefix+strconv.FormatInt(end, 10))
+	p := t.snapshots.ExpiryIntentPath(end)
 	if err := t.io.PutIfAbsent(ctx, p, nil); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return fmt.Errorf("record expiry intent: %w", err)
 	}
@@ -340,32 +334,17 @@ func announceExpiry(ctx context.Context, t *tableCtx, end int64) error {
 // none; an intent left by a crashed run stays until a run finishes past
 // it, and the snapshots below it are half deleted meanwhile.
 func expiryIntent(ctx context.Context, t *tableCtx) (int64, error) {
-	ends, err := expiryIntents(ctx, t)
+	ends, err := t.snapshots.ExpiryIntents(ctx)
 	if err != nil || len(ends) == 0 {
 		return 0, err
 	}
 	return slices.Max(ends), nil
 }
 
-func expiryIntents(ctx context.Context, t *tableCtx) ([]int64, error) {
-	infos, err := t.io.List(ctx, t.snapshotDir())
-	if err != nil {
-		return nil, fmt.Errorf("list snapshots: %w", err)
-	}
-	var ends []int64
-	for _, fi := range infos {
-		digits, ok := strings.CutPrefix(path.Base(fi.Path), expiryIntentPrefix)
-		if end, err := strconv.ParseInt(digits, 10, 64); ok && err == nil && !fi.IsDir {
-			ends = append(ends, end)
-		}
-	}
-	return ends, nil
-}
-
 // retireExpiryIntents deletes the intents a finished run up to end
 // fulfilled, its own and those of interrupted runs with smaller ranges.
 func retireExpiryIntents(ctx context.Context, t *tableCtx, end int64) error {
-	ends, err := expiryIntents(ctx, t)
+	ends, err := t.snapshots.ExpiryIntents(ctx)
 	if err != nil {
 		return err
 	}
@@ -373,7 +352,7 @@ func retireExpiryIntents(ctx context.Context, t *tableCtx, end int64) error {
 		if e > end {
 			continue
 		}
-		if _, err := deleteIfExists(ctx, t.io, path.Join(t.snapshotDir(), expiryIntentPrefix+strconv.FormatInt(e, 10))); err != nil {
+		if _, err := deleteIfExists(ctx, t.io, t.snapshots.ExpiryIntentPath(e)); err != nil {
 			return err
 		}
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -21,12 +19,6 @@ import (
 // lakeerr.ErrNotFound naming the snapshot, like a read of a snapshot that
 // was gone before it started; a file missing while something still holds
 // the snapshot is damage, lakeerr.ErrCorruption.
-
-// expiryIntentPrefix names the intent files storage/maintenance leaves in
-// snapshot/ while an expiry runs, .expiring-<end>: snapshots below end are
-// being deleted, data files first and snapshot files last, so a snapshot
-// file can outlive the files it names for a while.
-const expiryIntentPrefix = ".expiring-"
 
 // vanishedFileError classifies err, a failure to plan or read snap (pinned
 // through tag when tag is not ""), if a missing file caused it; other
@@ -121,20 +113,14 @@ func sameSnapshot(a, b *spec.Snapshot) bool {
 
 // expiringBelow is the highest end an expiry intent announces, 0 if none:
 // the snapshots below it are being deleted (or were half deleted by an
-// expiry that crashed, until a later one finishes).
+// expiry that crashed, until a later one finishes), data files first and
+// snapshot files last.
 func (t *Table) expiringBelow(ctx context.Context) (int64, error) {
-	infos, err := t.io.List(ctx, path.Join(t.snapshots.BranchDir(), "snapshot"))
-	if err != nil {
+	ends, err := t.snapshots.ExpiryIntents(ctx)
+	if err != nil || len(ends) == 0 {
 		return 0, err
 	}
-	var end int64
-	for _, fi := range infos {
-		digits, ok := strings.CutPrefix(path.Base(fi.Path), expiryIntentPrefix)
-		if n, err := strconv.ParseInt(digits, 10, 64); ok && err == nil && !fi.IsDir {
-			end = max(end, n)
-		}
-	}
-	return end, nil
+	return slices.Max(ends), nil
 }
 
 // vanishedFileError classifies a failure to read the task's split.
