@@ -15,13 +15,12 @@ package cacheio
 
 import (
 	"bytes"
-	"container/list"
 	"context"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/internal/bytelru"
 )
 
 // Immutable reports whether p names a Paimon metadata file whose name is a
@@ -40,18 +39,7 @@ func Immutable(p string) bool {
 // to the wrapped FileIO. It is safe for concurrent use.
 type FS struct {
 	fileio.FileIO
-	maxBytes int64
-
-	mu    sync.Mutex
-	bytes int64
-	// lru holds *entry values, most recently used first.
-	lru   *list.List
-	index map[string]*list.Element
-}
-
-type entry struct {
-	path string
-	data []byte
+	cache *bytelru.Cache[[]byte]
 }
 
 var (
@@ -63,7 +51,7 @@ var (
 // recently used files are evicted first. A file larger than maxBytes is
 // never cached.
 func New(inner fileio.FileIO, maxBytes int64) *FS {
-	return &FS{FileIO: inner, maxBytes: maxBytes, lru: list.New(), index: map[string]*list.Element{}}
+	return &FS{FileIO: inner, cache: bytelru.New(maxBytes, func(data []byte) int64 { return int64(len(data)) })}
 }
 
 // ReadFile implements fileio.FileIO. The returned slice is the caller's.
@@ -113,50 +101,19 @@ func (f *FS) Delete(ctx context.Context, p string) error {
 }
 
 // CachedBytes is the size of the cached contents.
-func (f *FS) CachedBytes() int64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.bytes
-}
+func (f *FS) CachedBytes() int64 { return f.cache.Bytes() }
 
 func (f *FS) get(p string) ([]byte, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	el, ok := f.index[p]
-	if !ok {
-		return nil, false
-	}
-	f.lru.MoveToFront(el)
-	return bytes.Clone(el.Value.(*entry).data), true
+	data, ok := f.cache.Get(p)
+	return bytes.Clone(data), ok
 }
 
+// put caches a copy of data; the files cached are immutable, so a path
+// cached already keeps its value.
 func (f *FS) put(p string, data []byte) {
-	size := int64(len(data))
-	if size > f.maxBytes {
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.index[p]; ok {
-		return
-	}
-	f.index[p] = f.lru.PushFront(&entry{path: p, data: bytes.Clone(data)})
-	f.bytes += size
-	for f.bytes > f.maxBytes {
-		f.remove(f.lru.Back())
+	if _, ok := f.cache.Get(p); !ok {
+		f.cache.Put(p, bytes.Clone(data))
 	}
 }
 
-func (f *FS) evict(p string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if el, ok := f.index[p]; ok {
-		f.remove(el)
-	}
-}
-
-func (f *FS) remove(el *list.Element) {
-	e := f.lru.Remove(el).(*entry)
-	delete(f.index, e.path)
-	f.bytes -= int64(len(e.data))
-}
+func (f *FS) evict(p string) { f.cache.Remove(p) }

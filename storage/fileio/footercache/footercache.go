@@ -19,7 +19,6 @@ package footercache
 
 import (
 	"bytes"
-	"container/list"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -30,6 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/internal/bytelru"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
@@ -61,17 +61,11 @@ type FS struct {
 	maxBytes int64
 
 	hits, misses atomic.Int64
-
-	mu    sync.Mutex
-	bytes int64
-	// lru holds *entry values, most recently used first.
-	lru   *list.List
-	index map[string]*list.Element
+	cache        *bytelru.Cache[footer]
 }
 
-// entry is the cached end of one file.
-type entry struct {
-	path string
+// footer is the cached end of one file.
+type footer struct {
 	// size is the size of the file the tail was read from.
 	size int64
 	// tail is the file's last bytes: its footer, the footer's length and
@@ -91,7 +85,8 @@ var (
 // never cached. maxBytes <= 0 turns the cache off: OpenSized is inner's
 // Open.
 func New(inner fileio.FileIO, maxBytes int64) *FS {
-	return &FS{FileIO: inner, maxBytes: maxBytes, lru: list.New(), index: map[string]*list.Element{}}
+	return &FS{FileIO: inner, maxBytes: maxBytes,
+		cache: bytelru.New(maxBytes, func(e footer) int64 { return int64(len(e.tail)) })}
 }
 
 // Stats describes the cache's use since New.
@@ -106,9 +101,7 @@ type Stats struct {
 
 // Stats returns the cache's counters and occupancy.
 func (f *FS) Stats() Stats {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return Stats{Hits: f.hits.Load(), Misses: f.misses.Load(), Files: len(f.index), Bytes: f.bytes}
+	return Stats{Hits: f.hits.Load(), Misses: f.misses.Load(), Files: f.cache.Len(), Bytes: f.cache.Bytes()}
 }
 
 // OpenSized implements SizedOpener. When the footer of path, a file of
@@ -151,47 +144,19 @@ func (f *FS) StagePut(ctx context.Context, p string, data []byte) (fileio.Staged
 }
 
 func (f *FS) get(p string, size int64) ([]byte, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	el, ok := f.index[p]
-	if !ok || el.Value.(*entry).size != size {
+	e, ok := f.cache.Get(p)
+	if !ok || e.size != size {
 		return nil, false
 	}
-	f.lru.MoveToFront(el)
-	return el.Value.(*entry).tail, true
+	return e.tail, true
 }
 
 // put caches tail, which it keeps: the caller must not modify it.
 func (f *FS) put(p string, size int64, tail []byte) {
-	n := int64(len(tail))
-	if n > f.maxBytes {
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if el, ok := f.index[p]; ok {
-		f.remove(el)
-	}
-	f.index[p] = f.lru.PushFront(&entry{path: p, size: size, tail: tail})
-	f.bytes += n
-	for f.bytes > f.maxBytes {
-		f.remove(f.lru.Back())
-	}
+	f.cache.Put(p, footer{size: size, tail: tail})
 }
 
-func (f *FS) evict(p string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if el, ok := f.index[p]; ok {
-		f.remove(el)
-	}
-}
-
-func (f *FS) remove(el *list.Element) {
-	e := f.lru.Remove(el).(*entry)
-	delete(f.index, e.path)
-	f.bytes -= int64(len(e.tail))
-}
+func (f *FS) evict(p string) { f.cache.Remove(p) }
 
 // recordingFile is a file opened on a cache miss. The first successful
 // read that covers the file's footer puts the footer in the cache, so
