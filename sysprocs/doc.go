@@ -73,9 +73,11 @@
 //	    orphan old enough to remove (files 1, deleted 1 if this call deleted
 //	    it), then a summary row (files and bytes of all of them, deleted the
 //	    number deleted). last_modified is in the session time zone.
-//	  older_than defaults to one day ago; it is what protects the files of a
-//	  writer that has not committed yet, so it must exceed the longest write,
-//	  and a datetime after now is refused.
+//	  The files of lakesql writers still running (SQL sessions, compactions,
+//	  other lakesql servers) are kept at any older_than by their write
+//	  leases; older_than, one day ago by default, is what protects the
+//	  files of other engines' writers (Flink, Spark), so it must exceed
+//	  their longest write. A datetime after now is refused.
 //
 //	sys.expire_partitions('db.t', expiration_time, timestamp_formatter [, timestamp_pattern])
 //	  → table, partition, snapshot_id, files_deleted, one row per dropped
