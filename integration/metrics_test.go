@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,9 +31,6 @@ const metricsDDL = `CREATE TABLE m.orders (
 // the statements determine them, the procedures' own result rows where
 // only they know (bytes, files per kind).
 func TestMetricsOverHTTP(t *testing.T) {
-	if warehousesOnS3() {
-		t.Skip("plants an orphan with a backdated modification time, which S3 objects cannot have")
-	}
 	cfg := serverConfig(newWarehouse(t))
 	cfg.MetricsListen = "127.0.0.1:0"
 	s := startServer(t, cfg)
@@ -65,8 +61,9 @@ func TestMetricsOverHTTP(t *testing.T) {
 		t.Fatalf("expire_snapshots: %v, want snapshots 1-5 expired", expired)
 	}
 	untagged := callRow(t, root, "CALL sys.delete_tag('m.orders', 'month-end')")
-	plantOrphan(t, s, root)
-	_, orphanRows := queryStrings(t, root, "CALL sys.remove_orphan_files('m.orders')")
+	plantOrphan(t, s, today)
+	// Zero age: nothing is running, so no write lease protects anything.
+	_, orphanRows := queryStrings(t, root, "CALL sys.remove_orphan_files('m.orders', '0 ms')")
 	mustExec(t, root, "INSERT INTO m.orders VALUES ('2020-01-01', 1, 1)") // snapshot 7
 	_, partitionRows := queryStrings(t, root, "CALL sys.expire_partitions('m.orders', '7 d', 'yyyy-MM-dd')")
 	if len(partitionRows) != 2 || partitionRows[1][2] != "8" {
@@ -300,20 +297,14 @@ func number(t *testing.T, s string) float64 {
 	return n
 }
 
-// plantOrphan leaves a data file a crashed writer wrote three days ago
-// next to the table's live files.
-func plantOrphan(t *testing.T, s *lakesqlServer, db *sql.DB) {
+// plantOrphan leaves a data file of a crashed writer next to the live
+// files of the table's partition dt=day, through the warehouse's FileIO
+// (local disk or S3).
+func plantOrphan(t *testing.T, s *lakesqlServer, day string) {
 	t.Helper()
-	_, files := queryStrings(t, db, "SELECT file_path FROM m.`orders$files` LIMIT 1")
-	orphan := filepath.Join(filepath.Dir(files[0][0]), "data-0a1b2c3d-orphan-0.parquet")
-	if !filepath.IsAbs(orphan) {
-		orphan = filepath.Join(s.cfg.Warehouse, "m.db", "orders", orphan)
-	}
-	if err := os.WriteFile(orphan, []byte("partial parquet"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-72 * time.Hour)
-	if err := os.Chtimes(orphan, old, old); err != nil {
+	fsys, root := openWarehouse(t, s.cfg.Warehouse)
+	orphan := path.Join(root, "m.db", "orders", "dt="+day, "bucket-0", "data-0a1b2c3d-orphan-0.parquet")
+	if err := fsys.PutIfAbsent(context.Background(), orphan, []byte("partial parquet")); err != nil {
 		t.Fatal(err)
 	}
 }
