@@ -5,14 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/storage/fileio"
 )
 
 // Paimon's system tables (`t$snapshots` …) over the wire, on a table whose
@@ -312,26 +313,18 @@ func TestFilesSystemTableOverTheWire(t *testing.T) {
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM sales.`orders$files` WHERE file_size_in_bytes <= 0 OR creation_time IS NULL "+
 		"OR min_sequence_number > max_sequence_number OR deleteRowCount <> 0", "0")
 
+	fsys, warehouseRoot := openWarehouse(t, s.cfg.Warehouse)
 	_, rows := queryStrings(t, root, "SELECT `partition`, bucket, file_path FROM sales.`orders$files`")
 	for _, r := range rows {
 		dir := fmt.Sprintf("sales.db/orders/dt=%s/bucket-%s/", strings.Trim(r[0], "{}"), r[1])
 		if !strings.Contains(r[2], dir) || !strings.HasSuffix(r[2], ".parquet") {
 			t.Errorf("file_path %s is not a parquet file under %s", r[2], dir)
 		}
-		if !warehousesOnS3() {
-			if _, err := os.Stat(sysTableLocalPath(s, r[2])); err != nil {
-				t.Errorf("file_path %s: %v", r[2], err)
-			}
+		stored := path.Join(warehouseRoot, dir, path.Base(r[2]))
+		if ok, err := fileio.Exists(context.Background(), fsys, stored); !ok || err != nil {
+			t.Errorf("file_path %s: %s exists %v (%v)", r[2], stored, ok, err)
 		}
 	}
-}
-
-// sysTableLocalPath is where a file_path of a local warehouse is on disk.
-func sysTableLocalPath(s *lakesqlServer, filePath string) string {
-	if filepath.IsAbs(filePath) {
-		return filePath
-	}
-	return filepath.Join(s.cfg.Warehouse, filePath)
 }
 
 // TestRowSystemTablesOverTheWire: $audit_log shows each row with the kind
@@ -415,16 +408,11 @@ func TestMetadataSystemTablesOverTheWire(t *testing.T) {
 		"ON b.schema_id = a.schema_id + 1 WHERE b.update_time < a.update_time", "0")
 
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM sales.`orders$consumers`", "0")
-	if warehousesOnS3() {
-		return
-	}
 	// A streaming reader (Flink) records its progress as a consumer file;
 	// lakesql only lists them.
-	dir := filepath.Join(s.cfg.Warehouse, "sales.db", "orders", "consumer")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "consumer-reconciler"), []byte(`{"nextSnapshot":5}`), 0o644); err != nil {
+	fsys, warehouseRoot := openWarehouse(t, s.cfg.Warehouse)
+	consumer := path.Join(warehouseRoot, "sales.db", "orders", "consumer", "consumer-reconciler")
+	if err := fsys.PutIfAbsent(context.Background(), consumer, []byte(`{"nextSnapshot":5}`)); err != nil {
 		t.Fatal(err)
 	}
 	wantSysTableRows(t, root, "SELECT consumer_id, next_snapshot_id FROM sales.`orders$consumers`", "reconciler 5")
