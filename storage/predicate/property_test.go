@@ -156,8 +156,10 @@ const (
 	parquetStats
 	// truncatedStats is Paimon's default truncate(16) over javaStats.
 	truncatedStats
-	numStatsStyles
 )
+
+// statsStyles are the styles a generated file's statistics are drawn from.
+var statsStyles = []statsStyle{javaStats, parquetStats, truncatedStats}
 
 func (g *propGen) stats(rows [][]any, style statsStyle) Stats {
 	s := Stats{RowCount: int64(len(rows)), Columns: make([]spec.ColumnStats, len(g.cols))}
@@ -233,7 +235,7 @@ func TestPruningNeverDropsMatchingRows(t *testing.T) {
 	for range 20000 {
 		p := g.predicate(3)
 		rows := g.rows()
-		style := statsStyle(g.r.IntN(int(numStatsStyles)))
+		style := statsStyles[g.r.IntN(len(statsStyles))]
 		stats := g.stats(rows, style)
 		if p.Test(stats) != Cannot {
 			continue
