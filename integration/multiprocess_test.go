@@ -291,7 +291,7 @@ func verify(t *testing.T, location string, jobs []writerJob) {
 	if len(ids) != want || len(ids) == 0 || ids[0] != 1 || ids[len(ids)-1] != int64(want) {
 		t.Errorf("snapshot ids %v; want 1..%d", ids, want)
 	}
-	landed := map[string][]int64{}
+	landed, newest := map[string][]int64{}, map[string]int64{}
 	var latest *spec.Snapshot
 	for _, id := range ids {
 		s, err := snaps.Snapshot(ctx, id)
@@ -300,13 +300,14 @@ func verify(t *testing.T, location string, jobs []writerJob) {
 		}
 		k := fmt.Sprintf("%s/%d", s.CommitUser, s.CommitIdentifier)
 		landed[k] = append(landed[k], id)
+		newest[k] = id
 		if s.CommitKind != spec.CommitKindAppend {
 			t.Errorf("snapshot %d is %s", id, s.CommitKind)
 		}
 		latest = s
 	}
 	checkEachOnce(t, jobs, landed)
-	checkReceipts(t, fsys, tableDir, jobs, landed)
+	checkReceipts(t, fsys, tableDir, jobs, landed, newest)
 	checkRows(t, fsys, tableDir, jobs, latest)
 }
 
@@ -330,9 +331,10 @@ func checkEachOnce(t *testing.T, jobs []writerJob, landed map[string][]int64) {
 	}
 }
 
-// checkReceipts: each user's receipt records its last batch, in the
-// snapshot that holds it.
-func checkReceipts(t *testing.T, fsys fileio.FileIO, tableDir string, jobs []writerJob, landed map[string][]int64) {
+// checkReceipts: each user's receipt records its last batch, landed once,
+// in the newest snapshot of that batch (its COMPACT snapshot when the
+// statement compacted inline).
+func checkReceipts(t *testing.T, fsys fileio.FileIO, tableDir string, jobs []writerJob, landed map[string][]int64, newest map[string]int64) {
 	t.Helper()
 	for _, j := range jobs {
 		data, err := fsys.ReadFile(context.Background(), path.Join(tableDir, "commit-user", j.user()))
@@ -349,8 +351,9 @@ func checkReceipts(t *testing.T, fsys fileio.FileIO, tableDir string, jobs []wri
 			continue
 		}
 		last := fmt.Sprintf("%s/%d", j.user(), j.batches)
-		if rc.Identifier != int64(j.batches) || !slices.Equal(landed[last], []int64{rc.SnapshotID}) {
-			t.Errorf("receipt of %s says identifier %d in snapshot %d; %s landed in %v", j.user(), rc.Identifier, rc.SnapshotID, last, landed[last])
+		if rc.Identifier != int64(j.batches) || len(landed[last]) != 1 || rc.SnapshotID != newest[last] {
+			t.Errorf("receipt of %s says identifier %d in snapshot %d; %s landed in %v, its newest snapshot is %d",
+				j.user(), rc.Identifier, rc.SnapshotID, last, landed[last], newest[last])
 		}
 	}
 }

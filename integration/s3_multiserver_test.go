@@ -81,7 +81,7 @@ func TestMultiServerOnS3(t *testing.T) {
 	fsys, dir := openWarehouse(t, location)
 	h := readHistory(t, fsys, dir, jobs)
 	checkEachOnce(t, jobs, h.landed)
-	checkReceipts(t, fsys, dir, jobs, h.landed)
+	checkReceipts(t, fsys, dir, jobs, h.landed, h.newest)
 	checkRows(t, fsys, dir, jobs, h.latest)
 	for i, r := range readings {
 		r.check(t, fmt.Sprintf("reader of server %d", i), h.totals)
@@ -272,8 +272,12 @@ type history struct {
 	// i+1: the rows of every APPEND commit up to it (batchRows of its
 	// writer and identifier); a COMPACT snapshot changes nothing.
 	totals []totals
-	// landed maps each APPEND commit, user/identifier, to its snapshots.
+	// landed maps each APPEND commit, user/identifier, to its snapshots;
+	// newest maps each user/identifier to its newest snapshot of any kind
+	// (a statement's inline compaction follows its APPEND under the same
+	// identifier, and the user's receipt names the COMPACT).
 	landed      map[string][]int64
+	newest      map[string]int64
 	latest      *spec.Snapshot
 	compactions int
 }
@@ -288,7 +292,7 @@ func readHistory(t *testing.T, fsys fileio.FileIO, dir string, jobs []writerJob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := history{landed: map[string][]int64{}}
+	h := history{landed: map[string][]int64{}, newest: map[string]int64{}}
 	var model totals
 	for i, id := range ids {
 		if id != int64(i+1) {
@@ -298,11 +302,12 @@ func readHistory(t *testing.T, fsys fileio.FileIO, dir string, jobs []writerJob)
 		if err != nil {
 			t.Fatal(err)
 		}
+		k := fmt.Sprintf("%s/%d", s.CommitUser, s.CommitIdentifier)
+		h.newest[k] = id
 		switch s.CommitKind {
 		case spec.CommitKindCompact:
 			h.compactions++
 		case spec.CommitKindAppend:
-			k := fmt.Sprintf("%s/%d", s.CommitUser, s.CommitIdentifier)
 			h.landed[k] = append(h.landed[k], id)
 			model = model.plus(t, s, jobs)
 		default:

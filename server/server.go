@@ -19,8 +19,6 @@ import (
 
 	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/cacheio"
-	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/fileio/open"
 	"github.com/lakesql/lakesql/sysprocs"
 )
@@ -90,16 +88,6 @@ func New(cfg Config, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// manifestCacheBytes bounds the manifests an object-store warehouse keeps
-// in memory: every commit reads the manifests of the snapshot it builds
-// on, each a round trip to the store otherwise.
-const manifestCacheBytes = 64 << 20
-
-// footerCacheBytes bounds the Parquet footers an object-store warehouse
-// keeps in memory (a few KB a data file): a read whose filter every row
-// group of a file fails then makes no request to the store for the file.
-const footerCacheBytes = 32 << 20
-
 // withDefaults fills in the defaults and returns the root of the warehouse
 // in o.FileIO's paths. Without a FileIO the config's warehouse is opened:
 // an s3:// URL on its object store (the root is the key prefix; manifests
@@ -108,15 +96,15 @@ const footerCacheBytes = 32 << 20
 func (o Options) withDefaults(cfg Config) (Options, string, error) {
 	root := cfg.Warehouse
 	if o.FileIO == nil {
-		fsys, fsRoot, err := open.Warehouse(context.Background(), cfg.Warehouse, cfg.S3)
+		fsys, fsRoot, err := open.CachedWarehouse(context.Background(), cfg.Warehouse, cfg.S3)
 		if err != nil {
 			return o, "", fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
 		}
 		o.FileIO, root = fsys, fsRoot
-		if cfg.onObjectStore() {
-			o.FileIO = footercache.New(cacheio.New(fsys, manifestCacheBytes), footerCacheBytes)
-		} else if err := os.MkdirAll(root, 0o755); err != nil {
-			return o, "", fmt.Errorf("create warehouse: %w", err)
+		if !cfg.onObjectStore() {
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				return o, "", fmt.Errorf("create warehouse: %w", err)
+			}
 		}
 	}
 	if o.Now == nil {

@@ -55,7 +55,7 @@ func runCompact(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fsys, root, err := open.Warehouse(ctx, cfg.warehouse, cfg.s3)
+	fsys, root, err := open.CachedWarehouse(ctx, cfg.warehouse, cfg.s3)
 	if err != nil {
 		return err
 	}

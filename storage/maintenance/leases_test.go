@@ -296,7 +296,9 @@ func TestOrphanRemovalSparesACompactionMidRewrite(t *testing.T) {
 				f.clock.Advance(time.Minute) // the first output is a minute old
 				removal, removalErr = zeroAge(f, f.io)
 			}}
-			opts := compact.Options{FileIO: hooked, TableDir: f.dir, Mode: compact.Full, Now: f.clock.Now, NewUUID: f.newUUID}
+			// One bucket at a time: the first output's put has returned
+			// when the second one's starts, so it is there to be seen.
+			opts := compact.Options{FileIO: hooked, TableDir: f.dir, Mode: compact.Full, Parallelism: 1, Now: f.clock.Now, NewUUID: f.newUUID}
 			if !leased {
 				opts.Leases = lease.Disabled()
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/cacheio"
+	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/fileio/s3io"
 )
@@ -28,4 +30,27 @@ func Warehouse(ctx context.Context, location string, s3cfg s3io.Config) (fileio.
 		return nil, "", err
 	}
 	return fsys, prefix, nil
+}
+
+// manifestCacheBytes bounds the manifests a long-running process keeps in
+// memory for an object-store warehouse: every commit and every plan reads
+// the manifests of its snapshot, each a round trip to the store otherwise.
+const manifestCacheBytes = 64 << 20
+
+// footerCacheBytes bounds the Parquet footers it keeps (a few KB a data
+// file): a read whose filter every row group of a file fails then makes no
+// request to the store for the file.
+const footerCacheBytes = 32 << 20
+
+// CachedWarehouse is Warehouse for a long-running process (a server, a
+// compaction service): on an object store, manifests and data file footers,
+// which are never rewritten under the same name, are cached in memory
+// within fixed bounds. A local warehouse is not cached: the operating
+// system's page cache already serves it.
+func CachedWarehouse(ctx context.Context, location string, s3cfg s3io.Config) (fileio.FileIO, string, error) {
+	fsys, root, err := Warehouse(ctx, location, s3cfg)
+	if err != nil || !strings.HasPrefix(location, s3io.Scheme) {
+		return fsys, root, err
+	}
+	return footercache.New(cacheio.New(fsys, manifestCacheBytes), footerCacheBytes), root, nil
 }
