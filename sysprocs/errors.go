@@ -18,6 +18,7 @@ const (
 	erErrorDuringCommit = 1180 // ER_ERROR_DURING_COMMIT
 	erGetErrMsg         = 1296 // ER_GET_ERRMSG
 	erSPWrongNoOfArgs   = 1318 // ER_SP_WRONG_NO_OF_ARGS
+	erUnknownError      = 1105 // ER_UNKNOWN_ERROR, also MySQL's generic warning
 )
 
 // badArgument is the error of an argument no retry can make valid.

@@ -87,6 +87,9 @@ func (p *Procedures) deleteTag(ctx *sql.Context, tableArg, tag string) (sql.RowI
 	}
 	p.observe(func(o Observer) { o.FilesDeleted(t.db, t.table, proc, res.Deleted) })
 	files := total(res.Deleted)
+	if res.FilesLeft != nil {
+		ctx.Warn(erUnknownError, "tag %q is deleted; the files only it referenced were left to sys.remove_orphan_files: %v", tag, res.FilesLeft)
+	}
 	p.logRun(ctx, proc, t, fmt.Sprintf("deleted tag %q of snapshot %d and %d files only it referenced", tag, res.SnapshotID, files))
 	return sql.RowsToRowIter(sql.Row{t.String(), tag, res.SnapshotID, files}), nil
 }

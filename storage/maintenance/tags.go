@@ -172,6 +172,11 @@ type DeleteTagResult struct {
 	// Deleted counts the files only the tag referenced, deleted with it
 	// because its snapshot had expired.
 	Deleted map[FileKind]int
+	// FilesLeft, when set, says why the files only the tag referenced
+	// were left to RemoveOrphanFiles (the table kept changing while they
+	// were worked out, a read failed): the tag itself is deleted, so the
+	// call succeeded, and running it again would only find no tag.
+	FilesLeft error
 }
 
 // DeleteTag deletes tag/tag-<name>. If the tagged snapshot has expired and
@@ -215,7 +220,8 @@ func DeleteTag(ctx context.Context, fio fileio.FileIO, tableDir, name string) (D
 	if _, err := deleteIfExists(ctx, t.io, t.snapshots.TagPath(name)); err != nil || alive {
 		return res, err
 	}
-	return res, cleanTagFiles(ctx, t, r, tag, res.Deleted)
+	res.FilesLeft = cleanTagFiles(ctx, t, r, tag, res.Deleted)
+	return res, nil
 }
 
 // snapshotFileHolds reports whether the snapshot file of s's id still

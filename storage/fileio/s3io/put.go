@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -134,11 +135,28 @@ func (f *FS) Overwrite(ctx context.Context, p string, data []byte) error {
 	if err := f.checkWritable(ctx, key, errIsDir); err != nil {
 		return &fs.PathError{Op: op, Path: p, Err: err}
 	}
-	if err := f.put(ctx, key, data, false); err != nil {
+	if err := f.overwrite(ctx, key, data); err != nil {
 		return f.pathError(op, p, err)
 	}
 	f.rememberDirs(key)
 	return nil
+}
+
+// overwrite sends a plain PUT, again after a 409: the store refused it
+// because of a concurrent operation on the key or its prefix (AWS's
+// OperationAborted; a gateway over a file system whose directory another
+// request was removing), so it was not applied. A plain PUT is idempotent,
+// so sending it again is safe; the SDK's retryer does not retry 409s.
+func (f *FS) overwrite(ctx context.Context, key string, data []byte) error {
+	for attempt := 1; ; attempt++ {
+		err := f.put(ctx, key, data, false)
+		if err == nil || statusOf(err) != http.StatusConflict || attempt >= f.maxAttempts {
+			return err
+		}
+		if err := sleep(ctx, f.backoff(attempt)); err != nil {
+			return err
+		}
+	}
 }
 
 // put sends one PUT. An exclusive put is conditional and not retried by
