@@ -304,6 +304,27 @@ func TestPutIfAbsentRetriesConditionalRequestConflict(t *testing.T) {
 	})
 }
 
+// TestOverwriteRetriesConflict: a plain PUT refused with 409 was not
+// applied (versitygw answers ExistingObjectIsDirectory while another
+// request removes the key's directory; AWS OperationAborted), so it is
+// sent again; the SDK's retryer would not.
+func TestOverwriteRetriesConflict(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		f, ft, server, p := faultyFS(t, tg)
+		ft.setIntercept(func(kind string, req *http.Request) (*http.Response, error) {
+			if kind == plainPut && ft.count(plainPut) <= 2 {
+				return s3Error(req, http.StatusConflict, "ExistingObjectIsDirectory"), nil
+			}
+			return pass(req)
+		})
+		if err := f.Overwrite(t.Context(), p, []byte("lease")); err != nil {
+			t.Fatalf("Overwrite after two 409s: %v", err)
+		}
+		expectStored(t, server, p, []byte("lease"))
+		expectCount(t, ft, plainPut, 3)
+	})
+}
+
 func TestPutIfAbsentRefusedIsNotRetried(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		f, ft, server, p := faultyFS(t, tg)
