@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 )
@@ -127,6 +128,41 @@ func TestDeleteTag(t *testing.T) {
 	if _, err := DeleteTag(ctx, f.io, f.dir, "t2"); !errors.Is(err, lakeerr.ErrNotFound) {
 		t.Fatalf("deleting a missing tag: %v, want not found", err)
 	}
+}
+
+// TestDeleteTagReportsFilesLeft: once the tag file is gone the tag is
+// deleted, so a failure to work out which files only it held makes the
+// call succeed with those files left to orphan removal (FilesLeft), not
+// fail: a retry would only find no tag.
+func TestDeleteTagReportsFilesLeft(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, pkTable)
+	expiredHistory(f)
+	tagPath := path.Join(f.dir, "tag", "tag-t2")
+	fio := errorio.Wrap(f.io, &failReadsAfterDelete{path: tagPath})
+	res, err := DeleteTag(ctx, fio, f.dir, "t2")
+	if err != nil || !errors.Is(res.FilesLeft, fileio.ErrInjected) || len(res.Deleted) != 0 {
+		t.Fatalf("DeleteTag with reads failing after the tag file went: %+v, %v; want success with FilesLeft", res, err)
+	}
+	if ok, err := fileio.Exists(ctx, f.io, tagPath); ok || err != nil {
+		t.Fatalf("tag file exists %v (%v), want it deleted", ok, err)
+	}
+}
+
+// failReadsAfterDelete fails every read once path has been deleted.
+type failReadsAfterDelete struct {
+	path    string
+	deleted bool
+}
+
+func (i *failReadsAfterDelete) Fault(op errorio.Op) errorio.Fault {
+	if op.Kind == errorio.Delete && op.Path == i.path {
+		i.deleted = true
+	}
+	if i.deleted && (op.Kind == errorio.Read || op.Kind == errorio.List) {
+		return errorio.FailBefore
+	}
+	return errorio.NoFault
 }
 
 // TestDeleteTagNextToBrokenTag is apache/paimon#6479: a neighbouring tag
