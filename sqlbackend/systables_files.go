@@ -12,7 +12,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
-	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -179,7 +178,7 @@ type fileDescriber struct {
 }
 
 func newFileDescriber(src *systemSource) (*fileDescriber, error) {
-	types, err := partitionTypes(src.schema)
+	types, err := src.schema.PartitionTypes()
 	if err != nil {
 		return nil, err
 	}
@@ -187,20 +186,6 @@ func newFileDescriber(src *systemSource) (*fileDescriber, error) {
 		src: src, render: newValueRenderer(), partitionTypes: types,
 		schemas: map[int64]*spec.TableSchema{},
 	}, nil
-}
-
-// partitionTypes are the types of a schema's partition keys, nullable as
-// in partition rows.
-func partitionTypes(s *spec.TableSchema) ([]spec.DataType, error) {
-	types := make([]spec.DataType, len(s.PartitionKeys))
-	for i, k := range s.PartitionKeys {
-		j := s.FieldIndex(k)
-		if j < 0 {
-			return nil, fmt.Errorf("schema %d: partition key %q is not a column: %w", s.ID, k, lakeerr.ErrCorruption)
-		}
-		types[i] = s.Fields[j].Type.WithNullable(true)
-	}
-	return types, nil
 }
 
 func (fd *fileDescriber) schemaOf(ctx context.Context, id int64) (*spec.TableSchema, error) {
@@ -232,31 +217,11 @@ func (fd *fileDescriber) filePath(fileSchema *spec.TableSchema, e *spec.Manifest
 	if e.File.ExternalPath != nil {
 		return *e.File.ExternalPath, nil
 	}
-	rel, err := partitionDir(fileSchema, e.Partition)
+	rel, err := fileSchema.PartitionDir(e.Partition)
 	if err != nil {
 		return "", err
 	}
 	return path.Join(fd.src.t.Dir(), rel, fmt.Sprintf("bucket-%d", e.Bucket), e.File.FileName), nil
-}
-
-func partitionDir(s *spec.TableSchema, partition []byte) (string, error) {
-	if len(s.PartitionKeys) == 0 {
-		return "", nil
-	}
-	types, err := partitionTypes(s)
-	if err != nil {
-		return "", err
-	}
-	values, err := spec.DeserializeBinaryRow(types, partition)
-	if err != nil {
-		return "", err
-	}
-	opts := s.CoreOptions()
-	legacy, err := opts.PartitionLegacyName()
-	if err != nil {
-		return "", err
-	}
-	return spec.PartitionPath(s.PartitionKeys, types, values, opts.PartitionDefaultName(), legacy)
 }
 
 // key renders a file's min or max key as Java's Arrays.toString of the

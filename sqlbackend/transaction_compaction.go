@@ -115,7 +115,7 @@ func (w *tableWrite) deleteFiles(ctx *sql.Context, partition []byte, bucket int3
 	if len(files) == 0 {
 		return nil
 	}
-	rel, err := partitionDir(w.schema, partition)
+	rel, err := w.schema.PartitionDir(partition)
 	if err != nil {
 		return err
 	}

@@ -51,10 +51,11 @@ func newPartitionFilter(s *spec.TableSchema, specs []map[string]string) (*partit
 	if specs == nil {
 		return nil, nil
 	}
-	f := &partitionFilter{keys: s.PartitionKeys, memo: map[string]bool{}}
-	for _, k := range s.PartitionKeys {
-		f.types = append(f.types, s.Fields[s.FieldIndex(k)].Type.WithNullable(true))
+	types, err := s.PartitionTypes()
+	if err != nil {
+		return nil, err
 	}
+	f := &partitionFilter{keys: s.PartitionKeys, types: types, memo: map[string]bool{}}
 	o := s.CoreOptions()
 	legacy, err := o.PartitionLegacyName()
 	if err != nil {

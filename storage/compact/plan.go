@@ -106,28 +106,11 @@ func groupBuckets(entries []spec.ManifestEntry, s *spec.TableSchema, tableDir st
 // bucketDir is <table>/<partition path>/bucket-<n>, the partition path
 // formatted with the schema's partition options.
 func bucketDir(s *spec.TableSchema, tableDir string, partition []byte, bucketID int32) (string, error) {
-	dir := tableDir
-	if len(s.PartitionKeys) > 0 {
-		types := make([]spec.DataType, len(s.PartitionKeys))
-		for i, k := range s.PartitionKeys {
-			types[i] = s.Fields[s.FieldIndex(k)].Type.WithNullable(true)
-		}
-		values, err := spec.DeserializeBinaryRow(types, partition)
-		if err != nil {
-			return "", err
-		}
-		o := s.CoreOptions()
-		legacy, err := o.PartitionLegacyName()
-		if err != nil {
-			return "", err
-		}
-		rel, err := spec.PartitionPath(s.PartitionKeys, types, values, o.PartitionDefaultName(), legacy)
-		if err != nil {
-			return "", err
-		}
-		dir = path.Join(dir, rel)
+	rel, err := s.PartitionDir(partition)
+	if err != nil {
+		return "", err
 	}
-	return path.Join(dir, fmt.Sprintf("bucket-%d", bucketID)), nil
+	return path.Join(tableDir, rel, fmt.Sprintf("bucket-%d", bucketID)), nil
 }
 
 // planBucket returns the job of one bucket, or nil when it needs none.

@@ -173,7 +173,7 @@ func (p partitionValues) String(keys []string) string {
 
 // livePartitions returns the distinct partitions of the live entries.
 func livePartitions(s *spec.TableSchema, live []spec.ManifestEntry) ([]partitionValues, error) {
-	types, err := partitionTypes(s)
+	types, err := s.PartitionTypes()
 	if err != nil {
 		return nil, err
 	}

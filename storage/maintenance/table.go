@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -147,7 +146,7 @@ func (r *pathResolver) bucketDir(ctx context.Context, schemaID int64, partition 
 	if err != nil {
 		return "", err
 	}
-	rel, err := partitionDir(s, partition)
+	rel, err := s.PartitionDir(partition)
 	if err != nil {
 		return "", err
 	}
@@ -203,39 +202,4 @@ func localPath(uri string) (string, bool) {
 		return "/" + strings.TrimLeft(uri[len("file:"):], "/"), true
 	}
 	return uri, strings.HasPrefix(uri, "/")
-}
-
-// partitionDir is the relative directory of a serialized partition ("" for
-// an unpartitioned table).
-func partitionDir(s *spec.TableSchema, serialized []byte) (string, error) {
-	if len(s.PartitionKeys) == 0 {
-		return "", nil
-	}
-	types, err := partitionTypes(s)
-	if err != nil {
-		return "", err
-	}
-	values, err := spec.DeserializeBinaryRow(types, serialized)
-	if err != nil {
-		return "", err
-	}
-	opts := s.CoreOptions()
-	legacy, err := opts.PartitionLegacyName()
-	if err != nil {
-		return "", err
-	}
-	return spec.PartitionPath(s.PartitionKeys, types, values, opts.PartitionDefaultName(), legacy)
-}
-
-// partitionTypes are the (nullable) types of the partition keys of s.
-func partitionTypes(s *spec.TableSchema) ([]spec.DataType, error) {
-	types := make([]spec.DataType, len(s.PartitionKeys))
-	for i, k := range s.PartitionKeys {
-		j := s.FieldIndex(k)
-		if j < 0 {
-			return nil, fmt.Errorf("schema %d: partition key %q is not a column: %w", s.ID, k, lakeerr.ErrCorruption)
-		}
-		types[i] = s.Fields[j].Type.WithNullable(true)
-	}
-	return types, nil
 }

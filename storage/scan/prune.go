@@ -109,9 +109,9 @@ func partitionText(s *spec.TableSchema, values []any) string {
 	if len(s.PartitionKeys) == 0 {
 		return ""
 	}
-	types := make([]spec.DataType, len(s.PartitionKeys))
-	for i, k := range s.PartitionKeys {
-		types[i] = s.Fields[s.FieldIndex(k)].Type.WithNullable(true)
+	types, err := s.PartitionTypes()
+	if err != nil {
+		return "(unprintable partition)"
 	}
 	// The readable form of values, not the legacy directory name (a DATE
 	// as a day number).
