@@ -1,6 +1,7 @@
 package sysprocs
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -36,15 +37,6 @@ func (p *Procedures) expirePartitions(ctx *sql.Context, tableArg, expirationTime
 	if err != nil {
 		return nil, err
 	}
-	// Refused here rather than by storage/maintenance, whose error names
-	// the table's directory, not the table the caller named.
-	schema, err := p.latestSchema(ctx, proc, t)
-	if err != nil {
-		return nil, err
-	}
-	if len(schema.PartitionKeys) == 0 {
-		return nil, badArgument(proc, "table %s is not partitioned; expire_partitions drops whole partitions", t)
-	}
 	expiration, err := spec.ParseDuration(expirationTime)
 	if err != nil || expiration <= 0 {
 		return nil, badArgument(proc, "expiration_time %q is not a positive duration such as '7 d' or '12 h'", expirationTime)
@@ -57,6 +49,11 @@ func (p *Procedures) expirePartitions(ctx *sql.Context, tableArg, expirationTime
 		Now: func() time.Time { return p.opts.Now().In(loc) }, NewUUID: p.opts.NewUUID,
 	}
 	res, err := maintenance.ExpirePartitions(ctx, p.opts.FileIO, t.dir, opts)
+	if errors.Is(err, maintenance.ErrNotPartitioned) {
+		// storage/maintenance names the table's directory; the caller
+		// named the table.
+		return nil, badArgument(proc, "table %s is not partitioned; expire_partitions drops whole partitions", t)
+	}
 	if err != nil {
 		return nil, mysqlError(proc, err)
 	}

@@ -1,6 +1,9 @@
 package maintenance
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrInvalidArgument marks a call whose arguments no retry can make valid:
 // a negative retention count, a blank tag name, an unknown date pattern.
@@ -14,3 +17,7 @@ var ErrAlreadyExists = errors.New("already exists")
 // ErrWatermarkTimeout marks a WaitWatermark that gave up; the error is a
 // *WatermarkTimeoutError naming the latest progress it saw.
 var ErrWatermarkTimeout = errors.New("watermark wait timed out")
+
+// ErrNotPartitioned marks ExpirePartitions of a table without partition
+// keys; it wraps ErrInvalidArgument.
+var ErrNotPartitioned = fmt.Errorf("table is not partitioned: %w", ErrInvalidArgument)

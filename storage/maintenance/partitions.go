@@ -83,7 +83,7 @@ func ExpirePartitions(ctx context.Context, fio fileio.FileIO, tableDir string, o
 		return res, err
 	}
 	if len(t.schema.PartitionKeys) == 0 {
-		return res, fmt.Errorf("expire partitions: table %s is not partitioned: %w", tableDir, ErrInvalidArgument)
+		return res, fmt.Errorf("expire partitions of %s: %w", tableDir, ErrNotPartitioned)
 	}
 	now := nowOrDefault(opts.Now)()
 	user := opts.CommitUser
