@@ -38,6 +38,9 @@ func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot
 	if keyErr != nil {
 		return nil, keyErr
 	}
+	if err := r.checkKeys(ctx, p, latest, attempt); err != nil {
+		return nil, err
+	}
 	if p.overwrite != nil && p.overwrite.target.err != nil {
 		return nil, p.overwrite.target.err
 	}

@@ -80,6 +80,7 @@ type Committer struct {
 	// its request, which the caller owns.
 	decoded    *scan.ManifestCache
 	receiptDir string
+	tableDir   string
 	cfg        settings
 	now        func() time.Time
 	newUUID    func() string
@@ -146,6 +147,7 @@ func New(opts Options) (*Committer, error) {
 		group:         g,
 		decoded:       g.decoded,
 		receiptDir:    path.Join(snapshots.BranchDir(), "commit-user"),
+		tableDir:      opts.TableDir,
 		cfg:           cfg,
 		now:           opts.Now,
 		newUUID:       opts.NewUUID,

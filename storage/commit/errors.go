@@ -37,6 +37,11 @@ import (
 //     Re-running the statement plans against the new rows. Compactions of
 //     the target do not count: they change no rows, and the Committer
 //     re-bases the deletes onto their output instead.
+//   - WriteWriteConflict: retryable. A commit published after the snapshot
+//     this one's writer read wrote a primary key this one writes (see
+//     KeyCheck). Re-running the statement reads the winner's row and
+//     derives its write from it, as a lock-based database would have
+//     made it wait for the winner and then read it.
 //   - DeletedFileNotLive and KeyRangeOverlap: terminal for COMPACT, retryable
 //     otherwise. Someone else rewrote the files this commit builds on. A
 //     compactor's in-memory levels are then stale, so it must drop its
@@ -65,6 +70,9 @@ const (
 	// KeyRangeOverlap: two files of one LSM level >= 1 of a bucket overlap
 	// in key range, which breaks the sorted-run invariant reads rely on.
 	KeyRangeOverlap
+	// WriteWriteConflict: a snapshot published after the writer's base
+	// wrote a primary key this commit writes, or may have (see KeyCheck).
+	WriteWriteConflict
 )
 
 var conflictKindNames = map[ConflictKind]string{
@@ -74,6 +82,7 @@ var conflictKindNames = map[ConflictKind]string{
 	FileAddedTwice:         "file added twice",
 	DeletedFileNotLive:     "deleted file no longer live",
 	KeyRangeOverlap:        "LSM key ranges overlap at level >= 1",
+	WriteWriteConflict:     "write-write conflict on a primary key",
 }
 
 func (k ConflictKind) String() string {
@@ -160,7 +169,7 @@ type ConflictError struct {
 // snapshot can succeed; see ConflictKind for the reasons.
 func (e *ConflictError) Retryable() bool {
 	switch e.Kind {
-	case OverwriteTargetChanged:
+	case OverwriteTargetChanged, WriteWriteConflict:
 		return true
 	case DeletedFileNotLive, KeyRangeOverlap:
 		return e.CommitKind != spec.CommitKindCompact

@@ -35,6 +35,9 @@ type part struct {
 	// base holds the files an earlier attempt built on its latest
 	// snapshot, for reuse by a retry on the same one.
 	base *baseFiles
+	// keysCheckedUpTo is the newest published snapshot the key check
+	// (Request.KeyCheck) cleared this part against.
+	keysCheckedUpTo int64
 }
 
 // overwriteScope is the target of an overwrite and the snapshot its

@@ -31,6 +31,13 @@ type Request struct {
 	Properties map[string]string
 	// Overwrite, if set, makes the data part an INSERT OVERWRITE.
 	Overwrite *Overwrite
+	// KeyCheck, if set, fails the data part of a commit to a primary-key
+	// table with a retryable WriteWriteConflict when a commit published
+	// since the writer's read wrote one of its keys. Writers whose rows
+	// derive from rows they read (UPDATE, DELETE … WHERE, upserts that
+	// read the old row) set it; blind upserts are last-writer-wins, as in
+	// Paimon, and leave it nil.
+	KeyCheck *KeyCheck
 }
 
 // Overwrite says which partitions an OVERWRITE replaces, and against which

@@ -24,10 +24,12 @@ type run struct {
 	view *chainView
 	// leases are checked before each snapshot put.
 	leases *writeLeases
+	// keys holds the primary keys of the data files the key check read.
+	keys map[string][][]any
 }
 
 func (c *Committer) newRun(req *Request, table *tableLayout) *run {
-	return &run{c: c, req: req, table: table, fileUUID: c.newUUID(), cache: newMetaCache()}
+	return &run{c: c, req: req, table: table, fileUUID: c.newUUID(), cache: newMetaCache(), keys: map[string][][]any{}}
 }
 
 type attemptStatus int
@@ -72,6 +74,9 @@ func (r *run) commitPart(ctx context.Context, p *part, res *Result) error {
 		return err
 	}
 	if err := r.resolveOverwrite(ctx, p); err != nil {
+		return err
+	}
+	if err := r.precheckKeys(ctx, p); err != nil {
 		return err
 	}
 	if err := r.writeDelta(ctx, p); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -14,11 +15,16 @@ import (
 // partition stats, match overwrite targets and name partitions in errors)
 // and the key columns of a primary-key table (to order file key ranges).
 type tableLayout struct {
-	schemaID         int64
-	partitionKeys    []string
-	partitionTypes   []spec.DataType
-	primaryKey       bool
-	keyTypes         []spec.DataType
+	schemaID       int64
+	partitionKeys  []string
+	partitionTypes []spec.DataType
+	primaryKey     bool
+	keyTypes       []spec.DataType
+	// keyFields and keyNames are the trimmed primary key (the key of the
+	// data files), keyScope where a key can live; see KeyCheck.
+	keyFields        []spec.DataField
+	keyNames         []string
+	keyScope         KeyScope
 	defaultPartition string
 	legacyPartition  bool
 }
@@ -32,7 +38,8 @@ func (c *Committer) loadTable(ctx context.Context) (*tableLayout, error) {
 	if err != nil {
 		return nil, err
 	}
-	keyTypes, err := fieldTypes(s, s.TrimmedPrimaryKeys())
+	keyNames := s.TrimmedPrimaryKeys()
+	keyFields, err := fieldsNamed(s, keyNames)
 	if err != nil {
 		return nil, err
 	}
@@ -41,27 +48,64 @@ func (c *Committer) loadTable(ctx context.Context) (*tableLayout, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit: schema %d: %w", s.ID, err)
 	}
+	scope, err := keyScopeOf(s, opts)
+	if err != nil {
+		return nil, fmt.Errorf("commit: schema %d: %w", s.ID, err)
+	}
 	return &tableLayout{
 		schemaID:         s.ID,
 		partitionKeys:    s.PartitionKeys,
 		partitionTypes:   partitionTypes,
 		primaryKey:       len(s.PrimaryKeys) > 0,
-		keyTypes:         keyTypes,
+		keyTypes:         typesOf(keyFields),
+		keyFields:        keyFields,
+		keyNames:         keyNames,
+		keyScope:         scope,
 		defaultPartition: opts.PartitionDefaultName(),
 		legacyPartition:  legacy,
 	}, nil
 }
 
 func fieldTypes(s *spec.TableSchema, names []string) ([]spec.DataType, error) {
-	types := make([]spec.DataType, len(names))
+	fields, err := fieldsNamed(s, names)
+	return typesOf(fields), err
+}
+
+func fieldsNamed(s *spec.TableSchema, names []string) ([]spec.DataField, error) {
+	fields := make([]spec.DataField, len(names))
 	for i, name := range names {
 		idx := s.FieldIndex(name)
 		if idx < 0 {
 			return nil, fmt.Errorf("commit: schema %d names column %q that it does not have: %w", s.ID, name, lakeerr.ErrCorruption)
 		}
-		types[i] = s.Fields[idx].Type
+		fields[i] = s.Fields[idx]
 	}
-	return types, nil
+	return fields, nil
+}
+
+func typesOf(fields []spec.DataField) []spec.DataType {
+	types := make([]spec.DataType, len(fields))
+	for i, f := range fields {
+		types[i] = f.Type
+	}
+	return types
+}
+
+// keyScopeOf says where a key of the table can live (see KeyScope): a
+// primary key without every partition key lets an update move a key
+// between partitions; buckets other than a fixed count place it in any
+// bucket of its partition.
+func keyScopeOf(s *spec.TableSchema, opts spec.CoreOptions) (KeyScope, error) {
+	for _, p := range s.PartitionKeys {
+		if !slices.Contains(s.PrimaryKeys, p) {
+			return KeysAnywhere, nil
+		}
+	}
+	buckets, err := opts.Bucket()
+	if err != nil || buckets > 0 {
+		return KeysInBucket, err
+	}
+	return KeysInPartition, nil
 }
 
 func (t *tableLayout) partitioned() bool { return len(t.partitionKeys) > 0 }

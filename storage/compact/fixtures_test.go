@@ -6,11 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/fixtures"
-	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -39,7 +37,7 @@ func TestJavaFixturesCompact(t *testing.T) {
 			}
 			dir := filepath.Join(dbDir, filepath.Base(ft.Dir))
 			ctx := context.Background()
-			fsys := externalPathRemap{localio.New(), dbDir}
+			fsys := fixtures.RemapExternal(localio.New(), dbDir)
 			tbl, err := table.Open(ctx, fsys, dir)
 			if err != nil {
 				t.Fatal(err)
@@ -135,28 +133,6 @@ var firstRowAfterCompaction = map[string][]string{
 		"Skye|10|0|21", "Tony|10|0|14.1",
 		"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.|10|1|11",
 	},
-}
-
-// externalPathRemap serves the fixtures' external data paths, which Java
-// recorded as file:///tmp/external..., from the copies next to each table.
-type externalPathRemap struct {
-	fileio.FileIO
-	dbDir string
-}
-
-func (e externalPathRemap) remap(p string) string {
-	if rest, ok := strings.CutPrefix(p, "/tmp/external/"); ok {
-		return filepath.Join(e.dbDir, "external", rest)
-	}
-	return p
-}
-
-func (e externalPathRemap) Open(ctx context.Context, p string) (fileio.File, error) {
-	return e.FileIO.Open(ctx, e.remap(p))
-}
-
-func (e externalPathRemap) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return e.FileIO.ReadFile(ctx, e.remap(p))
 }
 
 // exemptFixtures are the fixtures lakesql refuses to read at all.

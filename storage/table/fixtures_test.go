@@ -17,7 +17,6 @@ import (
 
 	"github.com/lakesql/lakesql/internal/fixtures"
 	"github.com/lakesql/lakesql/internal/jsonrow"
-	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -143,36 +142,11 @@ func readSnapshot(tbl *Table, tt snapshot.TimeTravel) ([][]any, []spec.DataField
 
 func openFixture(t *testing.T, dir string) *Table {
 	t.Helper()
-	tbl, err := Open(context.Background(), externalPathRemap{localio.New(), filepath.Dir(dir)}, dir)
+	tbl, err := Open(context.Background(), fixtures.RemapExternal(localio.New(), filepath.Dir(dir)), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tbl
-}
-
-// externalPathRemap serves the fixtures' external data paths, which Java
-// recorded as file:///tmp/external..., from the copies next to each table.
-type externalPathRemap struct {
-	fileio.FileIO
-	dbDir string
-}
-
-// fixtureExternalRoot is the external data path the Java writer used.
-const fixtureExternalRoot = "/tmp/external/"
-
-func (e externalPathRemap) remap(p string) string {
-	if rest, ok := strings.CutPrefix(p, fixtureExternalRoot); ok {
-		return filepath.Join(e.dbDir, "external", rest)
-	}
-	return p
-}
-
-func (e externalPathRemap) Open(ctx context.Context, p string) (fileio.File, error) {
-	return e.FileIO.Open(ctx, e.remap(p))
-}
-
-func (e externalPathRemap) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	return e.FileIO.ReadFile(ctx, e.remap(p))
 }
 
 func readJSON(t *testing.T, tbl *Table, tt snapshot.TimeTravel) []string {

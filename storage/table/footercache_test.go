@@ -35,7 +35,7 @@ func TestJavaFixturesReadThroughFooterCache(t *testing.T) {
 			continue
 		}
 		t.Run(ft.Name, func(t *testing.T) {
-			fsys := footercache.New(externalPathRemap{localio.New(), filepath.Dir(ft.Dir)}, 64<<20)
+			fsys := footercache.New(fixtures.RemapExternal(localio.New(), filepath.Dir(ft.Dir)), 64<<20)
 			tbl, err := Open(context.Background(), fsys, ft.Dir)
 			if err != nil {
 				t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,25 +167,32 @@ func (tt *testTable) checkFileMeta(w *TableWriter, m commit.Message, f spec.Data
 // commit publishes msgs as the next snapshot.
 func (tt *testTable) commit(msgs []commit.Message) {
 	tt.t.Helper()
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, tt.io, tt.dir)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	s, err := tbl.LatestSchema(ctx)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: tt.io, TableDir: tt.dir, Core: s.CoreOptions(),
-		Now: func() time.Time { return testNow }, NewUUID: tt.newUUID, Rand: rand.New(rand.NewPCG(1, 2)),
-		Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		tt.t.Fatal(err)
-	}
 	tt.ident++
-	if _, err := c.Commit(ctx, commit.Request{CommitUser: "writer-test", Identifier: tt.ident, Messages: msgs}); err != nil {
+	if _, err := tt.commitRequest(commit.Request{CommitUser: "writer-test", Identifier: tt.ident, Messages: msgs}); err != nil {
 		tt.t.Fatal(err)
 	}
+}
+
+// commitRequest commits req with a new Committer.
+func (tt *testTable) commitRequest(req commit.Request) (commit.Result, error) {
+	tt.t.Helper()
+	return tt.committer().Commit(context.Background(), req)
+}
+
+// committer opens a Committer on the table. Its uuids are its own, so that
+// Committers of one test may run concurrently.
+func (tt *testTable) committer() *commit.Committer {
+	tt.t.Helper()
+	prefix := tt.newUUID()
+	var n atomic.Int64
+	c, err := commit.New(commit.Options{FileIO: tt.io, TableDir: tt.dir, Core: tt.schema().CoreOptions(),
+		Now: func() time.Time { return testNow }, Rand: rand.New(rand.NewPCG(1, 2)),
+		NewUUID: func() string { return fmt.Sprintf("%s-%d", prefix, n.Add(1)) },
+		Sleep:   func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		tt.t.Fatal(err)
+	}
+	return c
 }
 
 // writeCommit writes records with w, then prepares and commits them.

@@ -1,0 +1,204 @@
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+// accountsTable is acct(dt, id, bal) keyed by (dt, id), partitioned by dt,
+// in two fixed buckets.
+func accountsTable(t *testing.T, options map[string]string) *testTable {
+	opts := map[string]string{"bucket": "2"}
+	for k, v := range options {
+		opts[k] = v
+	}
+	return newTestTable(t, catalog.TableDefinition{
+		Fields: []spec.DataField{
+			field("dt", notNull(stringType)), field("id", notNull(bigintType)), field("bal", bigintType)},
+		PartitionKeys: []string{"dt"},
+		PrimaryKeys:   []string{"dt", "id"},
+		Options:       opts,
+	})
+}
+
+// TestKeyCheckOnWrittenFiles runs the key-level write-write check over
+// data files the writer really wrote: a read-modify-write commit based on
+// the seeded snapshot, after a concurrent commit of "theirs".
+func TestKeyCheckOnWrittenFiles(t *testing.T) {
+	cases := []struct {
+		name   string
+		theirs []record
+		mine   []record
+		// conflictKey is the key the conflict must name; "" for none.
+		conflictKey string
+	}{
+		{name: "update against update",
+			theirs: []record{update("d1", int64(3), int64(5))}, mine: []record{update("d1", int64(3), int64(1))},
+			conflictKey: "'3'"},
+		{name: "update against delete",
+			theirs: []record{deleteRow("d1", int64(7), int64(0))}, mine: []record{update("d1", int64(7), int64(9))},
+			conflictKey: "'7'"},
+		{name: "delete against update",
+			theirs: []record{update("d1", int64(8), int64(1))}, mine: []record{deleteRow("d1", int64(8), int64(0))},
+			conflictKey: "'8'"},
+		{name: "one common key among many",
+			theirs:      []record{update("d1", int64(1), int64(1)), update("d1", int64(11), int64(1)), update("d1", int64(19), int64(1))},
+			mine:        []record{update("d1", int64(2), int64(1)), update("d1", int64(11), int64(2)), update("d1", int64(20), int64(1))},
+			conflictKey: "'11'"},
+		{name: "other keys of the partition",
+			theirs: []record{update("d1", int64(4), int64(1))}, mine: []record{update("d1", int64(5), int64(1))}},
+		{name: "same id in another partition",
+			theirs: []record{update("d2", int64(3), int64(1))}, mine: []record{update("d1", int64(3), int64(1))}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tt := accountsTable(t, nil)
+			base := seedAccounts(tt)
+			tt.writeCommit(tt.writer(), c.theirs)
+			res, err := tt.commitRMW(c.mine, base)
+			checkKeyConflict(t, err, c.conflictKey)
+			if c.conflictKey != "" && len(res.Snapshots) != 0 {
+				t.Errorf("a conflicting commit published %v", res.Snapshots)
+			}
+		})
+	}
+}
+
+// TestKeyCheckIgnoresCompactions: a COMPACT snapshot rewriting the very
+// key changes no row, so it does not conflict.
+func TestKeyCheckIgnoresCompactions(t *testing.T) {
+	tt := accountsTable(t, nil)
+	base := seedAccounts(tt)
+	var upgrade []commit.Message
+	for _, e := range tt.liveFiles() {
+		up := e.File
+		up.Level = 1
+		upgrade = append(upgrade, commit.Message{Partition: e.Partition, Bucket: e.Bucket, TotalBuckets: e.TotalBuckets,
+			CompactBefore: []spec.DataFileMeta{e.File}, CompactAfter: []spec.DataFileMeta{up}})
+	}
+	tt.commit(upgrade)
+	_, err := tt.commitRMW([]record{update("d1", int64(3), int64(1))}, base)
+	checkKeyConflict(t, err, "")
+}
+
+// TestKeyCheckAcrossSchemaChange: the concurrent commit's file was written
+// under a schema with a column more; keys are matched by field id.
+func TestKeyCheckAcrossSchemaChange(t *testing.T) {
+	tt := accountsTable(t, nil)
+	base := seedAccounts(tt)
+	cat := catalog.New(tt.io, "wh", func() time.Time { return testNow })
+	if _, err := cat.AlterTable(context.Background(), "db", "t", catalog.AddColumn{Name: "note", Type: stringType}); err != nil {
+		t.Fatal(err)
+	}
+	tt.writeCommit(tt.writer(), []record{update("d1", int64(6), int64(1), "late")})
+	_, err := tt.commitRMW([]record{update("d1", int64(6), int64(2), nil)}, base)
+	checkKeyConflict(t, err, "'6'")
+}
+
+// seedAccounts commits ids 1..20 of partitions d1 and d2 and returns the
+// snapshot, which the read-modify-write commits of the tests read.
+func seedAccounts(tt *testTable) int64 {
+	tt.t.Helper()
+	var rows []record
+	for _, dt := range []string{"d1", "d2"} {
+		for id := int64(1); id <= 20; id++ {
+			rows = append(rows, insert(dt, id, int64(100)))
+		}
+	}
+	tt.writeCommit(tt.writer(), rows)
+	return tt.latestSnapshotID()
+}
+
+func (tt *testTable) latestSnapshotID() int64 {
+	tt.t.Helper()
+	ctx := context.Background()
+	tbl, err := table.Open(ctx, tt.io, tt.dir)
+	if err != nil {
+		tt.t.Fatal(err)
+	}
+	id, _, err := tbl.Snapshots().LatestID(ctx)
+	if err != nil {
+		tt.t.Fatal(err)
+	}
+	return id
+}
+
+// commitRMW writes records with a new writer and commits them as a
+// read-modify-write statement that read snapshot base.
+func (tt *testTable) commitRMW(records []record, base int64) (commit.Result, error) {
+	tt.t.Helper()
+	w := tt.writer()
+	tt.writeAll(w, records)
+	tt.ident++
+	return tt.commitRequest(commit.Request{CommitUser: "rmw", Identifier: tt.ident, Messages: tt.prepare(w),
+		KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}})
+}
+
+func checkKeyConflict(t *testing.T, err error, key string) {
+	t.Helper()
+	if key == "" {
+		if err != nil {
+			t.Fatalf("commit: %v, want no conflict", err)
+		}
+		return
+	}
+	var ce *commit.ConflictError
+	if !errors.As(err, &ce) || ce.Kind != commit.WriteWriteConflict || !errors.Is(err, lakeerr.ErrRetryableConflict) {
+		t.Fatalf("commit: %v, want a retryable write-write conflict", err)
+	}
+	if !strings.Contains(ce.Detail, "(id) = "+key) {
+		t.Errorf("conflict detail %q does not name key %s", ce.Detail, key)
+	}
+}
+
+// TestKeyCheckFirstCommitterWins commits eight read-modify-write updates
+// of one key, all read at the same snapshot, at once: the Committers of
+// one process commit them in one group, where each is checked against the
+// snapshots planned before it in the batch. Exactly one may land.
+func TestKeyCheckFirstCommitterWins(t *testing.T) {
+	tt := accountsTable(t, nil)
+	base := seedAccounts(tt)
+	const writers = 8
+	msgs := make([][]commit.Message, writers)
+	for i := range msgs {
+		w := tt.writer()
+		tt.writeAll(w, []record{update("d1", int64(1), int64(100+i+1))})
+		msgs[i] = tt.prepare(w)
+	}
+	results := make(chan error, writers)
+	for i := range msgs {
+		c := tt.committer()
+		go func() {
+			_, err := c.Commit(context.Background(), commit.Request{CommitUser: fmt.Sprintf("session-%d", i), Identifier: 1,
+				Messages: msgs[i], KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}})
+			results <- err
+		}()
+	}
+	landed := 0
+	for range writers {
+		err := <-results
+		switch {
+		case err == nil:
+			landed++
+		case errors.Is(err, lakeerr.ErrRetryableConflict):
+		default:
+			t.Errorf("commit: %v", err)
+		}
+	}
+	if landed != 1 {
+		t.Fatalf("%d of %d updates of one key landed, want exactly 1", landed, writers)
+	}
+	if got := tt.latestSnapshotID(); got != base+1 {
+		t.Errorf("latest snapshot %d, want %d", got, base+1)
+	}
+}
