@@ -99,11 +99,14 @@ type SnapshotRef struct {
 	CommitUser       string
 	CommitIdentifier int64
 	CommitKind       spec.CommitKind
+	// Digest is the content digest the snapshot records; zero if none.
+	Digest Digest
 }
 
 // RefOf returns the reference of a snapshot.
 func RefOf(s *spec.Snapshot) SnapshotRef {
-	return SnapshotRef{ID: s.ID, CommitUser: s.CommitUser, CommitIdentifier: s.CommitIdentifier, CommitKind: s.CommitKind}
+	return SnapshotRef{ID: s.ID, CommitUser: s.CommitUser, CommitIdentifier: s.CommitIdentifier, CommitKind: s.CommitKind,
+		Digest: snapshotDigest(s.Properties)}
 }
 
 func (r SnapshotRef) String() string {
@@ -317,3 +320,37 @@ func (e *CompactPartError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the compact part's error.
 func (e *CompactPartError) Unwrap() error { return e.Err }
+
+// IdentityError reports a commit whose user and identifier the table's
+// history contradicts (see JudgeLanded): a snapshot, or the receipt, of
+// the same user and identifier holds other rows (OtherContent), or the
+// user committed a newer identifier and nothing shows this one landed
+// (NotProven). Paimon would take either for "already committed" and drop
+// the rows silently; nothing is written instead. It is terminal: the
+// writer needs a commit user of its own, or a new identifier.
+type IdentityError struct {
+	CommitUser string
+	Identifier int64
+	Kind       spec.CommitKind
+	Outcome    LandedOutcome
+	// Snapshot is the snapshot or receipt that contradicts the request.
+	Snapshot SnapshotRef
+	// Digest is the request's content digest.
+	Digest Digest
+}
+
+// Unwrap returns the class.
+func (e *IdentityError) Unwrap() error { return lakeerr.ErrTerminalConflict }
+
+func (e *IdentityError) Error() string {
+	if e.Outcome == OtherContent {
+		return fmt.Sprintf("%s: commit user %s identifier %d already landed in %s with other rows (content digest %s; this commit's %s): "+
+			"two writers share one commit user, or a re-run statement computed other rows than its first run; nothing was written. "+
+			"Give each writer a commit user of its own, or this commit a new identifier",
+			lakeerr.ErrTerminalConflict, e.CommitUser, e.Identifier, e.Snapshot, e.Snapshot.Digest, e.Digest)
+	}
+	return fmt.Sprintf("%s: commit user %s already committed identifier %d in %s, newer than this commit's identifier %d, "+
+		"and no retained snapshot shows identifier %d: two writers share one commit user, or identifier %d is reused; nothing was written "+
+		"(Paimon would skip it as already committed)",
+		lakeerr.ErrTerminalConflict, e.CommitUser, e.Snapshot.CommitIdentifier, e.Snapshot, e.Identifier, e.Identifier, e.Identifier)
+}

@@ -13,6 +13,11 @@ import (
 // commit landed in. It returns the snapshot showing the part landed, or 0
 // and the bound.
 //
+// A receipt of the same identifier and part stands for the commit, unless
+// its digest says it holds other rows. A receipt of a newer identifier is
+// no proof (see JudgeLanded): only the commit's own snapshot, if still
+// retained, can show that it landed.
+//
 // A Committer that has not read the table yet trusts the receipt: the
 // snapshot it names is published, so it is at or before the latest
 // snapshot, which becomes the horizon when the Committer reads it: at the
@@ -28,59 +33,116 @@ func (r *run) checkReceipt(ctx context.Context, p *part) (landedIn, bound int64,
 			return 0, 0, err
 		}
 	}
-	if !rc.covers(r.req.Identifier, p.kind) {
+	switch {
+	case rc.Identifier == r.req.Identifier && (rc.CommitKind == "" || shows(rc.CommitKind, p.kind)):
+		if !sameContent(rc.digest(), r.digest) {
+			return 0, 0, r.identityError(p, OtherContent, rc.ref(user))
+		}
+	case rc.Identifier > r.req.Identifier:
+		return r.findOlderIdentifier(ctx, p, rc)
+	default:
 		return 0, rc.SnapshotID, nil
 	}
-	if r.c.horizon < 0 {
-		latest, err := r.readLatest(ctx)
-		if err != nil {
-			return 0, 0, err
-		}
-		r.c.observe(latest)
+	if err := r.observeLatest(ctx); err != nil {
+		return 0, 0, err
 	}
 	return rc.SnapshotID, 0, nil
 }
 
+// findOlderIdentifier looks for the snapshot of the request's identifier,
+// older than the receipt's, among all retained snapshots.
+func (r *run) findOlderIdentifier(ctx context.Context, p *part, rc *receipt) (landedIn, bound int64, err error) {
+	latest, err := r.readLatest(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	r.c.observe(latest)
+	walked, _, err := r.walkUser(ctx, latest, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	v := JudgeLanded(r.req.CommitUser, r.req.Identifier, p.kind, r.digest, walked)
+	switch v.Outcome {
+	case Landed:
+		return v.Snapshot.ID, 0, nil
+	case NotLanded:
+		// The receipt's snapshot expired: the receipt is the newer commit.
+		v = LandedVerdict{Outcome: NotProven, Snapshot: rc.ref(r.req.CommitUser)}
+	}
+	return 0, 0, r.identityError(p, v.Outcome, v.Snapshot)
+}
+
+func (r *run) observeLatest(ctx context.Context) error {
+	if r.c.horizon >= 0 {
+		return nil
+	}
+	latest, err := r.readLatest(ctx)
+	if err != nil {
+		return err
+	}
+	r.c.observe(latest)
+	return nil
+}
+
 // landed returns the snapshot showing that part p of the request already
 // landed, or 0 (Java's filterCommitted, after checkReceipt, on the first
-// attempt, and step 1 of tryCommitOnce on retries).
+// attempt, and step 1 of tryCommitOnce on retries), or an *IdentityError
+// when the history contradicts the request (see JudgeLanded).
 //
 // It walks back from latest to checkedUpTo: the receipt's snapshot on the
 // first attempt, the previous attempt's latest snapshot, which that attempt
-// searched, on a retry. The walk stops at the first snapshot of the user,
-// which decides (identifiers increase, so an older snapshot of the user
-// cannot hold a newer commit), or at a missing, expired, snapshot, since
-// expiry records the receipts of what it deletes first.
+// searched, on a retry. The walk stops at a missing, expired, snapshot,
+// since expiry records the receipts of what it deletes first.
 func (r *run) landed(ctx context.Context, p *part, latest *spec.Snapshot, checkedUpTo int64) (int64, error) {
 	user := r.req.CommitUser
-	own, walked, err := r.newestOfUser(ctx, latest, checkedUpTo)
+	walked, own, err := r.walkUser(ctx, latest, checkedUpTo)
 	if err != nil || own == nil {
 		return 0, err
 	}
 	if err := r.c.checkOwnership(user, own); err != nil {
 		return 0, err
 	}
-	if s, ok := FindLanded(user, r.req.Identifier, p.kind, walked); ok {
-		return s.ID, nil
+	switch v := JudgeLanded(user, r.req.Identifier, p.kind, r.digest, walked); v.Outcome {
+	case Landed:
+		return v.Snapshot.ID, nil
+	case NotLanded:
+		return 0, nil
+	default:
+		return 0, r.identityError(p, v.Outcome, v.Snapshot)
 	}
-	return 0, nil
 }
 
-// newestOfUser walks back from latest to bound (exclusive) and returns the
-// first snapshot of the request's user, with every snapshot it read.
-func (r *run) newestOfUser(ctx context.Context, latest *spec.Snapshot, bound int64) (*spec.Snapshot, []SnapshotRef, error) {
+// walkUser walks back from latest to bound (exclusive) and returns every
+// snapshot it read, newest first, and the newest snapshot of the request's
+// user. It stops after the first snapshot of the user with the request's
+// identifier or an older one: JudgeLanded needs nothing beyond it.
+func (r *run) walkUser(ctx context.Context, latest *spec.Snapshot, bound int64) ([]SnapshotRef, *spec.Snapshot, error) {
 	var walked []SnapshotRef
+	var own *spec.Snapshot
 	for id := idOf(latest); id > bound; id-- {
 		s, found, err := r.readSnapshot(ctx, id)
 		if err != nil || !found {
-			return nil, walked, err
+			return walked, own, err
 		}
 		walked = append(walked, RefOf(s))
-		if s.CommitUser == r.req.CommitUser {
-			return s, walked, nil
+		if s.CommitUser != r.req.CommitUser {
+			continue
+		}
+		if own == nil {
+			own = s
+		}
+		if s.CommitIdentifier <= r.req.Identifier {
+			break
 		}
 	}
-	return nil, walked, nil
+	return walked, own, nil
+}
+
+// identityError reports a request whose user and identifier the history
+// contradicts.
+func (r *run) identityError(p *part, outcome LandedOutcome, s SnapshotRef) *IdentityError {
+	return &IdentityError{CommitUser: r.req.CommitUser, Identifier: r.req.Identifier, Kind: p.kind,
+		Outcome: outcome, Snapshot: s, Digest: r.digest}
 }
 
 // checkOwnership refuses a snapshot of the user that this Committer did
@@ -121,6 +183,5 @@ func (c *Committer) trustReceipt(user string, rc *receipt) error {
 	if rc.SnapshotID <= max(c.horizon, c.lastPublished[user]) {
 		return nil
 	}
-	foreign := SnapshotRef{ID: rc.SnapshotID, CommitUser: user, CommitIdentifier: rc.Identifier, CommitKind: rc.CommitKind}
-	return &SharedUserError{CommitUser: user, Foreign: foreign, Own: c.lastPublished[user]}
+	return &SharedUserError{CommitUser: user, Foreign: rc.ref(user), Own: c.lastPublished[user]}
 }

@@ -35,6 +35,13 @@ type Message struct {
 	CompactNewIndexFiles     []spec.IndexFileMeta
 	CompactDeletedIndexFiles []spec.IndexFileMeta
 
+	// ContentDigest is the Digest of the rows of the data increment, the
+	// sum of RowDigest of each row the writer wrote into NewFiles; zero
+	// when the writer computed none. The commit records the sum over its
+	// messages, to tell a retry of the same rows from another commit under
+	// the same user and identifier.
+	ContentDigest Digest
+
 	// Lease, if set, is the write lease the message's writer holds while
 	// its files wait for this commit (see package lease). Commit checks it
 	// and publishes nothing once it is lost, since orphan removal may have

@@ -229,6 +229,12 @@ func (r *run) buildSnapshot(p *part, d *deltaFiles, b *baseFiles, latest *spec.S
 	if len(r.req.Properties) > 0 {
 		s.Properties = maps.Clone(r.req.Properties)
 	}
+	if !r.digest.IsZero() {
+		if s.Properties == nil {
+			s.Properties = map[string]string{}
+		}
+		s.Properties[DigestProperty] = r.digest.String()
+	}
 	if d.changelog != nil {
 		name, size, records := d.changelog.name, d.changelog.size, d.changelogRecords
 		s.ChangelogManifestList, s.ChangelogManifestListSize, s.ChangelogRecordCount = &name, &size, &records

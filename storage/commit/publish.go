@@ -100,8 +100,7 @@ func (r *run) afterPublish(ctx context.Context, snap *spec.Snapshot, writeLatest
 			warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but updating the LATEST hint failed: %w", snap.ID, err))
 		}
 	}
-	rc := receipt{Identifier: snap.CommitIdentifier, SnapshotID: snap.ID, CommitKind: snap.CommitKind}
-	if err := r.c.hintReceipt(ctx, r.req.CommitUser, rc); err != nil {
+	if err := r.c.hintReceipt(ctx, r.req.CommitUser, receiptOf(snap)); err != nil {
 		warnings = append(warnings, fmt.Errorf("commit: snapshot %d published, but %w", snap.ID, err))
 	}
 	return warnings

@@ -24,20 +24,39 @@ import (
 // and expiry writes it (WriteReceipts) before deleting snapshots. Java
 // readers ignore the directory.
 //
-// Identifiers increase per user, so the newest commit answers "did
-// identifier N land?" for every N up to it. CommitKind tells which part of
-// the newest identifier landed (see phase); a receipt without it counts as
-// the whole commit.
+// The receipt answers "did identifier N land?" for the newest identifier:
+// CommitKind tells which part of it landed (see phase; a receipt without
+// it counts as the whole commit), and Digest whether it holds the rows of
+// the commit asking. An older identifier needs its own snapshot (see
+// JudgeLanded).
 type receipt struct {
 	Identifier int64           `json:"identifier"`
 	SnapshotID int64           `json:"snapshotId"`
 	CommitKind spec.CommitKind `json:"commitKind,omitempty"`
+	// Digest is the commit's content digest (Digest.String), so that a
+	// retry of the same identifier is told from other rows after its
+	// snapshot expired.
+	Digest string `json:"digest,omitempty"`
 }
 
-// covers reports whether the receipt shows the part of kind of the commit
-// with identifier landed.
-func (rc *receipt) covers(identifier int64, kind spec.CommitKind) bool {
-	return rc.Identifier > identifier || rc.Identifier == identifier && (rc.CommitKind == "" || shows(rc.CommitKind, kind))
+// digest is the receipt's Digest; unknown when absent or unreadable.
+func (rc *receipt) digest() Digest {
+	d, _ := ParseDigest(rc.Digest)
+	return d
+}
+
+// ref describes the commit the receipt records, for errors.
+func (rc *receipt) ref(user string) SnapshotRef {
+	return SnapshotRef{ID: rc.SnapshotID, CommitUser: user, CommitIdentifier: rc.Identifier, CommitKind: rc.CommitKind, Digest: rc.digest()}
+}
+
+// receiptOf is the receipt of a published snapshot.
+func receiptOf(s *spec.Snapshot) receipt {
+	rc := receipt{Identifier: s.CommitIdentifier, SnapshotID: s.ID, CommitKind: s.CommitKind}
+	if d := snapshotDigest(s.Properties); !d.IsZero() {
+		rc.Digest = d.String()
+	}
+	return rc
 }
 
 // newerThan orders receipts of one user by the commit they record.
@@ -109,7 +128,8 @@ func (c *Committer) WriteReceipts(ctx context.Context, snapshots []*spec.Snapsho
 		if validateCommitUser(s.CommitUser) != nil {
 			continue
 		}
-		rc := &receipt{Identifier: s.CommitIdentifier, SnapshotID: s.ID, CommitKind: s.CommitKind}
+		rc := new(receipt)
+		*rc = receiptOf(s)
 		if prev, ok := newest[s.CommitUser]; !ok || rc.newerThan(prev) {
 			newest[s.CommitUser] = rc
 		}

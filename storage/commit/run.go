@@ -26,10 +26,14 @@ type run struct {
 	leases *writeLeases
 	// keys holds the primary keys of the data files the key check read.
 	keys map[string][][]any
+	// digest is the request's content digest, recorded by each snapshot
+	// and the receipt (see Digest).
+	digest Digest
 }
 
 func (c *Committer) newRun(req *Request, table *tableLayout) *run {
-	return &run{c: c, req: req, table: table, fileUUID: c.newUUID(), cache: newMetaCache(), keys: map[string][][]any{}}
+	return &run{c: c, req: req, table: table, fileUUID: c.newUUID(), cache: newMetaCache(), keys: map[string][][]any{},
+		digest: requestDigest(req.Messages)}
 }
 
 type attemptStatus int

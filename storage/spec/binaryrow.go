@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -58,11 +59,20 @@ func (e *RowArityError) Unwrap() error { return lakeerr.ErrCorruption }
 // writes them through writeDecimal/writeTimestamp). A value whose Go type does
 // not match its column fails with lakeerr.ErrUnsupported.
 func EncodeBinaryRow(types []DataType, values []any, kind RowKind) ([]byte, error) {
+	return AppendBinaryRow(nil, types, values, kind)
+}
+
+// AppendBinaryRow is EncodeBinaryRow into the capacity of dst, whose
+// content it replaces, so that a caller encoding many rows one at a time
+// reuses one buffer.
+func AppendBinaryRow(dst []byte, types []DataType, values []any, kind RowKind) ([]byte, error) {
 	if len(values) != len(types) {
 		return nil, fmt.Errorf("spec: BinaryRow of %d fields given %d values: %w",
 			len(types), len(values), lakeerr.ErrUnsupported)
 	}
-	w := &sectionWriter{buf: make([]byte, rowFixedPartSize(len(types)))}
+	fixed := rowFixedPartSize(len(types))
+	w := &sectionWriter{buf: slices.Grow(dst[:0], fixed)[:fixed]}
+	clear(w.buf)
 	w.buf[0] = byte(kind)
 	base := rowNullBitsWidth(len(types))
 	for i, t := range types {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -40,7 +41,8 @@ func (w *sectionWriter) putOffsetAndSize(slot, offset int, size uint32) {
 // reserve appends n zero bytes rounded up to a word and returns their offset.
 func (w *sectionWriter) reserve(n int) int {
 	offset := len(w.buf)
-	w.buf = append(w.buf, make([]byte, roundToWord(n))...)
+	w.buf = slices.Grow(w.buf, roundToWord(n))[:offset+roundToWord(n)]
+	clear(w.buf[offset:])
 	return offset
 }
 

@@ -86,7 +86,9 @@ type TableWriter struct {
 	prepared []commit.Message
 	// lease keeps orphan removal off the writer's files (Options.Leases).
 	lease *lease.Handle
-	err   error
+	// digestBuf is reused to encode each row for its digest.
+	digestBuf []byte
+	err       error
 }
 
 // partitionWriters are the bucket writers of one partition.
@@ -99,6 +101,9 @@ type partitionWriters struct {
 type bucketEntry struct {
 	bucket int
 	writer bucketWriter
+	// digest sums the digests of the rows written since the last hand-over
+	// (commit.Message.ContentDigest).
+	digest commit.Digest
 }
 
 // bucketWriter is the writer of one (partition, bucket).
@@ -249,16 +254,32 @@ func (w *TableWriter) route(ctx context.Context, row []any, kind spec.RowKind) e
 	if err != nil {
 		return err
 	}
-	bw, err := w.writerFor(ctx, partition, bucket)
+	b, err := w.writerFor(ctx, partition, bucket)
 	if err != nil {
 		return err
 	}
-	delta, err := bw.write(ctx, row, kind)
+	digest, err := w.rowDigest(row, kind)
 	if err != nil {
 		return err
 	}
+	delta, err := b.writer.write(ctx, row, kind)
+	if err != nil {
+		return err
+	}
+	b.digest.Add(digest)
 	w.used += delta
 	return w.enforceBudget(ctx)
+}
+
+// rowDigest is the commit.RowDigest of a row: of its BinaryRow with the
+// row kind in the header, the same encoding for a row however it arrives.
+func (w *TableWriter) rowDigest(row []any, kind spec.RowKind) (commit.Digest, error) {
+	encoded, err := spec.AppendBinaryRow(w.digestBuf, w.settings.valueTypes, row, kind)
+	if err != nil {
+		return commit.Digest{}, fmt.Errorf("%w: %w", ErrInvalidRow, err)
+	}
+	w.digestBuf = encoded
+	return commit.RowDigest(encoded), nil
 }
 
 // enforceBudget releases the largest holders of memory until the writer is
@@ -293,11 +314,11 @@ func (w *TableWriter) largestWriter() bucketWriter {
 
 // writerFor returns the writer of (partition, bucket), creating it and
 // restoring its starting sequence number on first use.
-func (w *TableWriter) writerFor(ctx context.Context, partition []byte, bucket int) (bucketWriter, error) {
+func (w *TableWriter) writerFor(ctx context.Context, partition []byte, bucket int) (*bucketEntry, error) {
 	p, ok := w.writers[string(partition)]
 	if ok {
 		if b, ok := p.buckets[bucket]; ok {
-			return b.writer, nil
+			return b, nil
 		}
 	} else {
 		dir, err := w.partitionDir(partition)
@@ -311,8 +332,9 @@ func (w *TableWriter) writerFor(ctx context.Context, partition []byte, bucket in
 	if err != nil {
 		return nil, err
 	}
-	p.buckets[bucket] = &bucketEntry{bucket: bucket, writer: bw}
-	return bw, nil
+	b := &bucketEntry{bucket: bucket, writer: bw}
+	p.buckets[bucket] = b
+	return b, nil
 }
 
 func (w *TableWriter) newBucketWriter(ctx context.Context, p *partitionWriters, bucket int) (bucketWriter, error) {
@@ -408,7 +430,8 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 // handOver drains a flushed bucket writer into its commit message.
 func (w *TableWriter) handOver(p *partitionWriters, b *bucketEntry) commit.Message {
 	m := commit.Message{Partition: bytes.Clone(p.partition), Bucket: int32(b.bucket),
-		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain(), Lease: w.lease}
+		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain(), ContentDigest: b.digest, Lease: w.lease}
+	b.digest = commit.Digest{}
 	if c, ok := b.writer.(compactingWriter); ok {
 		m.CompactBefore, m.CompactAfter = c.drainCompaction()
 	}
@@ -487,6 +510,7 @@ func (w *TableWriter) discardAll(ctx context.Context) error {
 	for _, p := range w.writers {
 		for _, b := range p.buckets {
 			errs = append(errs, b.writer.discard(ctx))
+			b.digest = commit.Digest{}
 		}
 	}
 	w.used = 0
