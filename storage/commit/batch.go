@@ -224,13 +224,19 @@ func (b *batch) extendLive(j *job, snap *spec.Snapshot) {
 // readLatest reads the latest snapshot, taking the group's knownID for
 // the LATEST hint: the hint may lag, since only the last job of each batch
 // writes it, and after the batch, and a stale hint costs a listing.
+//
+// knownID is the latest only if its snapshot is still in storage: when
+// other processes published after it and expiry deleted it and the one
+// after, the next id is free too, and a snapshot built on knownID (which
+// a run may still hold in its cache) would re-create an expired snapshot
+// off the chain, whose rows no later snapshot holds.
 func (b *batch) readLatest(ctx context.Context, r *run) (*spec.Snapshot, error) {
 	if known := b.g.knownID; known > 0 {
-		next, err := fileio.Exists(ctx, r.c.io, r.c.snapshots.SnapshotPath(known+1))
+		isLatest, err := r.stillLatest(ctx, known)
 		if err != nil {
 			return nil, fmt.Errorf("commit: find latest snapshot: %w", err)
 		}
-		if !next {
+		if isLatest {
 			s, found, err := r.readSnapshot(ctx, known)
 			if err != nil || found {
 				return s, err
@@ -238,6 +244,16 @@ func (b *batch) readLatest(ctx context.Context, r *run) (*spec.Snapshot, error) 
 		}
 	}
 	return r.readLatest(ctx)
+}
+
+// stillLatest reports whether snapshot id is in storage and the next one
+// is not.
+func (r *run) stillLatest(ctx context.Context, id int64) (bool, error) {
+	next, err := fileio.Exists(ctx, r.c.io, r.c.snapshots.SnapshotPath(id+1))
+	if err != nil || next {
+		return false, err
+	}
+	return fileio.Exists(ctx, r.c.io, r.c.snapshots.SnapshotPath(id))
 }
 
 // publish publishes the planned snapshots in order and finishes each job
