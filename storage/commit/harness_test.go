@@ -1,7 +1,9 @@
 package commit
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path"
@@ -13,6 +15,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lease"
+	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -203,18 +206,56 @@ func dataPath(dt string, bucket int32, name string) string {
 }
 
 // placeFiles creates empty placeholders of the data files a writer would
-// have written before committing msgs; the commit never reads them.
+// have written before committing msgs, unless the test wrote them
+// (keyFile): only the key check reads data files.
 func (h *harness) placeFiles(msgs []Message) {
 	for _, m := range msgs {
 		dt := dtOf(m.Partition)
 		for _, files := range [][]spec.DataFileMeta{m.NewFiles, m.CompactAfter, m.ChangelogFiles} {
 			for _, f := range files {
-				if err := h.mem.Overwrite(context.Background(), dataPath(dt, m.Bucket, f.FileName), nil); err != nil {
+				err := h.mem.PutIfAbsent(context.Background(), dataPath(dt, m.Bucket, f.FileName), nil)
+				if err != nil && !errors.Is(err, fileio.ErrExist) {
 					h.t.Fatal(err)
 				}
 			}
 		}
 	}
+}
+
+// keyFile writes a real primary-key data file of partition dt, bucket 0,
+// holding the given keys as inserts, and returns its metadata: the key
+// check (KeyCheck) reads the keys of such files.
+func (h *harness) keyFile(dt, name string, keys ...int64) spec.DataFileMeta {
+	h.t.Helper()
+	s, err := h.committer(nil).schemas.Latest(context.Background())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	layout, err := parquetio.NewKeyValueLayout(s.TrimmedPrimaryKeys(), s.Fields, false)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := parquetio.NewWriter(&buf, layout.Fields(), parquetio.WriterOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for i, k := range keys {
+		row := layout.Row(parquetio.KeyValue{Key: []any{k}, Seq: int64(i), Kind: spec.RowKindInsert, Value: []any{dt, k, "v"}})
+		if err := w.Write(row); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	// Overwrite: a sweep builds the same request again for its retry.
+	if err := h.mem.Overwrite(context.Background(), dataPath(dt, 0, name), buf.Bytes()); err != nil {
+		h.t.Fatal(err)
+	}
+	meta := h.file(fileSpec{name: name, rows: int64(len(keys)), minK: keys[0], maxK: keys[len(keys)-1]})
+	meta.FileSize = int64(buf.Len())
+	return meta
 }
 
 func dtOf(p []byte) string {

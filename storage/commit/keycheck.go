@@ -98,6 +98,11 @@ func PlanKeyCheck(in KeyCheckInput) ([]KeyCandidate, error) {
 	}
 	var out []KeyCandidate
 	for _, s := range in.Since {
+		if in.ownCommit(s.Snapshot) {
+			// An earlier attempt of this commit that landed: the landed
+			// check, not this one, decides on it.
+			continue
+		}
 		switch s.Snapshot.CommitKind {
 		case spec.CommitKindCompact, spec.CommitKindAnalyze:
 			continue
@@ -215,6 +220,12 @@ func (in *KeyCheckInput) touchedByOverwrite(s SnapshotDelta, mine []keyRange) *s
 		}
 	}
 	return nil
+}
+
+// ownCommit reports whether snapshot s carries this commit's user and
+// identifier.
+func (in *KeyCheckInput) ownCommit(s SnapshotRef) bool {
+	return s.CommitUser == in.CommitUser && s.CommitIdentifier == in.CommitIdentifier
 }
 
 func (in *KeyCheckInput) samePlace(a, b *spec.ManifestEntry) bool {

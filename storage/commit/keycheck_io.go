@@ -116,8 +116,8 @@ func (r *run) fileKeys(ctx context.Context, e *spec.ManifestEntry) ([][]any, err
 // matched by field id, so keys of files written before a rename or a type
 // change compare with new ones.
 func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.ManifestEntry) ([][]any, error) {
-	if ext := path.Ext(e.File.FileName); ext != ".parquet" {
-		return nil, fmt.Errorf("%s data files: %w", strings.TrimPrefix(ext, "."), lakeerr.ErrUnsupported)
+	if path.Ext(e.File.FileName) != ".parquet" {
+		return nil, fmt.Errorf("data file %s is not Parquet: %w", e.File.FileName, lakeerr.ErrUnsupported)
 	}
 	fileSchema, err := c.schemas.Schema(ctx, e.File.SchemaID)
 	if err != nil {

@@ -21,13 +21,14 @@ import (
 //
 //	check-keys base=4 scope=bucket
 //	mine: p=1 b=0 f1 keys=1,5,9
-//	snapshot kind=APPEND user=cdc: add p=1 b=0 f2 keys=5
+//	snapshot kind=APPEND user=cdc id=70: add p=1 b=0 f2 keys=5
 //	snapshot missing
 //
 // An entry is "add|delete p=<partition> b=<bucket> <file> keys=<k>,<k>..."
 // with an optional source=compact; keys are BIGINTs, and a file's MinKey
 // and MaxKey are its smallest and largest key. Mine's entries are adds
-// without the verb. "snapshot missing" stands for an expired snapshot. The
+// without the verb; this commit is user fix-job, identifier 7, and a
+// snapshot's identifier is ten times its id unless id= says otherwise. "snapshot missing" stands for an expired snapshot. The
 // output names the files whose keys were read, then "ok" or the conflict.
 func TestKeyCheck(t *testing.T) {
 	datadriven.RunTest(t, "testdata/key_conflicts", func(t *testing.T, d *datadriven.TestData) string {
@@ -124,7 +125,15 @@ func (sc *keyScenario) parseLine(line string) error {
 	}
 	id := sc.in.Latest.ID + 1
 	entries, err := sc.parseEntries(body, false)
-	ref := SnapshotRef{ID: id, CommitUser: cmp.Or(attrs["user"], "cdc"), CommitIdentifier: id * 10,
+	identifier := id * 10
+	if v, ok := attrs["id"]; ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return err
+		}
+		identifier = n
+	}
+	ref := SnapshotRef{ID: id, CommitUser: cmp.Or(attrs["user"], "cdc"), CommitIdentifier: identifier,
 		CommitKind: spec.CommitKind(cmp.Or(attrs["kind"], "APPEND"))}
 	sc.in.Since = append(sc.in.Since, SnapshotDelta{Snapshot: ref, Entries: entries})
 	sc.in.Latest = ref

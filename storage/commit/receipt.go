@@ -152,3 +152,42 @@ func (c *Committer) advanceReceipt(ctx context.Context, user string, rc *receipt
 	}
 	return c.writeReceipt(ctx, user, *rc)
 }
+
+// maxUserWalk bounds the snapshots NewestIdentifier reads when the user
+// has no receipt: a user without one has, as a rule, never committed.
+const maxUserWalk = 100
+
+// NewestIdentifier returns the newest identifier user committed to the
+// table as far as its receipt and the snapshots published after it show
+// (without a receipt, the newest maxUserWalk snapshots); 0 if none. A
+// writer that picks its own identifiers starts above it, so that its
+// commits are never mistaken for older ones of the same user, whatever
+// the clocks of the processes that used the user before.
+func (c *Committer) NewestIdentifier(ctx context.Context, user string) (int64, error) {
+	rc, err := c.readReceipt(ctx, user)
+	if err != nil {
+		return 0, err
+	}
+	newest, bound := int64(0), int64(-1)
+	if rc != nil {
+		newest, bound = rc.Identifier, rc.SnapshotID
+	}
+	latest, ok, err := c.snapshots.LatestID(ctx)
+	if err != nil || !ok {
+		return newest, err
+	}
+	if bound < 0 {
+		bound = max(0, latest-maxUserWalk)
+	}
+	r := c.newRun(&Request{CommitUser: user}, nil)
+	for id := latest; id > bound; id-- {
+		s, found, err := r.readSnapshot(ctx, id)
+		if err != nil || !found {
+			return newest, err
+		}
+		if s.CommitUser == user {
+			newest = max(newest, s.CommitIdentifier)
+		}
+	}
+	return newest, nil
+}

@@ -99,6 +99,24 @@ var workloads = []workload{
 		},
 		wantLive: []string{"o2", "o3"}, wantTotal: 24, wantSnapshots: 1,
 	},
+	{
+		// A read-modify-write commit checks its keys (KeyCheck) against a
+		// snapshot published after its base whose file overlaps its own in
+		// key range: both files' keys are read, and none is shared.
+		name: "key-checked-update", pk: true,
+		setup: func(h *harness) {
+			h.commitFiles("setup", 1, Message{Partition: partition("2024-01-01"), TotalBuckets: h.totalBuckets(),
+				NewFiles: []spec.DataFileMeta{h.keyFile("2024-01-01", "k1.parquet", 1, 5, 10)}})
+			h.commitFiles("other", 1, Message{Partition: partition("2024-01-01"), TotalBuckets: h.totalBuckets(),
+				NewFiles: []spec.DataFileMeta{h.keyFile("2024-01-01", "k2.parquet", 20, 25, 30)}})
+		},
+		request: func(h *harness) Request {
+			return Request{CommitUser: "w", Identifier: 7, KeyCheck: &KeyCheck{BaseSnapshotID: 1},
+				Messages: []Message{{Partition: partition("2024-01-01"), TotalBuckets: h.totalBuckets(),
+					NewFiles: []spec.DataFileMeta{h.keyFile("2024-01-01", "k3.parquet", 21, 22)}}}}
+		},
+		wantLive: []string{"k1.parquet", "k2.parquet", "k3.parquet"}, wantTotal: 8, wantSnapshots: 1,
+	},
 }
 
 // commitFiles commits msgs as user with identifier and places their files.

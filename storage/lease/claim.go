@@ -62,7 +62,8 @@ type Claimant struct {
 // ClaimedError refuses a claim that another live claimant holds.
 type ClaimedError struct {
 	User, TableDir string
-	// Owner describes the holder; Renewed is when it last renewed.
+	// Owner describes the holder; Renewed, when known, is when it last
+	// renewed its claim.
 	Owner   string
 	Renewed time.Time
 }
@@ -72,10 +73,14 @@ type ClaimedError struct {
 func (e *ClaimedError) Unwrap() error { return lakeerr.ErrTerminalConflict }
 
 func (e *ClaimedError) Error() string {
-	return fmt.Sprintf("%s: commit user %s of table %s is in use by another live writer (%s, active at %s): "+
+	holder := e.Owner
+	if !e.Renewed.IsZero() {
+		holder += ", active at " + e.Renewed.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("%s: commit user %s of table %s is in use by another live writer (%s): "+
 		"two writers under one commit user without explicit identifiers would take each other's commits for their own; "+
 		"give each writer its own commit user, or set explicit commit identifiers",
-		lakeerr.ErrTerminalConflict, e.User, e.TableDir, e.Owner, e.Renewed.UTC().Format(time.RFC3339))
+		lakeerr.ErrTerminalConflict, e.User, e.TableDir, holder)
 }
 
 // claimFile is the JSON of a claim file.
