@@ -26,3 +26,29 @@ func TestFailedCommitEndsTheTransactionOverTheWire(t *testing.T) {
 	sysTableExec(t, a, "INSERT INTO tx.orders VALUES ('2026-04-16', 3, 30)")
 	wantSysTableRows(t, root, "SELECT id FROM tx.orders ORDER BY id", "1", "2", "3")
 }
+
+// TestFailedStatementLeavesNoTransaction: after an autocommit statement
+// fails while running, the connection's next statement reads the latest
+// snapshot, not the one the failed statement pinned. (GMS never closed
+// the failed statement's transaction, so its pins stayed.) Inside an
+// explicit transaction the pins stay, as MySQL keeps the transaction.
+func TestFailedStatementLeavesNoTransaction(t *testing.T) {
+	s := startServer(t, serverConfig(newWarehouse(t)))
+	root := s.connect(t, "root", "")
+	mustExec(t, root, "CREATE DATABASE tx", "CREATE TABLE tx.t (id BIGINT PRIMARY KEY, v BIGINT)", "INSERT INTO tx.t VALUES (1, 1)")
+	a := sysTableSession(t, root)
+	if _, err := a.ExecContext(context.Background(), "INSERT INTO tx.t VALUES (2, 'x')"); mysqlErrorNumber(err) != 1366 {
+		t.Fatalf("INSERT of a bad value: %v, want 1366", err)
+	}
+	mustExec(t, root, "INSERT INTO tx.t VALUES (3, 3)")
+	wantSysTableRows(t, a, "SELECT id FROM tx.t ORDER BY id", "1", "3")
+
+	sysTableExec(t, a, "BEGIN", "SELECT COUNT(*) FROM tx.t")
+	if _, err := a.ExecContext(context.Background(), "INSERT INTO tx.t VALUES (4, 'x')"); err == nil {
+		t.Fatal("INSERT of a bad value in a transaction succeeded")
+	}
+	mustExec(t, root, "INSERT INTO tx.t VALUES (5, 5)")
+	wantSysTableRows(t, a, "SELECT id FROM tx.t ORDER BY id", "1", "3")
+	sysTableExec(t, a, "COMMIT")
+	wantSysTableRows(t, a, "SELECT id FROM tx.t ORDER BY id", "1", "3", "5")
+}

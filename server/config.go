@@ -44,6 +44,11 @@ type Config struct {
 	// ShutdownTimeout bounds how long a SIGTERM waits for running
 	// statements before the remaining connections are cut.
 	ShutdownTimeout Duration `json:"shutdown_timeout"`
+	// ConflictRerunTimeout bounds how long an autocommit statement whose
+	// commit loses write-write conflicts is run again on newer snapshots
+	// before the client gets the conflict (1213), as InnoDB's
+	// innodb_lock_wait_timeout bounds a wait for a row lock.
+	ConflictRerunTimeout Duration `json:"conflict_rerun_timeout"`
 	// MetricsListen, when set, serves Prometheus metrics (commits by
 	// outcome, conflicts, latency, scans, statements) over HTTP at
 	// /metrics on this HOST:PORT. Empty disables it.
@@ -109,17 +114,20 @@ const (
 	DefaultMaxConnections  = 151              // MySQL's default max_connections
 	DefaultConnectTimeout  = 10 * time.Second // MySQL's default connect_timeout
 	DefaultShutdownTimeout = 30 * time.Second
+	// DefaultConflictRerunTimeout is InnoDB's default innodb_lock_wait_timeout.
+	DefaultConflictRerunTimeout = 50 * time.Second
 )
 
 // DefaultConfig is the configuration without a config file or flags.
 func DefaultConfig() Config {
 	return Config{
-		Listen:          DefaultListen,
-		Warehouse:       DefaultWarehouse,
-		MaxConnections:  DefaultMaxConnections,
-		ConnectTimeout:  Duration(DefaultConnectTimeout),
-		ShutdownTimeout: Duration(DefaultShutdownTimeout),
-		Log:             LogConfig{Level: "info", Format: "text"},
+		Listen:               DefaultListen,
+		Warehouse:            DefaultWarehouse,
+		MaxConnections:       DefaultMaxConnections,
+		ConnectTimeout:       Duration(DefaultConnectTimeout),
+		ShutdownTimeout:      Duration(DefaultShutdownTimeout),
+		ConflictRerunTimeout: Duration(DefaultConflictRerunTimeout),
+		Log:                  LogConfig{Level: "info", Format: "text"},
 	}
 }
 
@@ -169,8 +177,8 @@ func (c Config) Validate() error {
 	if c.MaxConnections < 0 {
 		return fmt.Errorf("max_connections %d is negative", c.MaxConnections)
 	}
-	if c.ReadTimeout < 0 || c.ShutdownTimeout < 0 {
-		return errors.New("read_timeout and shutdown_timeout must not be negative")
+	if c.ReadTimeout < 0 || c.ShutdownTimeout < 0 || c.ConflictRerunTimeout < 0 {
+		return errors.New("read_timeout, shutdown_timeout and conflict_rerun_timeout must not be negative")
 	}
 	if c.ConnectTimeout <= 0 {
 		return errors.New("connect_timeout must be positive")

@@ -27,6 +27,11 @@ type handler struct {
 	connectTimeout time.Duration
 	// metrics counts statements by kind and outcome.
 	metrics *sqlbackend.Metrics
+	// sessions finds the lakesql session of a connection.
+	sessions *sessionRegistry
+	// rerun says how autocommit statements that lose write-write
+	// conflicts are run again (see runStatement).
+	rerun rerunPolicy
 }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
@@ -37,6 +42,7 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	defer h.tracker.remove(c)
+	defer h.sessions.remove(c.ConnectionID)
 	defer recoverAsError(c, "connection close", nil)
 	h.Handler.ConnectionClosed(c)
 }
@@ -49,13 +55,19 @@ func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
-	return clientError(h.Handler.ComQuery(ctx, c, query, padFractions(callback)))
+	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
+		return h.Handler.ComQuery(ctx, c, query, cb)
+	}))
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
-	remainder, err = h.Handler.ComMultiQuery(ctx, c, query, padFractions(callback))
+	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
+		var runErr error
+		remainder, runErr = h.Handler.ComMultiQuery(ctx, c, query, cb)
+		return runErr
+	})
 	return remainder, clientError(err)
 }
 
@@ -68,7 +80,10 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
 	defer recoverAsError(c, prepare.PrepareStmt, &err)
 	defer func() { h.metrics.RecordStatement(prepare.PrepareStmt, err) }()
-	return clientError(h.Handler.ComStmtExecute(ctx, c, prepare, callback))
+	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
+	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
+		return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
+	}))
 }
 
 func (h *handler) ComResetConnection(c *mysql.Conn) (err error) {

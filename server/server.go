@@ -169,10 +169,12 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 			return gms.MySQLProtocolListenerFactory(cfg, listenerCfg, sel)
 		},
 	}
+	sessions := newSessionRegistry()
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
-		return &handler{Handler: h, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics}, nil
+		return &handler{Handler: h, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics,
+			sessions: sessions, rerun: newRerunPolicy(time.Duration(s.cfg.ConflictRerunTimeout))}, nil
 	}
-	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend), nil, wrap)
+	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend, sessions), nil, wrap)
 	if err != nil {
 		l.Close()
 		return err
@@ -182,14 +184,16 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 }
 
 // sessionBuilder gives every connection a lakesql session, which pins
-// snapshots and stages writes.
-func sessionBuilder(backend *sqlbackend.Backend) gms.SessionBuilder {
+// snapshots and stages writes, and registers it for the handler.
+func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry) gms.SessionBuilder {
 	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 		base, err := sql.BaseSessionFromConnection(ctx, conn, addr)
 		if err != nil {
 			return nil, err
 		}
-		return backend.NewSession(base), nil
+		s := backend.NewSession(base)
+		sessions.add(conn.ConnectionID, s)
+		return s, nil
 	}
 }
 

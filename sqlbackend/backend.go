@@ -37,6 +37,11 @@ type Backend struct {
 
 	mu     sync.Mutex
 	tables map[string]*table.Table
+	// claims are the commit users this process's sessions claimed.
+	claims processClaims
+	// reruns holds, per table directory, the turn that re-runs of
+	// statements that lost write-write conflicts take (SerializeRerun).
+	reruns sync.Map
 }
 
 // New returns the backend of a warehouse.

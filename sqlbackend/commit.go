@@ -47,10 +47,10 @@ var errCommitPanicked = fmt.Errorf("the commit panicked: %w", lakeerr.ErrUnknown
 // commitTable commits the staged writes of one table (see commitStaged)
 // and releases its writer.
 func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
-	user, id, err := s.commitIdentity(ctx)
+	user, id, err := s.commitIdentity(ctx, w.dir)
 	if err != nil {
 		w.abort(ctx)
-		return err
+		return mysqlError(err)
 	}
 	committer, err := commit.New(commit.Options{
 		FileIO: s.backend.opts.FileIO, TableDir: w.dir, Core: w.schema.CoreOptions(),
@@ -77,6 +77,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	}
 	if err != nil {
 		w.release(ctx, err)
+		s.noteFailedCommit(ctx, w.dir, err)
 		return mysqlError(fmt.Errorf("commit to %s.%s: %w", w.db, w.name, err))
 	}
 	for _, warning := range res.Warnings {
@@ -84,10 +85,12 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	}
 	if res.AlreadyCommitted() && len(res.Snapshots) == 0 {
 		w.release(ctx, compactFailed) // nothing of this run was committed
-		ctx.Warn(erErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s; nothing was written",
+		s.noteSkipped()
+		ctx.Warn(erErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s with the same rows; nothing was written",
 			user, id, res.AlreadyCommittedIn, w.db, w.name)
 		return nil
 	}
+	s.warnReruns(ctx, w.db, w.name)
 	return mysqlError(w.writer.Close())
 }
 
@@ -97,6 +100,9 @@ func (w *tableWrite) request(user string, id int64, watermark *int64) commit.Req
 		CommitUser: user, Identifier: id, Watermark: watermark,
 		Messages:  slices.Concat(w.messages, w.deleted, w.compaction),
 		Overwrite: w.overwrite,
+	}
+	if w.checkKeys {
+		req.KeyCheck = &commit.KeyCheck{BaseSnapshotID: w.base}
 	}
 	if o := w.overwrite; o != nil && len(o.Static) == 0 && o.Static != nil && len(w.messages) == 0 {
 		req.Overwrite = &commit.Overwrite{BaseSnapshotID: o.BaseSnapshotID, Truncate: true}

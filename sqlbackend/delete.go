@@ -89,7 +89,7 @@ func deletionMessages(plan *table.Plan) ([]commit.Message, error) {
 // statement read, so rows committed later by others are not removed
 // silently: the commit fails with a conflict instead (apache/paimon#4802).
 func (t *Table) Truncate(ctx *sql.Context) (int, error) {
-	e := t.editor(ctx)
+	e := t.editor(ctx, false)
 	if e.err != nil {
 		return 0, e.err
 	}

@@ -59,7 +59,12 @@ func createPayments(t *testing.T, h *harness, primaryKey bool) {
 
 func (h *harness) latestSnapshot(t *testing.T) int64 {
 	t.Helper()
-	tb, err := h.backend.OpenTable(context.Background(), "pay", "payments")
+	return h.latestSnapshotOf(t, "pay", "payments")
+}
+
+func (h *harness) latestSnapshotOf(t *testing.T, db, name string) int64 {
+	t.Helper()
+	tb, err := h.backend.OpenTable(context.Background(), db, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +73,19 @@ func (h *harness) latestSnapshot(t *testing.T) int64 {
 		t.Fatal(err)
 	}
 	return id
+}
+
+func (h *harness) latestSnapshotHeader(t *testing.T, db, name string) *spec.Snapshot {
+	t.Helper()
+	tb, err := h.backend.OpenTable(context.Background(), db, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tb.Snapshots().Latest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func wantRows(t *testing.T, c *conn, q string, want ...string) {

@@ -30,19 +30,27 @@ type editor struct {
 	written map[string]sql.Row
 }
 
-// Inserter implements sql.InsertableTable.
-func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter { return t.editor(ctx) }
+// Inserter implements sql.InsertableTable. An INSERT is a blind upsert,
+// unless it updates duplicates or selects from the table it inserts into.
+func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter {
+	return t.editor(ctx, t.detectDuplicates || t.readsItself)
+}
 
-// Replacer implements sql.ReplaceableTable.
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx) }
+// Replacer implements sql.ReplaceableTable. REPLACE is a blind upsert.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx, false) }
 
-// Updater implements sql.UpdatableTable.
-func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.editor(ctx) }
+// Updater implements sql.UpdatableTable. An UPDATE derives the new rows
+// from those it read.
+func (t *Table) Updater(ctx *sql.Context) sql.RowUpdater { return t.editor(ctx, true) }
 
-// Deleter implements sql.DeletableTable.
-func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.editor(ctx) }
+// Deleter implements sql.DeletableTable. A DELETE removes the rows its
+// WHERE read.
+func (t *Table) Deleter(ctx *sql.Context) sql.RowDeleter { return t.editor(ctx, true) }
 
-func (t *Table) editor(ctx *sql.Context) *editor {
+// editor opens the statement's editor. derived says whether the rows it
+// writes derive from rows it read, which makes the commit check its keys
+// against concurrent commits (see keysChecked).
+func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
 		return &editor{table: t, err: fmt.Errorf("no transaction for a write to %s", t.name)}
@@ -50,12 +58,17 @@ func (t *Table) editor(ctx *sql.Context) *editor {
 	if tx.readOnly {
 		return &editor{table: t, err: sql.ErrReadOnlyTransaction.New()}
 	}
-	w, err := tx.writes.forTable(ctx, t.db.backend, t)
+	var w *tableWrite
+	err := claimBeforeWrite(ctx, t)
+	if err == nil {
+		w, err = tx.writes.forTable(ctx, t.db.backend, t)
+	}
 	if err == nil && len(w.schema.Fields) != len(t.schema.Fields) {
 		err = fmt.Errorf("table %s changed its schema during the statement; run it again", t.name)
 	}
 	if err == nil {
 		w.applyPendingOverwrite(ctx, t)
+		w.checkKeys = w.checkKeys || keysChecked(ctx, derived)
 	}
 	e := &editor{table: t, w: w, err: mysqlError(err)}
 	if t.detectDuplicates && len(t.schema.PrimaryKeys) > 0 {
@@ -178,4 +191,25 @@ func storageRow(fields []spec.DataField, row sql.Row) ([]any, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// claimBeforeWrite claims the session's commit user on t when lakesql
+// picks its identifiers (see identity.go).
+func claimBeforeWrite(ctx *sql.Context, t *Table) error {
+	s, ok := ctx.Session.(*Session)
+	if !ok {
+		return nil
+	}
+	return s.claimBeforeWrite(ctx, t.t.Dir())
+}
+
+// keysChecked reports whether a statement's writes must fail on a primary
+// key another commit wrote since the statement's transaction read the
+// table (commit.KeyCheck, docs/isolation.md): when they derive from rows
+// it read, when it runs in an explicit transaction (which may have read
+// the rows in an earlier statement), and for every write under
+// lakesql_conflict_check = 'all'. Blind upserts are last-writer-wins
+// otherwise, as Paimon defines them.
+func keysChecked(ctx *sql.Context, derived bool) bool {
+	return derived || explicitTransaction(ctx) || conflictCheckAll(ctx)
 }

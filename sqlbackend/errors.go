@@ -17,6 +17,7 @@ import (
 const (
 	erErrorDuringCommit = 1180 // ER_ERROR_DURING_COMMIT
 	erGetErrMsg         = 1296 // ER_GET_ERRMSG: "Got error %d '%s' from %s"
+	erLockDeadlock      = 1213 // ER_LOCK_DEADLOCK, as a warning code
 )
 
 // mysqlError turns a storage error into the MySQL error a client can act

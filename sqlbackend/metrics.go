@@ -45,6 +45,7 @@ type Metrics struct {
 	scanBytes        *prometheus.CounterVec
 	scanManifests    *prometheus.CounterVec
 	statements       *prometheus.CounterVec
+	statementReruns  *prometheus.CounterVec
 
 	compactions       *prometheus.CounterVec
 	compactionBytes   *prometheus.CounterVec
@@ -124,6 +125,8 @@ func NewMetrics() *Metrics {
 		"Manifests of scanned snapshots, by decision: kept (read), or pruned unread.", append(perTable, "decision")...)
 	m.statements = m.counter("lakesql_statements_total",
 		"Statements by kind (first keyword) and outcome (ok, error).", "kind", "outcome")
+	m.statementReruns = m.counter("lakesql_statement_reruns_total",
+		"Autocommit statements run again on a newer snapshot because their commit lost a write-write conflict, by kind (first keyword); each run counts once.", "kind")
 	m.registerMaintenance(perTable)
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -217,6 +220,7 @@ var conflictLabels = map[commit.ConflictKind]string{
 	commit.FileAddedTwice:         "file-added-twice",
 	commit.DeletedFileNotLive:     "deleted-file-not-live",
 	commit.KeyRangeOverlap:        "key-range-overlap",
+	commit.WriteWriteConflict:     "write-write",
 }
 
 // conflictOf names the conflict a commit error reports and the publish
@@ -225,6 +229,7 @@ func conflictOf(err error) (conflict string, attempts int) {
 	var ce *commit.ConflictError
 	var re *commit.RetryExhaustedError
 	var su *commit.SharedUserError
+	var ie *commit.IdentityError
 	switch {
 	case errors.As(err, &ce):
 		if label, ok := conflictLabels[ce.Kind]; ok {
@@ -235,6 +240,8 @@ func conflictOf(err error) (conflict string, attempts int) {
 		return "retries-exhausted", re.Attempts
 	case errors.As(err, &su):
 		return "shared-user", 0
+	case errors.As(err, &ie):
+		return "identity", 0
 	}
 	return "", 0
 }
@@ -351,6 +358,15 @@ func (m *Metrics) RecordStatement(query string, err error) {
 		outcome = "error"
 	}
 	m.statements.WithLabelValues(StatementKind(query), outcome).Inc()
+}
+
+// RecordRerun counts one more run of an autocommit statement after a lost
+// write-write conflict.
+func (m *Metrics) RecordRerun(query string) {
+	if m == nil {
+		return
+	}
+	m.statementReruns.WithLabelValues(StatementKind(query)).Inc()
 }
 
 // statementKinds are the first keywords counted by name; synonyms map to

@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"strings"
@@ -20,8 +21,13 @@ type Session struct {
 	// session, so two sessions never share one (storage/commit refuses
 	// live writers sharing a user).
 	commitUser string
-	// nextIdentifier numbers this session's commits under commitUser.
+	// nextIdentifier numbers this session's commits under commitUser, or
+	// the last identifier lakesql picked for a named user.
 	nextIdentifier atomic.Int64
+	// claims are the commit users the session claimed (see identity.go).
+	claims sessionClaims
+	// outcome is what the last statement's commit leaves for the server.
+	outcome statementOutcome
 
 	overwriteMu sync.Mutex
 	// overwrite is the INSERT OVERWRITE being run, set when its text is
@@ -45,7 +51,9 @@ func (s *Session) overwritePending(db, table string) bool {
 
 // NewSession wraps a GMS base session.
 func (b *Backend) NewSession(base *sql.BaseSession) *Session {
-	return &Session{BaseSession: base, backend: b, commitUser: "lakesql-" + b.newUUID()}
+	s := &Session{BaseSession: base, backend: b, commitUser: "lakesql-" + b.newUUID()}
+	s.claims.written = map[claimKey]time.Time{}
+	return s
 }
 
 // Transaction is what a GMS transaction means here: the snapshots pinned
@@ -131,6 +139,29 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 func endFailedTransaction(ctx *sql.Context) {
 	ctx.SetIgnoreAutoCommit(false)
 	ctx.SetTransaction(nil)
+}
+
+// EndFailedStatement ends the transaction of an autocommit statement that
+// failed. GMS commits an autocommit statement's transaction when its
+// result iterator closes, which the server never does for a statement
+// that failed while running (a failed INSERT, a refused write), and only
+// starts a transaction when the session has none. Left alone, the
+// connection's next statement would run in the failed statement's
+// transaction: read the snapshots it pinned, however old, and commit
+// whatever it staged. Inside an explicit transaction a failed statement
+// leaves the transaction as MySQL does.
+func (s *Session) EndFailedStatement() {
+	if s.GetIgnoreAutoCommit() {
+		return
+	}
+	ctx := sql.NewContext(context.Background(), sql.WithSession(s))
+	if explicitTransaction(ctx) {
+		return
+	}
+	if t, ok := s.GetTransaction().(*Transaction); ok {
+		t.writes.abort(ctx)
+		s.SetTransaction(nil)
+	}
 }
 
 // Rollback implements sql.TransactionSession: staged files are deleted and

@@ -60,6 +60,9 @@ type tableWrite struct {
 	// later rows are in those files already.
 	deleted   []commit.Message
 	deletedBy *pushedLookup
+	// checkKeys makes the commit fail on keys written by commits after
+	// base (see keysChecked).
+	checkKeys bool
 }
 
 func (w *tableWrite) hasChanges() bool {

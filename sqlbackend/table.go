@@ -35,8 +35,11 @@ type Table struct {
 	// as of the statement's start, read on top of the pinned snapshot.
 	staged []spec.ManifestEntry
 	// detectDuplicates makes inserts report existing keys, for INSERT … ON
-	// DUPLICATE KEY UPDATE (see markDuplicateChecks).
+	// DUPLICATE KEY UPDATE (see markReadModifyWrite).
 	detectDuplicates bool
+	// readsItself marks the target of an INSERT … SELECT whose SELECT
+	// reads the same table: its rows derive from rows it read.
+	readsItself bool
 }
 
 var (

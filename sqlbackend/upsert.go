@@ -15,24 +15,36 @@ import (
 	"github.com/lakesql/lakesql/storage/table"
 )
 
-// ruleDetectDuplicates is the analyzer rule id of markDuplicateChecks,
+// ruleDetectDuplicates is the analyzer rule id of markReadModifyWrite,
 // above GMS's own rule ids.
 const ruleDetectDuplicates analyzer.RuleId = 10_001
 
-// markDuplicateChecks flags the target of INSERT … ON DUPLICATE KEY UPDATE.
-// GMS runs the UPDATE part only when the table reports the duplicate key
-// (go-mysql-server.md §4.2), and Paimon itself never does: a plain INSERT
-// of an existing key is an upsert. Looking keys up costs a read per row, so
-// only this statement pays for it. It runs in GMS's AlwaysBeforeDefault
-// batch, the only one INSERT … VALUES goes through besides validation
-// (sql/analyzer/node_batches.go).
-func markDuplicateChecks(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+// markReadModifyWrite flags the target of an INSERT whose rows derive from
+// rows it reads:
+//   - INSERT … ON DUPLICATE KEY UPDATE. GMS runs the UPDATE part only when
+//     the table reports the duplicate key (go-mysql-server.md §4.2), and
+//     Paimon itself never does: a plain INSERT of an existing key is an
+//     upsert. Looking keys up costs a read per row, so only this statement
+//     pays for it.
+//   - INSERT … SELECT from the same table.
+//
+// Both make the commit check their keys (keysChecked). It runs in GMS's
+// AlwaysBeforeDefault batch, the only one INSERT … VALUES goes through
+// besides validation (sql/analyzer/node_batches.go).
+func markReadModifyWrite(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		ins, ok := n.(*plan.InsertInto)
-		if !ok || len(ins.OnDupExprs) == 0 {
+		if !ok {
 			return n, transform.SameTree, nil
 		}
-		dest, _, err := transform.Node(ins.Destination, flagDuplicateChecks)
+		target := insertTarget(ins.Destination)
+		duplicates, self := len(ins.OnDupExprs) > 0, target != nil && readsTable(ins.Source, target)
+		if !duplicates && !self {
+			return n, transform.SameTree, nil
+		}
+		dest, _, err := transform.Node(ins.Destination, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+			return flagInsertTarget(n, duplicates, self)
+		})
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
@@ -41,10 +53,39 @@ func markDuplicateChecks(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 	})
 }
 
-// flagDuplicateChecks replaces the lakesql table under an insert's
-// destination (which GMS wraps in InsertDestination and ProcessTable) by
-// one that reports duplicate keys.
-func flagDuplicateChecks(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+// insertTarget is the lakesql table under an insert's destination (which
+// GMS wraps in InsertDestination and ProcessTable), or nil.
+func insertTarget(dest sql.Node) *Table {
+	var found *Table
+	transform.Inspect(dest, func(n sql.Node) bool {
+		if rt, ok := n.(*plan.ResolvedTable); ok {
+			if t, ok := rt.Table.(*Table); ok {
+				found = t
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// readsTable reports whether the plan reads table t, however the scan is
+// wrapped (an index lookup, a subquery, a join).
+func readsTable(source sql.Node, t *Table) bool {
+	reads := false
+	transform.Inspect(source, func(n sql.Node) bool {
+		if tn, ok := n.(sql.TableNode); ok {
+			if other, ok := tn.UnderlyingTable().(*Table); ok && other.t.Dir() == t.t.Dir() {
+				reads = true
+			}
+		}
+		return !reads
+	})
+	return reads
+}
+
+// flagInsertTarget replaces the lakesql table of a destination by one
+// flagged for its duplicate checks and reads.
+func flagInsertTarget(n sql.Node, duplicates, self bool) (sql.Node, transform.TreeIdentity, error) {
 	rt, ok := n.(*plan.ResolvedTable)
 	if !ok {
 		return n, transform.SameTree, nil
@@ -54,7 +95,7 @@ func flagDuplicateChecks(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		return n, transform.SameTree, nil
 	}
 	flagged := *t
-	flagged.detectDuplicates = true
+	flagged.detectDuplicates, flagged.readsItself = duplicates, self
 	replaced, err := rt.WithTable(&flagged)
 	return replaced, transform.NewTree, err
 }

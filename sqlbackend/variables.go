@@ -1,8 +1,8 @@
 package sqlbackend
 
 import (
-	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -23,6 +23,17 @@ const (
 	// VarCommitWatermark, when set, advances the table watermark with the
 	// next commit (epoch milliseconds).
 	VarCommitWatermark = "lakesql_commit_watermark"
+	// VarConflictCheck says which autocommit writes fail on a primary key
+	// a concurrent commit wrote: 'derived' (the default), those whose rows
+	// derive from rows they read; 'all', blind upserts (INSERT, REPLACE)
+	// too. Writes in explicit transactions are always checked.
+	VarConflictCheck = "lakesql_conflict_check"
+)
+
+// Values of VarConflictCheck.
+const (
+	ConflictCheckDerived = "derived"
+	ConflictCheckAll     = "all"
 )
 
 var registerOnce sync.Once
@@ -32,7 +43,7 @@ var registerOnce sync.Once
 func registerGlobals() {
 	registerOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
-			analyzer.Rule{Id: ruleDetectDuplicates, Apply: markDuplicateChecks},
+			analyzer.Rule{Id: ruleDetectDuplicates, Apply: markReadModifyWrite},
 			analyzer.Rule{Id: ruleShowCreateTable, Apply: replaceShowCreateTable},
 			analyzer.Rule{Id: ruleQualifiedTruncate, Apply: truncateQualifiedDelete})
 		session := sql.GetMysqlScope(sql.SystemVariableScope_Session)
@@ -43,37 +54,11 @@ func registerGlobals() {
 				Type: types.NewSystemIntType(VarCommitIdentifier, 0, math.MaxInt64, false), Default: int64(0)},
 			&sql.MysqlSystemVariable{Name: VarCommitWatermark, Scope: session, Dynamic: true,
 				Type: types.NewSystemIntType(VarCommitWatermark, -1, math.MaxInt64, true), Default: int64(-1)},
+			&sql.MysqlSystemVariable{Name: VarConflictCheck, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
+				Type:    types.NewSystemEnumType(VarConflictCheck, ConflictCheckDerived, ConflictCheckAll),
+				Default: ConflictCheckDerived},
 		})
 	})
-}
-
-// commitIdentity is the (user, identifier) of the session's next commit.
-func (s *Session) commitIdentity(ctx *sql.Context) (string, int64, error) {
-	user, _ := stringVar(ctx, VarCommitUser)
-	id, _ := intVar(ctx, VarCommitIdentifier)
-	switch {
-	case user == "" && id > 0:
-		return "", 0, fmt.Errorf("%s is set without %s: an identifier means nothing without its user", VarCommitIdentifier, VarCommitUser)
-	case user == "":
-		return s.commitUser, s.nextIdentifier.Add(1), nil
-	case id > 0:
-		return user, id, nil
-	}
-	// A named user without an explicit identifier: identifiers must grow
-	// per user, and the clock does across sessions and restarts.
-	return user, s.clockIdentifier(), nil
-}
-
-// clockIdentifier is the current epoch millisecond, or one more than the
-// last identifier this session used if the clock has not passed it.
-func (s *Session) clockIdentifier() int64 {
-	for {
-		last := s.nextIdentifier.Load()
-		next := max(s.backend.opts.Now().UnixMilli(), last+1)
-		if s.nextIdentifier.CompareAndSwap(last, next) {
-			return next
-		}
-	}
 }
 
 func commitWatermark(ctx *sql.Context) *int64 {
@@ -104,4 +89,10 @@ func intVar(ctx *sql.Context, name string) (int64, bool) {
 		return int64(n), true
 	}
 	return 0, false
+}
+
+// conflictCheckAll reports whether lakesql_conflict_check is 'all'.
+func conflictCheckAll(ctx *sql.Context) bool {
+	v, _ := stringVar(ctx, VarConflictCheck)
+	return strings.EqualFold(v, ConflictCheckAll)
 }
