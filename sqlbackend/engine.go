@@ -35,6 +35,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a := analyzer.NewBuilder(pro).
 		AddPostAnalyzeRule(ruleDecimalSums, typeDecimalSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
+		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
 	engine := sqle.New(a, &sqle.Config{})
