@@ -36,6 +36,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleDecimalSums, typeDecimalSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
+		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
 	engine := sqle.New(a, &sqle.Config{})

@@ -37,7 +37,7 @@ func (rangeLookup) Key() []byte { return []byte("lookup") }
 // join, travel to PartitionRows in the partition.
 func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
 	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
-	if !ok {
+	if !ok || t.lookupReadsAll {
 		return t.Partitions(ctx)
 	}
 	filter, err := rangesPredicate(ctx, t, lookup.Index, ranges)
