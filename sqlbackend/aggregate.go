@@ -40,7 +40,7 @@ func pushAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		return &aggregateNode{table: t, specs: specs, schema: aggregateSchema(gb)}, transform.NewTree, nil
+		return &aggregateNode{table: t, specs: specs, exprs: gb.SelectedExprs, schema: aggregateSchema(gb)}, transform.NewTree, nil
 	})
 }
 
@@ -165,12 +165,27 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 
 // aggregateNode is one row of aggregates computed by the storage layer.
 type aggregateNode struct {
-	table  *Table
-	specs  []table.AggSpec
+	table *Table
+	specs []table.AggSpec
+	// exprs are the GroupBy's selected expressions, whose column ids the
+	// nodes above refer to.
+	exprs  []sql.Expression
 	schema sql.Schema
 }
 
-var _ sql.ExecSourceRel = (*aggregateNode)(nil)
+var (
+	_ sql.ExecSourceRel = (*aggregateNode)(nil)
+	_ sql.Projector     = (*aggregateNode)(nil)
+)
+
+// ProjectedExprs implements sql.Projector, as the GroupBy it replaces
+// does. GMS puts the outer row in front of the rows of a subquery by
+// wrapping its Projectors and tables (plan.PrependRowInPlan), and assigns
+// the column indexes above a Projector from these expressions' ids; as a
+// plain node the aggregate returned its values without the outer row, and
+// a scalar subquery over it failed with "unable to find field with index
+// 3 in row of 1 columns".
+func (a *aggregateNode) ProjectedExprs() []sql.Expression { return a.exprs }
 
 func (a *aggregateNode) Resolved() bool       { return true }
 func (a *aggregateNode) IsReadOnly() bool     { return true }
