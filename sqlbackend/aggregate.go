@@ -40,26 +40,8 @@ func pushAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		return &aggregateNode{table: t, specs: specs, exprs: gb.SelectedExprs, schema: aggregateSchema(gb)}, transform.NewTree, nil
+		return &aggregateNode{table: t, specs: specs, exprs: gb.SelectedExprs, schema: gb.Schema()}, transform.NewTree, nil
 	})
-}
-
-// aggregateSchema is the GroupBy's output schema with SUMs of DECIMALs
-// widened to their MySQL type (see typeDecimalSums), so a large total never
-// overflows the column's own precision.
-func aggregateSchema(gb *plan.GroupBy) sql.Schema {
-	schema := gb.Schema().Copy()
-	for i, e := range gb.SelectedExprs {
-		if a, ok := e.(*expression.Alias); ok {
-			e = a.Child
-		}
-		if sum, ok := e.(*aggregation.Sum); ok {
-			if typ, ok := decimalSumType(sum.Child.Type()); ok {
-				schema[i].Type = typ
-			}
-		}
-	}
-	return schema
 }
 
 // exactlyFilteredTable is the lakesql table under n when n reads it whole
@@ -134,6 +116,11 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 			return table.AggSpec{Func: table.AggCountStar}, true
 		}
 		fn, child = table.AggCount, a.Child
+	case *exactSum:
+		fn, child = table.AggSum, a.Child
+		if a.Window() != nil {
+			return table.AggSpec{}, false
+		}
 	case *aggregation.Sum:
 		fn, child = table.AggSum, a.Child
 		if a.Window() != nil {
@@ -250,9 +237,9 @@ func emptyAggregates(specs []table.AggSpec) []table.AggResult {
 	return out
 }
 
-// sqlValue converts a storage aggregate into the value GMS's own
-// aggregate would have produced for the column (e.g. SUM of integers is a
-// DOUBLE in GMS).
+// sqlValue converts a storage aggregate into the value of the column's
+// type, the type the GroupBy it replaces declared (e.g. SUM of a FLOAT is
+// a DOUBLE in storage and a FLOAT in GMS).
 func (a *aggregateNode) sqlValue(ctx *sql.Context, i int, r table.AggResult) (any, error) {
 	if r.Value == nil {
 		return nil, nil

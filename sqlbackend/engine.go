@@ -33,7 +33,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	})
 	pro := NewProvider(b, procedures)
 	a := analyzer.NewBuilder(pro).
-		AddPostAnalyzeRule(ruleDecimalSums, typeDecimalSums).
+		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
