@@ -40,26 +40,8 @@ func pushAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		return &aggregateNode{table: t, specs: specs, schema: aggregateSchema(gb)}, transform.NewTree, nil
+		return &aggregateNode{table: t, specs: specs, exprs: gb.SelectedExprs, schema: gb.Schema()}, transform.NewTree, nil
 	})
-}
-
-// aggregateSchema is the GroupBy's output schema with SUMs of DECIMALs
-// widened to their MySQL type (see typeDecimalSums), so a large total never
-// overflows the column's own precision.
-func aggregateSchema(gb *plan.GroupBy) sql.Schema {
-	schema := gb.Schema().Copy()
-	for i, e := range gb.SelectedExprs {
-		if a, ok := e.(*expression.Alias); ok {
-			e = a.Child
-		}
-		if sum, ok := e.(*aggregation.Sum); ok {
-			if typ, ok := decimalSumType(sum.Child.Type()); ok {
-				schema[i].Type = typ
-			}
-		}
-	}
-	return schema
 }
 
 // exactlyFilteredTable is the lakesql table under n when n reads it whole
@@ -134,6 +116,11 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 			return table.AggSpec{Func: table.AggCountStar}, true
 		}
 		fn, child = table.AggCount, a.Child
+	case *exactSum:
+		fn, child = table.AggSum, a.Child
+		if a.Window() != nil {
+			return table.AggSpec{}, false
+		}
 	case *aggregation.Sum:
 		fn, child = table.AggSum, a.Child
 		if a.Window() != nil {
@@ -165,12 +152,27 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 
 // aggregateNode is one row of aggregates computed by the storage layer.
 type aggregateNode struct {
-	table  *Table
-	specs  []table.AggSpec
+	table *Table
+	specs []table.AggSpec
+	// exprs are the GroupBy's selected expressions, whose column ids the
+	// nodes above refer to.
+	exprs  []sql.Expression
 	schema sql.Schema
 }
 
-var _ sql.ExecSourceRel = (*aggregateNode)(nil)
+var (
+	_ sql.ExecSourceRel = (*aggregateNode)(nil)
+	_ sql.Projector     = (*aggregateNode)(nil)
+)
+
+// ProjectedExprs implements sql.Projector, as the GroupBy it replaces
+// does. GMS puts the outer row in front of the rows of a subquery by
+// wrapping its Projectors and tables (plan.PrependRowInPlan), and assigns
+// the column indexes above a Projector from these expressions' ids; as a
+// plain node the aggregate returned its values without the outer row, and
+// a scalar subquery over it failed with "unable to find field with index
+// 3 in row of 1 columns".
+func (a *aggregateNode) ProjectedExprs() []sql.Expression { return a.exprs }
 
 func (a *aggregateNode) Resolved() bool       { return true }
 func (a *aggregateNode) IsReadOnly() bool     { return true }
@@ -235,9 +237,9 @@ func emptyAggregates(specs []table.AggSpec) []table.AggResult {
 	return out
 }
 
-// sqlValue converts a storage aggregate into the value GMS's own
-// aggregate would have produced for the column (e.g. SUM of integers is a
-// DOUBLE in GMS).
+// sqlValue converts a storage aggregate into the value of the column's
+// type, the type the GroupBy it replaces declared (e.g. SUM of a FLOAT is
+// a DOUBLE in storage and a FLOAT in GMS).
 func (a *aggregateNode) sqlValue(ctx *sql.Context, i int, r table.AggResult) (any, error) {
 	if r.Value == nil {
 		return nil, nil

@@ -101,16 +101,15 @@ func (t *Table) storedColumnName(name string) string {
 	return name
 }
 
-// CreateIndex implements sql.IndexAlterableTable. Paimon keeps no secondary
-// indexes; CREATE TABLE with an INDEX clause calls this after the table
-// exists, so refusing here would leave a half-done statement. The index is
-// accepted as a no-op, with a warning saying so.
-func (t *Table) CreateIndex(ctx *sql.Context, def sql.IndexDef) error {
+// CreateIndex implements sql.IndexAlterableTable. Paimon tables have no
+// index but the primary key, fixed when the table is created; statements
+// adding a secondary index are refused before they run
+// (refuseSecondaryIndexes), so a call here is a path that rule missed.
+func (t *Table) CreateIndex(_ *sql.Context, def sql.IndexDef) error {
 	if def.IsPrimary() {
 		return unsupportedf("changing the primary key of %s: Paimon tables keep the key they were created with", t.name)
 	}
-	ctx.Warn(erNotSupportedYetWarning, "index %s on %s is not stored: Paimon tables have no secondary indexes; queries prune by partition, bucket and file statistics", def.Name, t.name)
-	return nil
+	return errSecondaryIndex(t.name, def.Name, def.ColumnNames())
 }
 
 // DropIndex implements sql.IndexAlterableTable.
@@ -122,7 +121,3 @@ func (t *Table) DropIndex(*sql.Context, string) error {
 func (t *Table) RenameIndex(*sql.Context, string, string) error {
 	return unsupportedf("%s has no secondary indexes to rename", t.name)
 }
-
-// erNotSupportedYetWarning is the code of warnings about accepted but
-// ignored clauses.
-const erNotSupportedYetWarning = 1235

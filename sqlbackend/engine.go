@@ -33,8 +33,11 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	})
 	pro := NewProvider(b, procedures)
 	a := analyzer.NewBuilder(pro).
-		AddPostAnalyzeRule(ruleDecimalSums, typeDecimalSums).
+		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
+		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
+		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
+		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
 	engine := sqle.New(a, &sqle.Config{})

@@ -51,15 +51,14 @@ func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) 
 }
 
 // IndexedAccess implements sql.IndexAddressable: the table narrowed to a
-// lookup, either a pushed filter or ranges on the primary key (lookup
-// joins).
-func (t *Table) IndexedAccess(ctx *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
+// pushed filter. Ranges on the primary key are left to LookupPartitions:
+// for a lookup join GMS calls IndexedAccess once, while planning, with the
+// lookup of a zero key (plan.NewIndexedAccessForTableNode), and passes the
+// lookup of each outer row to LookupPartitions only.
+func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.IndexedTable {
 	c := *t
-	switch r := lookup.Ranges.(type) {
-	case *pushedLookup:
+	if r, ok := lookup.Ranges.(*pushedLookup); ok {
 		c.lookup = r
-	case sql.MySQLRangeCollection:
-		c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: rangesPredicate(t, lookup.Index, r)}}
 	}
 	return &c
 }

@@ -6,7 +6,9 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -24,13 +26,39 @@ func (t *Table) Partitions(*sql.Context) (sql.PartitionIter, error) {
 	return sql.PartitionsToPartitionIter(wholeTable{}), nil
 }
 
-// LookupPartitions implements sql.IndexedTable.
+// rangeLookup is the partition of an index range lookup: the rows its
+// filter selects.
+type rangeLookup struct{ filter predicate.Predicate }
+
+func (rangeLookup) Key() []byte { return []byte("lookup") }
+
+// LookupPartitions implements sql.IndexedTable. A pushed filter is already
+// the table's (IndexedAccess); ranges, one lookup per outer row of a lookup
+// join, travel to PartitionRows in the partition.
 func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.PartitionIter, error) {
-	return t.Partitions(ctx)
+	ranges, ok := lookup.Ranges.(sql.MySQLRangeCollection)
+	if !ok || t.lookupReadsAll {
+		return t.Partitions(ctx)
+	}
+	filter, err := rangesPredicate(ctx, t, lookup.Index, ranges)
+	if err != nil {
+		return nil, mysqlError(err)
+	}
+	return sql.PartitionsToPartitionIter(rangeLookup{filter: filter}), nil
 }
 
 // PartitionRows implements sql.Table.
-func (t *Table) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	if r, ok := part.(rangeLookup); ok {
+		c := *t
+		c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: r.filter}}
+		return c.scan(ctx)
+	}
+	return t.scan(ctx)
+}
+
+// scan reads the rows of the table's lookup.
+func (t *Table) scan(ctx *sql.Context) (sql.RowIter, error) {
 	if t.readsNothing() {
 		return sql.RowsToRowIter(), nil
 	}

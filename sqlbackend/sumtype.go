@@ -10,66 +10,64 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 )
 
-// ruleDecimalSums is the analyzer rule id of typeDecimalSums.
-const ruleDecimalSums analyzer.RuleId = 10_004
+// ruleExactSums is the analyzer rule id of typeExactSums.
+const ruleExactSums analyzer.RuleId = 10_004
 
 // maxDecimalPrecision is MySQL's DECIMAL precision limit.
 const maxDecimalPrecision = 65
 
-// typeDecimalSums gives SUM over a DECIMAL column MySQL's result type,
-// DECIMAL(min(65, p+22), s). GMS v0.20.0 computes such a sum exactly but
-// declares every SUM a DOUBLE (sql/planbuilder/aggregates.go), so clients
-// received daily totals of money as floating point, printed by the mariadb
-// CLI as 1.23457884e+06. The rule retypes every reference to such a sum.
-func typeDecimalSums(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	sums := decimalSumColumns(n)
+// typeExactSums gives SUM over an exact value (an integer or a DECIMAL,
+// in a GROUP BY or a window) MySQL's result type, DECIMAL(min(65, p+22), s),
+// computed exactly (exactSum). GMS v0.20.0 declares every SUM a DOUBLE
+// (sql/planbuilder/aggregates.go), so clients received daily totals of
+// money as floating point, printed by the mariadb CLI as 1.23457884e+06,
+// and SUM(decimal) OVER (…) and SUM(LENGTH(s)) even computed as float64.
+// The rule replaces those sums and retypes every reference to them; SUM of
+// FLOAT or DOUBLE stays a DOUBLE, as in MySQL.
+func typeExactSums(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	sums := exactSumColumns(n)
 	if len(sums) == 0 {
 		return n, transform.SameTree, nil
 	}
 	return transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		gf, ok := e.(*expression.GetField)
-		if !ok || !types.IsFloat(gf.Type()) {
-			return e, transform.SameTree, nil
+		switch e := e.(type) {
+		case *aggregation.Sum:
+			if exact, ok := newExactSum(e); ok {
+				return exact, transform.NewTree, nil
+			}
+		case *expression.GetField:
+			if typ, ok := sums[e.Id()]; ok && !types.TypesEqual(e.Type(), typ) {
+				retyped := expression.NewGetFieldWithTable(e.Index(), int(e.TableId()), typ, e.Database(), e.Table(), e.Name(), e.IsNullable())
+				return retyped.WithId(e.Id()).(sql.Expression), transform.NewTree, nil
+			}
 		}
-		typ, ok := sums[gf.Id()]
-		if !ok {
-			return e, transform.SameTree, nil
-		}
-		retyped := expression.NewGetFieldWithTable(gf.Index(), int(gf.TableId()), typ, gf.Database(), gf.Table(), gf.Name(), gf.IsNullable())
-		return retyped.WithId(gf.Id()).(sql.Expression), transform.NewTree, nil
+		return e, transform.SameTree, nil
 	})
 }
 
-// decimalSumColumns maps the column id of every SUM over a DECIMAL
-// expression to its MySQL result type.
-func decimalSumColumns(n sql.Node) map[sql.ColumnId]sql.Type {
+// exactSumColumns maps the column id of every SUM over an exact value,
+// aggregated or windowed, to its MySQL result type.
+func exactSumColumns(n sql.Node) map[sql.ColumnId]sql.Type {
 	sums := map[sql.ColumnId]sql.Type{}
 	transform.Inspect(n, func(n sql.Node) bool {
-		if gb, ok := n.(*plan.GroupBy); ok {
-			for _, e := range gb.SelectedExprs {
-				if a, ok := e.(*expression.Alias); ok {
-					e = a.Child
-				}
-				if sum, ok := e.(*aggregation.Sum); ok {
-					if typ, ok := decimalSumType(sum.Child.Type()); ok {
-						sums[sum.Id()] = typ
-					}
+		var exprs []sql.Expression
+		switch x := n.(type) {
+		case *plan.GroupBy:
+			exprs = x.SelectedExprs
+		case *plan.Window:
+			exprs = x.SelectExprs
+		}
+		for _, e := range exprs {
+			if a, ok := e.(*expression.Alias); ok {
+				e = a.Child
+			}
+			if sum, ok := e.(*aggregation.Sum); ok {
+				if typ, ok := exactSumType(sum.Child.Type()); ok {
+					sums[sum.Id()] = typ
 				}
 			}
 		}
 		return true
 	})
 	return sums
-}
-
-// decimalSumType is the type of SUM over a value of type t, when t is a
-// DECIMAL.
-func decimalSumType(t sql.Type) (sql.Type, bool) {
-	d, ok := t.(sql.DecimalType)
-	if !ok {
-		return nil, false
-	}
-	precision := min(int(d.Precision())+22, maxDecimalPrecision)
-	typ, err := types.CreateDecimalType(uint8(precision), d.Scale())
-	return typ, err == nil
 }

@@ -31,6 +31,9 @@ type Table struct {
 	projection []string
 	// lookup is the filter pushed by LookupForExpressions; nil is none.
 	lookup *pushedLookup
+	// lookupReadsAll makes a lookup join read every row for every key,
+	// for keys the index cannot find (see recheckConvertedLookupKeys).
+	lookupReadsAll bool
 	// staged are the transaction's own uncommitted changes to the table,
 	// as of the statement's start, read on top of the pinned snapshot.
 	staged []spec.ManifestEntry

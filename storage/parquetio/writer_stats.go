@@ -63,11 +63,18 @@ func (s *columnStatsBuilder) observe(v []byte) {
 		return
 	}
 	if s.min == nil || s.less(v, s.min) {
-		s.min = append(s.min[:0:0], v...)
+		s.min = bound(v)
 	}
 	if s.max == nil || s.less(s.max, v) {
-		s.max = append(s.max[:0:0], v...)
+		s.max = bound(v)
 	}
+}
+
+// bound copies v into a bound that is never nil, nil being "no bound yet":
+// an empty string first in a chunk must stay its minimum, or the chunk's
+// minimum becomes the next value and pruning drops the rows equal to ''.
+func bound(v []byte) []byte {
+	return append(make([]byte, 0, len(v)), v...)
 }
 
 // isNaN keeps NaN out of the bounds, as the Parquet spec requires.

@@ -276,6 +276,29 @@ func TestWriterStatistics(t *testing.T) {
 	}
 }
 
+// An empty string or byte string is a bound like any other: the minimum
+// of a chunk holding one, so that row-group pruning never drops it.
+func TestWriterStatisticsOfEmptyValues(t *testing.T) {
+	fields := []spec.DataField{
+		{ID: 1, Name: "s", Type: typ(spec.VarChar, true)},
+		{ID: 2, Name: "b", Type: typ(spec.VarBinary, true)},
+	}
+	// The empty value comes first, when there are no bounds yet.
+	rows := [][]any{{"", []byte{}}, {"b", []byte("b")}, {"a", []byte("a")}}
+	r, err := Open(bytes.NewReader(writeFile(t, fields, rows, WriterOptions{})), "empty.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := r.ColumnStats(0, ColumnRequest{Name: "s", Type: fields[0].Type})
+	if err != nil || s.Min != "" || s.Max != "b" {
+		t.Errorf("s: got %+v (%v), want min '' and max 'b'", s, err)
+	}
+	b, _, err := r.ColumnStats(0, ColumnRequest{Name: "b", Type: fields[1].Type})
+	if min, ok := b.Min.([]byte); err != nil || !ok || len(min) != 0 || !bytes.Equal(b.Max.([]byte), []byte("b")) {
+		t.Errorf("b: got %+v (%v), want min empty and max 'b'", b, err)
+	}
+}
+
 func TestWriterRejectsBadValues(t *testing.T) {
 	fields := []spec.DataField{{ID: 1, Name: "n", Type: typ(spec.Int, false)}, {ID: 2, Name: "d", Type: withPrecision(typ(spec.Decimal, true), 3, 1)}}
 	for _, row := range [][]any{
