@@ -201,7 +201,7 @@ func (l labels) with(pairs ...string) labels {
 // scraped is one scrape of /metrics, parsed as Prometheus parses it.
 type scraped map[string]*dto.MetricFamily
 
-func scrape(t *testing.T, s *lakesqlServer) scraped {
+func scrape(t testing.TB, s *lakesqlServer) scraped {
 	t.Helper()
 	resp, err := http.Get("http://" + s.srv.MetricsAddr().String() + "/metrics")
 	if err != nil {

@@ -40,7 +40,7 @@ func warehousesOnS3() bool { return os.Getenv(warehouseEnv) == "s3" }
 // newWarehouse is where a test's warehouse lives: a directory of its own,
 // or, with LAKESQL_IT_WAREHOUSE=s3, a key prefix of its own in the test
 // bucket. Either way it is the value of --warehouse.
-func newWarehouse(t *testing.T) string {
+func newWarehouse(t testing.TB) string {
 	t.Helper()
 	if !warehousesOnS3() {
 		return path.Join(t.TempDir(), "warehouse")

@@ -37,7 +37,7 @@ func serverConfig(warehouse string) server.Config {
 // output.
 var quietLogs sync.Once
 
-func startServer(t *testing.T, cfg server.Config) *lakesqlServer {
+func startServer(t testing.TB, cfg server.Config) *lakesqlServer {
 	t.Helper()
 	quietLogs.Do(func() {
 		if err := server.ConfigureLogging(server.LogConfig{Level: "warning", Format: "text"}, os.Stderr); err != nil {
@@ -55,7 +55,7 @@ func startServer(t *testing.T, cfg server.Config) *lakesqlServer {
 }
 
 // stop shuts the server down gracefully, once.
-func (s *lakesqlServer) stop(t *testing.T) {
+func (s *lakesqlServer) stop(t testing.TB) {
 	s.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -68,7 +68,7 @@ func (s *lakesqlServer) stop(t *testing.T) {
 	})
 }
 
-func (s *lakesqlServer) connect(t *testing.T, user, password string) *sql.DB {
+func (s *lakesqlServer) connect(t testing.TB, user, password string) *sql.DB {
 	t.Helper()
 	c := mysql.NewConfig()
 	c.Net, c.Addr, c.User, c.Passwd = "tcp", s.addr, user, password
@@ -81,7 +81,7 @@ func (s *lakesqlServer) connect(t *testing.T, user, password string) *sql.DB {
 	return db
 }
 
-func mustExec(t *testing.T, db *sql.DB, statements ...string) {
+func mustExec(t testing.TB, db *sql.DB, statements ...string) {
 	t.Helper()
 	for _, s := range statements {
 		if _, err := db.Exec(s); err != nil {
