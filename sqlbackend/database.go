@@ -121,28 +121,6 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 	return nil
 }
 
-// Views are not stored yet; the view methods exist because GMS's
-// privileged-database wrapper refuses every table lookup of a database
-// without them once users are enabled (go-mysql-server.md §0.4).
-
-// CreateView implements sql.ViewDatabase.
-func (d *Database) CreateView(*sql.Context, string, string, string) error {
-	return sql.ErrUnsupportedFeature.New("CREATE VIEW")
-}
-
-// DropView implements sql.ViewDatabase.
-func (d *Database) DropView(_ *sql.Context, name string) error {
-	return sql.ErrViewDoesNotExist.New(d.name, name)
-}
-
-// GetViewDefinition implements sql.ViewDatabase.
-func (d *Database) GetViewDefinition(*sql.Context, string) (sql.ViewDefinition, bool, error) {
-	return sql.ViewDefinition{}, false, nil
-}
-
-// AllViews implements sql.ViewDatabase.
-func (d *Database) AllViews(*sql.Context) ([]sql.ViewDefinition, error) { return nil, nil }
-
 // GetTriggers implements sql.TriggerDatabase: Paimon tables have none.
 func (d *Database) GetTriggers(*sql.Context) ([]sql.TriggerDefinition, error) { return nil, nil }
 

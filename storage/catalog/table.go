@@ -62,6 +62,9 @@ func (c *Catalog) CreateTable(ctx context.Context, db, table string, def TableDe
 	}
 	s, err := newTableSchema(def, c.now().UnixMilli())
 	if err == nil {
+		err = c.checkNoView(ctx, db, table)
+	}
+	if err == nil {
 		err = c.publishNewTable(ctx, db, dir, s)
 	}
 	if errors.Is(err, ErrTableExists) && ifNotExists {
@@ -144,4 +147,19 @@ func encodeSchema(s *spec.TableSchema) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidDefinition, err)
 	}
 	return data, nil
+}
+
+// checkNoView refuses a table name a view of the database holds. A
+// missing database is left to publishNewTable to report.
+func (c *Catalog) checkNoView(ctx context.Context, db, table string) error {
+	_, isView, err := c.GetView(ctx, db, table)
+	switch {
+	case errors.Is(err, ErrDatabaseNotFound):
+		return nil
+	case err != nil:
+		return err
+	case isView:
+		return fmt.Errorf("a view of that name exists: %w", ErrTableExists)
+	}
+	return nil
 }
