@@ -72,7 +72,7 @@ func (s *columnStatsBuilder) observe(v []byte) {
 
 // bound copies v into a bound that is never nil, nil being "no bound yet":
 // an empty string first in a chunk must stay its minimum, or the chunk's
-// minimum becomes the next value and pruning drops the rows equal to ”.
+// minimum becomes the next value and pruning drops the empty strings.
 func bound(v []byte) []byte {
 	return append(make([]byte, 0, len(v)), v...)
 }
