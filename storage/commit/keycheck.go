@@ -96,13 +96,15 @@ func PlanKeyCheck(in KeyCheckInput) ([]KeyCandidate, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.landedInHistory() {
+		// An earlier attempt of this commit landed (its acknowledgement was
+		// lost): it passed this check when it was published, and what other
+		// writers did after it are later commits, not rivals. The landed
+		// check, not this one, decides on the request.
+		return nil, nil
+	}
 	var out []KeyCandidate
 	for _, s := range in.Since {
-		if in.ownCommit(s.Snapshot) {
-			// An earlier attempt of this commit that landed: the landed
-			// check, not this one, decides on it.
-			continue
-		}
 		switch s.Snapshot.CommitKind {
 		case spec.CommitKindCompact, spec.CommitKindAnalyze:
 			continue
@@ -222,10 +224,12 @@ func (in *KeyCheckInput) touchedByOverwrite(s SnapshotDelta, mine []keyRange) *s
 	return nil
 }
 
-// ownCommit reports whether snapshot s carries this commit's user and
-// identifier.
-func (in *KeyCheckInput) ownCommit(s SnapshotRef) bool {
-	return s.CommitUser == in.CommitUser && s.CommitIdentifier == in.CommitIdentifier
+// landedInHistory reports whether a snapshot of the history carries this
+// commit's user and identifier.
+func (in *KeyCheckInput) landedInHistory() bool {
+	return slices.ContainsFunc(in.Since, func(s SnapshotDelta) bool {
+		return s.Snapshot.CommitUser == in.CommitUser && s.Snapshot.CommitIdentifier == in.CommitIdentifier
+	})
 }
 
 func (in *KeyCheckInput) samePlace(a, b *spec.ManifestEntry) bool {

@@ -8,12 +8,15 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// record is one row a batch wrote; seq is the index of its op.
+// record is one row a batch wrote; seq is its seq column (see the ops
+// syntax).
 type record struct {
 	dt        string
 	pk, v     int64
 	seq       int64
 	retracted bool
+	// incr: an increment of the value read at the batch's base.
+	incr bool
 }
 
 // batch is one statement of a writer: its rows, and the request and calls
@@ -30,12 +33,25 @@ type batch struct {
 	// base is the latest snapshot when the batch began (its read).
 	base    int64
 	records []record
+	// rows are the row ops that wrote records, which a re-run repeats.
+	rows    []op
 	request commit.Request
+	// stmt is the identifier of the statement's first request, and
+	// attempt how many re-runs preceded this one (read-modify-write
+	// statements only re-run).
+	stmt    int64
+	attempt int
 	// upgraded is the file the COMPACT part moves, if any.
 	upgraded *liveFile
 	calls    []*call
 	// tracked is set once the batch's files are upgrade candidates.
 	tracked bool
+}
+
+// readModifyWrite reports whether b's rows derive from what it read: its
+// commit is key-checked and re-run after a WriteWriteConflict.
+func (b *batch) readModifyWrite() bool {
+	return slices.ContainsFunc(b.records, func(r record) bool { return r.incr })
 }
 
 // hasData and hasCompact say which parts the request publishes.
@@ -57,6 +73,11 @@ func (b *batch) target() map[string]bool {
 	if b.static != "" {
 		return map[string]bool{b.static: true}
 	}
+	return b.partitions()
+}
+
+// partitions is the set of partitions b's records are in.
+func (b *batch) partitions() map[string]bool {
 	out := map[string]bool{}
 	for _, r := range b.records {
 		out[r.dt] = true

@@ -48,6 +48,8 @@ func (c *checker) checkConflict(b *batch, cl *call, ce *commit.ConflictError) {
 	switch {
 	case ce.CommitKind == spec.CommitKindCompact:
 		c.checkCompactConflict(b, where, ce)
+	case ce.Kind == commit.WriteWriteConflict && b.readModifyWrite():
+		c.checkWriteConflict(b, where, ce)
 	case !b.overwrite:
 		c.fail("%s: an append conflicted: %v", where, ce)
 	case ce.Kind != commit.OverwriteTargetChanged:
@@ -68,6 +70,38 @@ func (c *checker) checkTargetChanged(b *batch, where string, ce *commit.Conflict
 	if !intersects(c.touched[id-1], b.target()) {
 		c.fail("%s: snapshot %d touched %v, not the target %v: %v", where, id, keys(c.touched[id-1]), keys(b.target()), ce)
 	}
+}
+
+// checkWriteConflict requires a WriteWriteConflict to name another
+// request's snapshot after the base that wrote one of b's keys (an APPEND)
+// or changed one of its partitions (an OVERWRITE): no false alarms, and
+// never a COMPACT snapshot, which changes no row. The bucket an overwrite
+// touched is not checked: the delta partitions are what the checker reads.
+func (c *checker) checkWriteConflict(b *batch, where string, ce *commit.ConflictError) {
+	id := ce.Conflicting.ID
+	s := c.snapshot(id)
+	if id <= b.base || s == nil {
+		c.fail("%s: write-write conflict with snapshot %d, not after base %d: %v", where, id, b.base, ce)
+		return
+	}
+	other := c.batches[batchKey{s.CommitUser, s.CommitIdentifier}]
+	if other == nil || other == b || !c.wroteKeyOf(s, other, b) {
+		c.fail("%s: write-write conflict with snapshot %d (%s), which wrote none of its keys: %v", where, id, describe(s), ce)
+	}
+}
+
+// wroteKeyOf reports whether snapshot s, of request other, wrote one of
+// b's keys: as a row, or by replacing a partition b writes.
+func (c *checker) wroteKeyOf(s *spec.Snapshot, other, b *batch) bool {
+	switch s.CommitKind {
+	case spec.CommitKindAppend:
+		return slices.ContainsFunc(other.records, func(r record) bool {
+			return slices.ContainsFunc(b.records, func(mine record) bool { return mine.dt == r.dt && mine.pk == r.pk })
+		})
+	case spec.CommitKindOverwrite:
+		return intersects(c.touched[s.ID-1], b.partitions())
+	}
+	return false
 }
 
 // checkCompactConflict requires the upgrade's conflict to be real: its

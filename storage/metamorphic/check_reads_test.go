@@ -50,13 +50,14 @@ func (c *checker) checkReceipts(ctx context.Context, batches []*batch) {
 	}
 }
 
-// checkReads replays the log on the model and compares every snapshot.
+// checkReads replays the log on the model and the counter model, and
+// compares every snapshot with both.
 func (c *checker) checkReads(ctx context.Context) error {
 	tbl, err := table.Open(ctx, c.env.mem, c.env.dir)
 	if err != nil {
 		return err
 	}
-	m := newModel(c.env.cfg.pk)
+	m, counters := newModel(c.env.cfg.pk), newCounterModel()
 	// Once the table diverges, every later snapshot differs too: report
 	// the first few in full.
 	const maxReported = 3
@@ -69,12 +70,15 @@ func (c *checker) checkReads(ctx context.Context) error {
 	for _, s := range c.snaps {
 		if b := c.batches[batchKey{s.CommitUser, s.CommitIdentifier}]; b != nil {
 			m.apply(b, partOfKind(s.CommitKind))
+			c.problems = append(c.problems, counters.apply(s, b)...)
 		}
-		got, err := readAt(ctx, tbl, s.ID)
+		rows, err := readAt(ctx, tbl, s.ID)
 		if err != nil {
 			c.fail("read snapshot %d: %v", s.ID, err)
 			continue
 		}
+		c.problems = append(c.problems, counters.check(s, rows)...)
+		got := renderRows(rows)
 		if want := m.render(); !slices.Equal(got, want) {
 			if mismatches++; mismatches > maxReported {
 				continue
@@ -85,21 +89,22 @@ func (c *checker) checkReads(ctx context.Context) error {
 	return nil
 }
 
-func readAt(ctx context.Context, tbl *table.Table, id int64) ([]string, error) {
+func readAt(ctx context.Context, tbl *table.Table, id int64) ([][]any, error) {
 	rows, err := tbl.Read(ctx, table.ReadOptions{At: snapshot.TimeTravel{SnapshotID: id}})
 	if err != nil {
 		return nil, err
 	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(all))
-	for i, r := range all {
+	return table.ReadAll(rows)
+}
+
+// renderRows renders rows as the model renders its records, sorted.
+func renderRows(rows [][]any) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
 		out[i] = renderRow(r)
 	}
 	slices.Sort(out)
-	return out, nil
+	return out
 }
 
 // diffRows lists the rows only one side has (counting duplicates).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -54,6 +55,7 @@ func check(ctx context.Context, e *env, batches []*batch, concurrent bool) []str
 	for _, b := range batches {
 		c.checkCalls(b, landedIn)
 	}
+	c.checkStatements(batches, landedIn)
 	c.checkOverwrites()
 	c.checkDeltas()
 	c.checkReceipts(ctx, batches)
@@ -202,6 +204,31 @@ func (c *checker) checkCalls(b *batch, landedIn map[partKey][]int64) {
 	}
 }
 
+// checkStatements: of the requests of one read-modify-write statement (its
+// first and its re-runs), at most one lands; a second would apply the
+// statement twice, as a server re-running an UPDATE that had committed
+// would.
+func (c *checker) checkStatements(batches []*batch, landedIn map[partKey][]int64) {
+	landed := map[batchKey][]string{}
+	var stmts []batchKey
+	for _, b := range batches {
+		ids := landedIn[partKey{batchKey{b.user, b.id}, partData}]
+		if !b.readModifyWrite() || len(ids) == 0 {
+			continue
+		}
+		k := batchKey{b.user, b.stmt}
+		if landed[k] == nil {
+			stmts = append(stmts, k)
+		}
+		landed[k] = append(landed[k], fmt.Sprintf("%s/%d in snapshot %d", b.user, b.id, ids[0]))
+	}
+	for _, k := range stmts {
+		if reqs := landed[k]; len(reqs) > 1 {
+			c.fail("statement %s/%d applied %d times: %s", k.user, k.id, len(reqs), strings.Join(reqs, ", "))
+		}
+	}
+}
+
 func cmpOr(s, def string) string {
 	if s == "" {
 		return def
@@ -270,9 +297,7 @@ func (c *checker) checkDeltas() {
 		case b.overwrite:
 			want = b.target()
 		default:
-			for _, r := range b.records {
-				want[r.dt] = true
-			}
+			want = b.partitions()
 		}
 		got := c.touched[i]
 		// An overwrite of a partition that held nothing deletes nothing.

@@ -24,6 +24,8 @@ type env struct {
 	dir      string
 	spillDir string
 	core     spec.CoreOptions
+	// fields are the table's columns, for the filters of incr reads.
+	fields []spec.DataField
 }
 
 // tableOptions make the workload interesting and bounded: short retry
@@ -82,7 +84,7 @@ func newEnv(cfg config, spillDir string) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &env{cfg: cfg, mem: mem, dir: dir, spillDir: spillDir, core: s.CoreOptions()}
+	e := &env{cfg: cfg, mem: mem, dir: dir, spillDir: spillDir, core: s.CoreOptions(), fields: s.Fields}
 	return e, nil
 }
 

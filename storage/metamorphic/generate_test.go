@@ -95,7 +95,25 @@ const (
 	// writerKeyBase spaces the key ranges of writers in disjoint mode.
 	writerKeyBase = 100
 	maxLevel      = 5
+	// rmwAttempts bounds the requests of one read-modify-write statement
+	// (its first and its re-runs), as the server's conflict_rerun_timeout
+	// bounds an autocommit UPDATE's re-runs.
+	rmwAttempts = 8
 )
+
+// counterKey is a primary key the incr ops count on.
+type counterKey struct {
+	dt string
+	pk int64
+}
+
+// counters are the hot keys of read-modify-write batches: every writer
+// increments them, in every primary-key configuration, disjoint keys
+// included, so that their statements race. Blind rows never reach them
+// (their keys stay below 1000), so a counter changes only by an increment
+// or by an overwrite of its partition; two counters share partition d1, and
+// overwrites of d1 and d2 clear them.
+var counters = []counterKey{{"d1", 1000}, {"d1", 1001}, {"d2", 1000}}
 
 // generator writes the ops of every writer's batches, interleaved at
 // random: the interleaving is the schedule of a serial run, and the order
@@ -139,10 +157,29 @@ func generate(cfg config) []op {
 // batch returns the ops of the next batch of writer w.
 func (g *generator) batch(w int) []op {
 	g.nextID[w]++
-	if g.r.IntN(5) == 0 {
+	switch {
+	case g.r.IntN(5) == 0:
 		return g.overwriteBatch(w, g.nextID[w])
+	case g.cfg.pk && g.r.IntN(3) == 0:
+		return g.rmwBatch(w)
 	}
 	return g.writeBatch(w, g.nextID[w])
+}
+
+// rmwBatch: increments of one or two distinct counters, then a commit,
+// perhaps with a fault, and a retry as for other batches. The identifiers
+// of the statement's re-runs are reserved, so that a writer's identifiers
+// still grow with its commits.
+func (g *generator) rmwBatch(w int) []op {
+	id := g.nextID[w]
+	g.nextID[w] += rmwAttempts - 1
+	ops := []op{{writer: w, kind: opBegin}}
+	for _, i := range g.r.Perm(len(counters))[:1+g.r.IntN(2)] {
+		ops = append(ops, op{writer: w, kind: opIncr, dt: counters[i].dt, pk: counters[i].pk})
+	}
+	c := op{writer: w, kind: opCommit, id: id}
+	g.maybeFault(&c, 6)
+	return g.withRetry(append(ops, c), c)
 }
 
 // writeBatch: rows, then a commit, perhaps with a COMPACT part and a

@@ -84,13 +84,30 @@ func TestMetamorphicReplay(t *testing.T) {
 	if *flagOps == "" {
 		t.Skip("no -metamorphic.ops file to replay")
 	}
-	data, err := os.ReadFile(*flagOps)
+	replay(t, *flagOps)
+}
+
+// TestMetamorphicRegressions replays the minimized ops files of failures
+// found before, kept under testdata/regressions, in both modes.
+func TestMetamorphicRegressions(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "regressions", "*.ops"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no regression ops files (err %v)", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".ops"), func(t *testing.T) { replay(t, file) })
+	}
+}
+
+// replay runs the ops file in both modes.
+func replay(t *testing.T, file string) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg, ops, err := parseOps(string(data))
 	if err != nil {
-		t.Fatalf("%s: %v", *flagOps, err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	for _, mode := range []string{"serial", "concurrent"} {
 		t.Run(mode, func(t *testing.T) { runAndCheck(t, cfg, ops, mode == "concurrent") })
@@ -175,6 +192,9 @@ func history(batches []*batch) string {
 	var b strings.Builder
 	for _, bt := range batches {
 		fmt.Fprintf(&b, "%s/%d base=%d records=%d", bt.user, bt.id, bt.base, len(bt.records))
+		if bt.attempt > 0 {
+			fmt.Fprintf(&b, " re-run %d of %s/%d", bt.attempt, bt.user, bt.stmt)
+		}
 		if bt.upgraded != nil {
 			fmt.Fprintf(&b, " upgrades=%s@%s/bucket-%d", bt.upgraded.meta.FileName, bt.upgraded.dt, bt.upgraded.bucket)
 		}

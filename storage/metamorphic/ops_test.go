@@ -16,6 +16,9 @@ import (
 //	w0.upsert dt=d1 pk=17 v=5      write an INSERT row
 //	w0.update dt=d1 pk=17 v=6      write an UPDATE_AFTER row
 //	w0.delete dt=d1 pk=17          write a DELETE row
+//	w0.incr dt=d1 pk=1000          read (d1, 1000) at the batch's base and
+//	                               write v+1 with seq+1: an UPDATE_AFTER row,
+//	                               or INSERT v=1 seq=1 if the key is absent
 //	w0.commit id=3                 commit the batch as identifier 3
 //	w0.commit id=3 upgrade=2       ... with a COMPACT part moving one of the
 //	                               writer's committed level-0 files to level 2
@@ -32,8 +35,19 @@ import (
 //	                               after a timeout; fresh: on a new Committer,
 //	                               as a restarted process would
 //
-// Every row's seq column is the index of the op that wrote it (0-based,
-// counting op lines only).
+// A batch with incr rows is a read-modify-write statement (an autocommit
+// UPDATE t SET v = v + 1 WHERE ...): its commit sets KeyCheck on the
+// batch's base, and after a retryable WriteWriteConflict the writer re-runs
+// its rows on the latest snapshot as a new request with the next
+// identifier (id+1, id+2, ...; rmwAttempts requests in all, identifiers
+// the generator leaves unused), as the server re-runs the statement. A
+// recommit of the statement's id retries its newest request, and re-runs
+// it the same way. Overwrite batches take no incr rows.
+//
+// Every blind row's seq column is the index of the op that wrote it
+// (0-based, counting op lines only); an incr row's is one more than the
+// seq it read, so that it orders after the version it derives from under
+// sequence.field as well.
 
 // opKind names what an op does.
 type opKind int
@@ -46,14 +60,17 @@ const (
 	opCommit
 	opOverwrite
 	opRecommit
+	opIncr
 )
 
 var opNames = map[opKind]string{
 	opBegin: "begin", opUpsert: "upsert", opUpdate: "update", opDelete: "delete",
-	opCommit: "commit", opOverwrite: "overwrite", opRecommit: "recommit",
+	opCommit: "commit", opOverwrite: "overwrite", opRecommit: "recommit", opIncr: "incr",
 }
 
-func (k opKind) isRow() bool { return k == opUpsert || k == opUpdate || k == opDelete }
+func (k opKind) isRow() bool {
+	return k == opUpsert || k == opUpdate || k == opDelete || k == opIncr
+}
 
 // faultKind is the simulated timeout of a commit.
 type faultKind int
@@ -108,7 +125,7 @@ func (o op) String() string {
 		b.WriteString(" overwrite")
 	case o.kind.isRow():
 		fmt.Fprintf(&b, " dt=%s pk=%d", o.dt, o.pk)
-		if o.kind != opDelete {
+		if o.kind != opDelete && o.kind != opIncr {
 			fmt.Fprintf(&b, " v=%d", o.v)
 		}
 	case o.kind == opCommit || o.kind == opOverwrite || o.kind == opRecommit:

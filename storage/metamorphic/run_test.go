@@ -15,7 +15,7 @@ func runOps(e *env, ops []op, concurrent bool) ([]*batch, error) {
 	writers := make([]*writer, e.cfg.writers)
 	for i := range writers {
 		var err error
-		if writers[i], err = newWriter(e, i); err != nil {
+		if writers[i], err = newWriter(ctx, e, i); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
 )
 
@@ -21,11 +22,15 @@ type writer struct {
 	user      string
 	fs        *timeoutFS
 	committer *commit.Committer
-	rand      *rand.Rand
-	uuids     atomic.Int64
-	cur       *batch
-	tw        *write.TableWriter
-	batches   map[int64]*batch
+	// table reads the values incr rows increment.
+	table *table.Table
+	rand  *rand.Rand
+	uuids atomic.Int64
+	cur   *batch
+	tw    *write.TableWriter
+	// batches maps an identifier to its request; a read-modify-write
+	// statement's first identifier maps to its newest request.
+	batches map[int64]*batch
 	// level0 holds this writer's committed level-0 files, in commit
 	// order: the candidates of an upgrade.
 	level0 []liveFile
@@ -33,9 +38,13 @@ type writer struct {
 	order []*batch
 }
 
-func newWriter(e *env, idx int) (*writer, error) {
+func newWriter(ctx context.Context, e *env, idx int) (*writer, error) {
 	w := &writer{env: e, idx: idx, user: fmt.Sprintf("w%d", idx), fs: &timeoutFS{FileIO: e.mem},
 		rand: rand.New(rand.NewPCG(e.cfg.seed, uint64(idx))), batches: map[int64]*batch{}}
+	var err error
+	if w.table, err = table.Open(ctx, e.mem, e.dir); err != nil {
+		return nil, err
+	}
 	return w, w.openCommitter()
 }
 
@@ -69,7 +78,7 @@ func (w *writer) do(ctx context.Context, o op) error {
 		}
 		w.order = append(w.order, b)
 		w.commit(ctx, o, b)
-		return nil
+		return w.rerun(ctx, o, b)
 	case o.kind == opRecommit:
 		return w.recommit(ctx, o)
 	}
@@ -97,19 +106,35 @@ func (w *writer) writeRow(ctx context.Context, o op) error {
 	if w.cur == nil {
 		return fmt.Errorf("op %d %s: no batch open", o.index, o)
 	}
-	row := []any{o.dt, o.pk, o.v, int64(o.index)}
-	kind := spec.RowKindInsert
-	switch o.kind {
-	case opUpdate:
-		kind = spec.RowKindUpdateAfter
-	case opDelete:
-		kind, row[2] = spec.RowKindDelete, nil
+	r, kind, err := w.recordOf(ctx, o)
+	if err != nil {
+		return fmt.Errorf("op %d %s: %w", o.index, o, err)
+	}
+	row := []any{r.dt, r.pk, r.v, r.seq}
+	if r.retracted {
+		row[2] = nil
 	}
 	if err := w.tw.Write(ctx, row, kind); err != nil {
 		return fmt.Errorf("op %d %s: %w", o.index, o, err)
 	}
-	w.cur.records = append(w.cur.records, record{dt: o.dt, pk: o.pk, v: o.v, seq: int64(o.index), retracted: o.kind == opDelete})
+	w.cur.records = append(w.cur.records, r)
+	w.cur.rows = append(w.cur.rows, o)
 	return nil
+}
+
+// recordOf returns the record a row op writes, and its row kind.
+func (w *writer) recordOf(ctx context.Context, o op) (record, spec.RowKind, error) {
+	r := record{dt: o.dt, pk: o.pk, v: o.v, seq: int64(o.index)}
+	switch o.kind {
+	case opUpdate:
+		return r, spec.RowKindUpdateAfter, nil
+	case opDelete:
+		r.retracted = true
+		return r, spec.RowKindDelete, nil
+	case opIncr:
+		return w.increment(ctx, o)
+	}
+	return r, spec.RowKindInsert, nil
 }
 
 // prepare closes the open batch into its request.
@@ -129,8 +154,14 @@ func (w *writer) prepare(ctx context.Context, o op) (*batch, error) {
 		return nil, err
 	}
 	w.tw, w.cur = nil, nil
-	b.id, b.static, b.truncate = o.id, o.static, o.truncate
+	b.id, b.stmt, b.static, b.truncate = o.id, o.id, o.static, o.truncate
 	b.request = commit.Request{CommitUser: w.user, Identifier: o.id, Messages: msgs}
+	if b.readModifyWrite() {
+		// Its rows derive from the base's: a commit of one of their keys
+		// since then must fail it (first-committer-wins) rather than be
+		// overwritten by it.
+		b.request.KeyCheck = &commit.KeyCheck{BaseSnapshotID: b.base}
+	}
 	if b.overwrite {
 		ow := &commit.Overwrite{BaseSnapshotID: b.base, Truncate: o.truncate}
 		if o.static != "" {
@@ -177,7 +208,7 @@ func (w *writer) recommit(ctx context.Context, o op) error {
 		}
 	}
 	w.commit(ctx, o, b)
-	return nil
+	return w.rerun(ctx, o, b)
 }
 
 // commit runs one Commit of b's request, with the op's fault armed, and

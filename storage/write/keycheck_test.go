@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,36 @@ func TestKeyCheckFirstCommitterWins(t *testing.T) {
 	}
 	if got := tt.latestSnapshotID(); got != base+1 {
 		t.Errorf("latest snapshot %d, want %d", got, base+1)
+	}
+}
+
+// TestKeyCheckRetryOfLandedCommit retries a read-modify-write commit whose
+// outcome its writer never learned (it landed, but the process died before
+// it wrote its receipt) after another writer updated the same key on top
+// of it. The retry must report the commit landed: a conflict would make
+// the caller re-run a statement that was applied, applying it twice.
+func TestKeyCheckRetryOfLandedCommit(t *testing.T) {
+	tt := accountsTable(t, nil)
+	base := seedAccounts(tt)
+	w := tt.writer()
+	tt.writeAll(w, []record{update("d1", int64(3), int64(101))})
+	req := commit.Request{CommitUser: "rmw", Identifier: 1, Messages: tt.prepare(w),
+		KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}}
+	first, err := tt.commitRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tt.io.Delete(context.Background(), path.Join(tt.dir, "commit-user", "rmw")); err != nil {
+		t.Fatalf("delete the receipt of the landed commit: %v", err)
+	}
+	tt.writeCommit(tt.writer(), []record{update("d1", int64(3), int64(102))})
+
+	retry, err := tt.commitRequest(req)
+	if err != nil {
+		t.Fatalf("retry of a landed commit: %v, want it found committed", err)
+	}
+	if retry.AlreadyCommittedIn != first.Snapshots[0] || len(retry.Snapshots) != 0 {
+		t.Errorf("retry: committed in %d, published %v; want found in snapshot %d, nothing published",
+			retry.AlreadyCommittedIn, retry.Snapshots, first.Snapshots[0])
 	}
 }
