@@ -206,7 +206,7 @@ func TestExplainShowsSnapshotAndPruning(t *testing.T) {
 		"INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS')",
 		"INSERT INTO payments VALUES ('2026-04-17', 2, 2.00, 'SUCCESS')")
 	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN SELECT * FROM payments WHERE dt = '2026-04-17'")), "\n")
-	for _, want := range []string{"snapshot=2", "pushed[dt = '2026-04-17']", "files=1/2"} {
+	for _, want := range []string{"snapshot=2", "pushed[dt = '2026-04-17']", "files=1/2", "rows=1"} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", want, plan)
 		}

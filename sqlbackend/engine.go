@@ -34,12 +34,15 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	pro := NewProvider(b, procedures)
 	a := analyzer.NewBuilder(pro).
 		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
+		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
+		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
+	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
 	return engine

@@ -33,21 +33,34 @@ func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
 func (t *Table) PreciseMatch() bool { return false }
 
 // SkipIndexCosting implements sql.IndexSearchable: filters go through
-// LookupForExpressions only, which sees every conjunct.
+// LookupForExpressions or pushFiltersIntoScans only, which see every
+// conjunct.
 func (t *Table) SkipIndexCosting() bool { return true }
 
 // LookupForExpressions implements sql.IndexSearchable: the conjuncts of the
 // filter above the scan become the storage predicate that prunes files and
-// filters rows.
+// filters rows. A table marked by deferFilterPushdown declines, to be
+// pushed by pushFiltersIntoScans once the joins are planned.
 func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
+	if t.pushAfterJoins {
+		return sql.IndexLookup{}, nil, nil, false, nil
+	}
+	lookup, ok := t.pushdownLookup(ctx, exprs)
+	return lookup, nil, nil, ok, nil
+}
+
+// pushdownLookup is the lookup that pushes the conjuncts of a filter over
+// the table into the storage predicate that prunes files and filters
+// rows, or false when none of them can be pushed.
+func (t *Table) pushdownLookup(ctx *sql.Context, exprs []sql.Expression) (sql.IndexLookup, bool) {
 	push := planner.PushFilters(t.schema.Fields, exprs)
 	if push.Filter == nil {
-		return sql.IndexLookup{}, nil, nil, false, nil
+		return sql.IndexLookup{}, false
 	}
 	lookup := &pushedLookup{pushdown: push}
 	lookup.plan, lookup.explain = t.explainLookup(ctx, push.Filter)
 	index := t.index(pushdownIndexID, predicateColumns(t, push.Filter))
-	return sql.IndexLookup{Index: index, Ranges: lookup}, nil, nil, true, nil
+	return sql.IndexLookup{Index: index, Ranges: lookup}, true
 }
 
 // IndexedAccess implements sql.IndexAddressable: the table narrowed to a
@@ -63,8 +76,10 @@ func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.Indexe
 	return &c
 }
 
-// explainLookup plans the lookup once, to say in EXPLAIN what it keeps;
-// the scan reads that same plan. A planning error is shown here and
+// explainLookup plans the lookup once, to say in EXPLAIN what it keeps,
+// and the rows of the files kept: the most the scan reads, before merging
+// and the residual filter, as MySQL's EXPLAIN "rows" estimates the rows
+// examined. The scan reads that same plan. A planning error is shown here and
 // raised again when the scan plans for itself.
 func (t *Table) explainLookup(ctx *sql.Context, filter predicate.Predicate) (*table.Plan, string) {
 	if t.readsNothing() {
@@ -76,7 +91,7 @@ func (t *Table) explainLookup(ctx *sql.Context, filter predicate.Predicate) (*ta
 	if err != nil {
 		return nil, fmt.Sprintf("snapshot=%s plan error: %v", t.pin, err)
 	}
-	return plan, summarize(plan.Scan.Explain)
+	return plan, fmt.Sprintf("%s rows=%d", summarize(plan.Scan.Explain), fileRows(plan))
 }
 
 func predicateColumns(t *Table, p predicate.Predicate) []string {
@@ -88,7 +103,7 @@ func predicateColumns(t *Table, p predicate.Predicate) []string {
 }
 
 // pushedLookup is the RangeCollection a pushed filter travels in from
-// LookupForExpressions to IndexedAccess. Its String() is what EXPLAIN
+// pushdownLookup to IndexedAccess. Its String() is what EXPLAIN
 // prints after "filters:".
 type pushedLookup struct {
 	pushdown planner.Pushdown

@@ -29,8 +29,11 @@ type Table struct {
 	columns sql.Schema
 	// projection names the columns GMS asked for; nil is all of them.
 	projection []string
-	// lookup is the filter pushed by LookupForExpressions; nil is none.
+	// lookup is the pushed filter; nil is none.
 	lookup *pushedLookup
+	// pushAfterJoins makes the table take its filter after join planning
+	// (see deferFilterPushdown).
+	pushAfterJoins bool
 	// lookupReadsAll makes a lookup join read every row for every key,
 	// for keys the index cannot find (see recheckConvertedLookupKeys).
 	lookupReadsAll bool
