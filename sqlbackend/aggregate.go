@@ -26,7 +26,10 @@ const ruleAggregate analyzer.RuleId = 10_003
 // query `SELECT COUNT(*), SUM(amount) … WHERE dt = ? AND status = ?` is the
 // case this exists for: GMS would box and interpret every row
 // (go-mysql-server.md §7).
-func pushAggregates(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+func pushAggregates(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !rewritesOn(ctx) {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		gb, ok := n.(*plan.GroupBy)
 		if !ok || len(gb.GroupByExprs) != 0 {

@@ -20,8 +20,8 @@ const (
 )
 
 // GetIndexes implements sql.IndexAddressable.
-func (t *Table) GetIndexes(*sql.Context) ([]sql.Index, error) {
-	if len(t.schema.PrimaryKeys) == 0 {
+func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
+	if len(t.schema.PrimaryKeys) == 0 || !rewritesOn(ctx) {
 		return nil, nil
 	}
 	return []sql.Index{t.index(primaryIndexID, t.schema.PrimaryKeys)}, nil
@@ -40,9 +40,10 @@ func (t *Table) SkipIndexCosting() bool { return true }
 // LookupForExpressions implements sql.IndexSearchable: the conjuncts of the
 // filter above the scan become the storage predicate that prunes files and
 // filters rows. A table marked by deferFilterPushdown declines, to be
-// pushed by pushFiltersIntoScans once the joins are planned.
+// pushed by pushFiltersIntoScans once the joins are planned; with
+// lakesql_planner_rewrites OFF every table declines.
 func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
-	if t.pushAfterJoins {
+	if t.pushAfterJoins || !rewritesOn(ctx) {
 		return sql.IndexLookup{}, nil, nil, false, nil
 	}
 	lookup, ok := t.pushdownLookup(ctx, exprs)

@@ -50,6 +50,9 @@ func deferFilterPushdown(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 // the filtered input at the table's rows times its filter selectivity
 // instead of the one row it assumes for any lookup.
 func pushFiltersIntoScans(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !rewritesOn(ctx) {
+		return n, transform.SameTree, nil
+	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		f, ok := n.(*plan.Filter)
 		if !ok {

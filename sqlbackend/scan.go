@@ -96,7 +96,7 @@ func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
 
 // RowCount implements sql.StatisticsTable. The count is exact when the
 // metadata alone answers it (no merge, no deletes); GMS then answers
-// COUNT(*) without scanning.
+// COUNT(*) without scanning, unless lakesql_planner_rewrites is OFF.
 func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 	if t.readsNothing() {
 		return 0, true, nil
@@ -108,7 +108,7 @@ func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 	if plan.Fallback == nil {
 		n, err := plan.Scan.CountRows()
 		if err == nil {
-			return uint64(n), true, nil
+			return uint64(n), rewritesOn(ctx), nil
 		}
 		if !errors.Is(err, scan.ErrCannotAnswer) {
 			return 0, false, mysqlError(err)
