@@ -1,0 +1,86 @@
+// Package servertest runs a lakesql server in the test's process, for the
+// tests that talk to it over the MySQL protocol: one home for starting,
+// connecting and stopping, instead of a copy per test package.
+package servertest
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/server"
+)
+
+// Server is a lakesql server serving a warehouse in this process.
+type Server struct {
+	// Addr is the loopback address the server listens on.
+	Addr   string
+	srv    *server.Server
+	served chan error
+	once   sync.Once
+}
+
+// Config serves warehouse, a local directory, on a free loopback port.
+func Config(warehouse string) server.Config {
+	cfg := server.DefaultConfig()
+	cfg.Listen = "127.0.0.1:0"
+	cfg.Warehouse = warehouse
+	return cfg
+}
+
+// quietLogs keeps go-mysql-server's per-connection info logs out of test
+// output.
+var quietLogs sync.Once
+
+// Start serves cfg until the test ends, then shuts the server down
+// gracefully and fails the test if serving failed.
+func Start(t testing.TB, cfg server.Config, opts server.Options) *Server {
+	t.Helper()
+	quietLogs.Do(func() {
+		if err := server.ConfigureLogging(server.LogConfig{Level: "warning", Format: "text"}, os.Stderr); err != nil {
+			t.Fatal(err)
+		}
+	})
+	srv, err := server.New(cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{srv: srv, Addr: srv.Addr().String(), served: make(chan error, 1)}
+	go func() { s.served <- srv.Serve() }()
+	t.Cleanup(func() { s.Stop(t) })
+	return s
+}
+
+// Stop shuts the server down gracefully, once.
+func (s *Server) Stop(t testing.TB) {
+	s.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-s.served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+}
+
+// Connect opens a connection pool to the server as user, closed when the
+// test ends.
+func (s *Server) Connect(t testing.TB, user, password string) *sql.DB {
+	t.Helper()
+	c := mysql.NewConfig()
+	c.Net, c.Addr, c.User, c.Passwd = "tcp", s.Addr, user, password
+	connector, err := mysql.NewConnector(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(connector)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
