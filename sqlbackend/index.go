@@ -73,6 +73,8 @@ func (t *Table) IndexedAccess(_ *sql.Context, lookup sql.IndexLookup) sql.Indexe
 	c := *t
 	if r, ok := lookup.Ranges.(*pushedLookup); ok {
 		c.lookup = r
+	} else if lookup.Index != nil && lookup.Index.ID() == primaryIndexID {
+		c.keys = &keyLookups{}
 	}
 	return &c
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner"
-	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -44,11 +43,17 @@ func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.
 	if err != nil {
 		return nil, mysqlError(err)
 	}
+	if keys, ok := t.primaryKeyPoints(ctx, lookup.Index, ranges); ok {
+		return sql.PartitionsToPartitionIter(keysPartition{keys: keys, filter: filter}), nil
+	}
 	return sql.PartitionsToPartitionIter(rangeLookup{filter: filter}), nil
 }
 
 // PartitionRows implements sql.Table.
 func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter, error) {
+	if k, ok := part.(keysPartition); ok {
+		return t.keyRows(ctx, k)
+	}
 	if r, ok := part.(rangeLookup); ok {
 		c := *t
 		c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: r.filter}}
@@ -170,11 +175,9 @@ func (it *rowIter) Next(*sql.Context) (sql.Row, error) {
 	if err != nil {
 		return nil, mysqlError(err)
 	}
-	out := make(sql.Row, len(r))
-	for i, v := range r {
-		if out[i], err = sqltypes.ToSQL(it.types[i], v); err != nil {
-			return nil, mysqlError(err)
-		}
+	out, err := toSQLRow(it.types, r)
+	if err != nil {
+		return nil, mysqlError(err)
 	}
 	return out, nil
 }

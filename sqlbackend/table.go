@@ -37,6 +37,10 @@ type Table struct {
 	// lookupReadsAll makes a lookup join read every row for every key,
 	// for keys the index cannot find (see recheckConvertedLookupKeys).
 	lookupReadsAll bool
+	// keys serves a lookup join's lookups of whole primary keys; set
+	// when GMS makes the table the inner side of a lookup join on its
+	// PRIMARY index (IndexedAccess).
+	keys *keyLookups
 	// staged are the transaction's own uncommitted changes to the table,
 	// as of the statement's start, read on top of the pinned snapshot.
 	staged []spec.ManifestEntry

@@ -50,6 +50,9 @@ type BucketPlan struct {
 	// Partition is the serialized partition BinaryRow.
 	Partition []byte
 	Bucket    int32
+	// TotalBuckets is the bucket count the bucket's files were written
+	// with; 0 or less when the bucket is not one of a fixed count.
+	TotalBuckets int32
 	// Dir is the bucket directory, where files without an external path are.
 	Dir   string
 	Files []spec.DataFileMeta
@@ -181,7 +184,7 @@ func (t *Table) fromScan(ctx context.Context, sp *scan.Plan) (*Plan, error) {
 			}
 			i = len(plan.Buckets)
 			index[id] = i
-			plan.Buckets = append(plan.Buckets, BucketPlan{Partition: s.Partition, Bucket: s.Bucket, Dir: dir})
+			plan.Buckets = append(plan.Buckets, BucketPlan{Partition: s.Partition, Bucket: s.Bucket, TotalBuckets: s.TotalBuckets, Dir: dir})
 		}
 		b := &plan.Buckets[i]
 		b.Files = append(b.Files, s.Files...)
