@@ -32,15 +32,15 @@ type KeyLookupOptions struct {
 	MaxRows int
 }
 
-// KeyLookup answers lookups of whole primary keys against one plan the way
-// a hash join would. The first key that lands in a split reads the split,
-// merged exactly as a scan reads it, and keeps its rows by key, so a
-// lookup join of n keys reads each split once instead of planning and
-// decoding files for each key (a join of 100 K keys into a 1 M-row table
-// took an hour key by key). A key is routed without I/O: to the partition
-// its partition fields name, to the bucket the default bucket function
-// gives it (every bucket of the partition for other bucket modes), and to
-// the splits whose files' key ranges hold it. Safe for concurrent use.
+// KeyLookup answers lookups of whole primary keys against one plan the way a
+// hash join would. The first key that lands in a split reads the split, merged
+// exactly as a scan reads it, and keeps its rows by key, so a lookup join of n
+// keys reads each split once instead of planning and decoding files for each
+// key (a join of 100 K keys into a 1 M-row table had not finished after 10
+// minutes key by key). A key is routed without I/O: to the partition its
+// partition fields name, to the bucket the default bucket function gives it
+// (every bucket of the partition for other bucket modes), and to the splits
+// whose files' key ranges hold it. Safe for concurrent use.
 type KeyLookup struct {
 	t    *Table
 	plan *Plan
