@@ -42,7 +42,9 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
+	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
+	a.Coster = rebuildCoster{a.Coster}
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
 	return engine

@@ -59,7 +59,7 @@ func (t *Table) PartitionRows(ctx *sql.Context, part sql.Partition) (sql.RowIter
 		c.lookup = &pushedLookup{pushdown: planner.Pushdown{Filter: r.filter}}
 		return c.scan(ctx)
 	}
-	return t.scan(ctx)
+	return t.scanRows(ctx)
 }
 
 // scan reads the rows of the table's lookup.

@@ -17,6 +17,9 @@ type statsProvider struct{ sql.StatsProvider }
 // RowCount implements sql.StatsProvider.
 func (p statsProvider) RowCount(ctx *sql.Context, db string, table sql.Table) (uint64, error) {
 	if t, ok := table.(*Table); ok {
+		if t.rowEstimate != nil {
+			return *t.rowEstimate, nil
+		}
 		n, _, err := t.RowCount(ctx)
 		return n, err
 	}

@@ -41,6 +41,13 @@ type Table struct {
 	// when GMS makes the table the inner side of a lookup join on its
 	// PRIMARY index (IndexedAccess).
 	keys *keyLookups
+	// rescans keeps the rows of scans the statement repeats (see
+	// rescan.go); nil for tables not resolved by a statement.
+	rescans *rescanSet
+	// rowEstimate is the rows the join planner is told the table has
+	// under its filter (see estimateFilteredRows); nil is the table's
+	// rows.
+	rowEstimate *uint64
 	// staged are the transaction's own uncommitted changes to the table,
 	// as of the statement's start, read on top of the pinned snapshot.
 	staged []spec.ManifestEntry
@@ -65,7 +72,7 @@ var (
 )
 
 func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin, timeTravel bool) (*Table, error) {
-	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel}
+	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel, rescans: &rescanSet{byScan: map[string]*rescans{}}}
 	var err error
 	if timeTravel && !p.empty() {
 		tbl.schema, err = snapshotSchema(ctx, t, p)
