@@ -182,3 +182,24 @@ func TestProgressLog(t *testing.T) {
 		})
 	}
 }
+
+// A partition spec names a DATE in its string form, as Java's procedures
+// take it, also where partition.legacy-name (the default) names the
+// directories by epoch day; the epoch day is accepted too.
+func TestPartitionFilterReadsDatesInTheirStringForm(t *testing.T) {
+	date := spec.DataType{Root: spec.Date}
+	s := &spec.TableSchema{Fields: []spec.DataField{{ID: 0, Name: "dt", Type: date}}, PartitionKeys: []string{"dt"}, Options: map[string]string{}}
+	leap, err := spec.SerializeBinaryRow([]spec.DataType{date}, []any{spec.DateValue(19782)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, value := range []string{"2024-02-29", "19782"} {
+		f, err := newPartitionFilter(s, []map[string]string{{"dt": value}})
+		if err != nil {
+			t.Fatalf("dt=%s: %v", value, err)
+		}
+		if ok, err := f.matches(leap); err != nil || !ok {
+			t.Errorf("dt=%s does not select the partition of 2024-02-29: %v, %v", value, ok, err)
+		}
+	}
+}

@@ -68,15 +68,30 @@ func newPartitionFilter(s *spec.TableSchema, specs []map[string]string) (*partit
 			if i < 0 {
 				return nil, fmt.Errorf("compact: %s is not a partition key of the table (keys: %v)", k, f.keys)
 			}
-			values, err := spec.ParsePartitionPath(k+"="+v, []string{k}, f.types[i:i+1], o.PartitionDefaultName(), legacy)
+			value, err := parseSpecValue(k, v, f.types[i], o.PartitionDefaultName(), legacy)
 			if err != nil {
 				return nil, fmt.Errorf("compact: partition value %s=%s: %w", k, v, err)
 			}
-			typed[i] = values[0]
+			typed[i] = value
 		}
 		f.specs = append(f.specs, typed)
 	}
 	return f, nil
+}
+
+// parseSpecValue reads a partition value as Java's procedures do, in the
+// type's string form (a DATE is 2024-02-29), whatever form the directory
+// names use; a table with partition.legacy-name names DATE partitions by
+// their epoch day, which is accepted as well.
+func parseSpecValue(key, value string, t spec.DataType, defaultName string, legacy bool) (any, error) {
+	values, err := spec.ParsePartitionPath(key+"="+value, []string{key}, []spec.DataType{t}, defaultName, false)
+	if err != nil && legacy {
+		values, err = spec.ParsePartitionPath(key+"="+value, []string{key}, []spec.DataType{t}, defaultName, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return values[0], nil
 }
 
 func indexOf(names []string, name string) int {
