@@ -1,0 +1,62 @@
+package differential
+
+import (
+	"database/sql"
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/randsql"
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
+	"github.com/lakesql/lakesql/server"
+)
+
+var flagWarehouse = flag.String("diff.warehouse", "/dev/shm", "make the warehouse in this directory, or in the test's temporary directory when it cannot (or with -diff.warehouse ''); the default is Linux's tmpfs, since the suite checks answers, not durability, and fsync on a busy disk takes three quarters of its time")
+
+// startEngines starts a lakesql server over a fresh warehouse in this
+// process and, when LAKESQL_MARIADB_DSN is set (.ci/mariadb start sets
+// it), connects to the MariaDB reference.
+func startEngines(t *testing.T) *randsql.Engines {
+	t.Helper()
+	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
+	e := &randsql.Engines{LakeSQL: srv.Connect(t, "root", "")}
+	dsn := os.Getenv("LAKESQL_MARIADB_DSN")
+	if dsn == "" {
+		t.Log("LAKESQL_MARIADB_DSN is not set: comparing lakesql's planner rewrites on and off only")
+		return e
+	}
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.PingContext(t.Context()); err != nil {
+		t.Fatalf("LAKESQL_MARIADB_DSN is set but MariaDB does not answer: %v", err)
+	}
+	e.MariaDB = db
+	return e
+}
+
+// warehouseDir is a new empty directory for the warehouse, removed when
+// the test ends.
+func warehouseDir(t *testing.T) string {
+	if *flagWarehouse != "" {
+		dir, err := os.MkdirTemp(*flagWarehouse, "lakesql-differential-")
+		if err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+		t.Logf("no warehouse in %s (%v): using the test's temporary directory", *flagWarehouse, err)
+	}
+	return t.TempDir()
+}
+
+// databaseName is the database a run uses on every engine. The rq_
+// prefix keeps it apart from other users of a shared MariaDB, and the
+// process id from another run of this test at the same time.
+func databaseName(what string) string {
+	return fmt.Sprintf("rq_%d_%s", os.Getpid(), what)
+}

@@ -1,0 +1,215 @@
+package randsql
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// propertySeeds is how many seeds the generator's property tests draw.
+const propertySeeds = 300
+
+// TestGenerateIsDeterministic: a seed is the whole case.
+func TestGenerateIsDeterministic(t *testing.T) {
+	for seed := range uint64(20) {
+		a, b := Generate(seed).Program(), Generate(seed).Program()
+		if !slices.Equal(a.Setup, b.Setup) || len(a.Checks) != len(b.Checks) {
+			t.Fatalf("seed %d: two generations differ", seed)
+		}
+		for i := range a.Checks {
+			if a.Checks[i].SQL != b.Checks[i].SQL {
+				t.Fatalf("seed %d: check %d differs:\n%s\n%s", seed, i, a.Checks[i].SQL, b.Checks[i].SQL)
+			}
+		}
+	}
+}
+
+// TestCaseSizes: 2 to 4 tables and 20 to 50 queries per seed, as the
+// issue asks.
+func TestCaseSizes(t *testing.T) {
+	for seed := range uint64(propertySeeds) {
+		c := Generate(seed)
+		if len(c.Tables) < 2 || len(c.Tables) > 4 || len(c.Queries) < 20 || len(c.Queries) > 50 {
+			t.Fatalf("seed %d: %d tables, %d queries", seed, len(c.Tables), len(c.Queries))
+		}
+	}
+}
+
+// TestLimitOnlyUnderTotalOrder: a LIMIT is deterministic only under an
+// ORDER BY of every output column.
+func TestLimitOnlyUnderTotalOrder(t *testing.T) {
+	for seed := range uint64(propertySeeds) {
+		for _, q := range Generate(seed).Queries {
+			if q.Limit == 0 {
+				continue
+			}
+			var keyed []int
+			for _, k := range q.OrderBy {
+				keyed = append(keyed, k.Item)
+			}
+			slices.Sort(keyed)
+			if !slices.Equal(keyed, allColumns(len(q.Branches[0].Items))) {
+				t.Fatalf("seed %d: LIMIT without a total order: %s", seed, q.SQL())
+			}
+		}
+	}
+}
+
+// TestGroupedBlocksSelectOnlyGroupsAndAggregates: ONLY_FULL_GROUP_BY.
+func TestGroupedBlocksSelectOnlyGroupsAndAggregates(t *testing.T) {
+	for seed := range uint64(propertySeeds) {
+		for _, q := range Generate(seed).Queries {
+			for _, s := range q.selects() {
+				if !slices.ContainsFunc(s.Items, hasAggregate) && len(s.GroupBy) == 0 {
+					continue
+				}
+				for _, e := range s.Items {
+					if c, ok := e.(*Col); ok && !slices.ContainsFunc(s.GroupBy, func(g Expr) bool { return sqlOf(g) == sqlOf(c) }) {
+						t.Fatalf("seed %d: %s is neither grouped nor aggregated: %s", seed, sqlOf(c), q.SQL())
+					}
+				}
+			}
+		}
+	}
+}
+
+// hasAggregate reports whether e is an aggregate, which makes its block
+// grouped (a window function does not).
+func hasAggregate(e Expr) bool {
+	_, ok := e.(*Agg)
+	return ok
+}
+
+// TestAvgOnlyAsOutputColumn: AVG appears only as an output column of a
+// single-block query, where the comparator knows the documented DOUBLE
+// (see avoidances in doc.go); and no window aggregate is DISTINCT, which
+// MySQL refuses.
+func TestAvgOnlyAsOutputColumn(t *testing.T) {
+	for seed := range uint64(propertySeeds) {
+		for _, q := range Generate(seed).Queries {
+			sql := q.SQL()
+			top := 0
+			if len(q.Branches) == 1 {
+				for _, e := range q.Branches[0].Items {
+					if strings.HasPrefix(sqlOf(e), "AVG(") {
+						top++
+					}
+				}
+			}
+			if n := strings.Count(sql, "AVG("); n != top {
+				t.Fatalf("seed %d: AVG nested or in a union: %s", seed, sql)
+			}
+			if regexp.MustCompile(`\((DISTINCT [^()]*)\) OVER`).MatchString(sql) {
+				t.Fatalf("seed %d: DISTINCT window aggregate: %s", seed, sql)
+			}
+		}
+	}
+}
+
+// TestPlainInsertsWriteNewKeys: on a primary-key table a plain INSERT
+// never writes an id written before (lakesql would upsert where MySQL
+// fails), and neither does UPDATE … SET id.
+func TestPlainInsertsWriteNewKeys(t *testing.T) {
+	setID := regexp.MustCompile(`^UPDATE (\w+) SET id = (\S+) WHERE`)
+	for seed := range uint64(propertySeeds) {
+		c := Generate(seed)
+		written := map[string]map[string]bool{}
+		for _, tb := range c.Tables {
+			written[tb.Name] = map[string]bool{}
+		}
+		for _, s := range c.Writes {
+			tb := tableNamed(c, s.Table)
+			if len(tb.PrimaryKey) == 0 {
+				continue
+			}
+			if m := setID.FindStringSubmatch(s.Text); m != nil {
+				if written[tb.Name][m[2]] {
+					t.Fatalf("seed %d: %s moves rows onto a written id", seed, s.Text)
+				}
+				written[tb.Name][m[2]] = true
+			}
+			if s.Insert == nil {
+				continue
+			}
+			idCol := slices.Index(s.Insert.Columns, "id")
+			for _, row := range s.Insert.Rows {
+				if s.Insert.Verb == "INSERT" && s.Insert.OnDuplicate == "" && written[tb.Name][row[idCol]] {
+					t.Fatalf("seed %d: plain INSERT of written id %s: %s", seed, row[idCol], s.SQL())
+				}
+				written[tb.Name][row[idCol]] = true
+			}
+		}
+	}
+}
+
+// TestAppendTablesOnlyDeletePartitions: an append table's DELETE names
+// only partition keys (README: it must match whole partitions), and it
+// is never UPDATEd or upserted.
+func TestAppendTablesOnlyDeletePartitions(t *testing.T) {
+	column := regexp.MustCompile(`\bt\d+\.(\w+)`)
+	for seed := range uint64(propertySeeds) {
+		c := Generate(seed)
+		for _, s := range c.Writes {
+			tb := tableNamed(c, s.Table)
+			if len(tb.PrimaryKey) > 0 || s.LakeSQLOnly {
+				continue
+			}
+			if s.Insert != nil && (s.Insert.Verb != "INSERT" || s.Insert.OnDuplicate != "") || strings.HasPrefix(s.Text, "UPDATE") {
+				t.Fatalf("seed %d: append table upserted or updated: %s", seed, s.SQL())
+			}
+			for _, m := range column.FindAllStringSubmatch(s.Text, -1) {
+				if !tb.isPartitionKey(m[1]) {
+					t.Fatalf("seed %d: append-table DELETE names %s: %s", seed, m[1], s.Text)
+				}
+			}
+		}
+	}
+}
+
+// TestKeysAndPartitionKeysAreNotNull: Paimon requires it, and the DDL of
+// both engines says it.
+func TestKeysAndPartitionKeysAreNotNull(t *testing.T) {
+	for seed := range uint64(propertySeeds) {
+		for _, tb := range Generate(seed).Tables {
+			for _, name := range slices.Concat(tb.PrimaryKey, tb.PartitionKeys) {
+				if !tb.Column(name).NotNull {
+					t.Fatalf("seed %d: %s.%s may be NULL: %s", seed, tb.Name, name, tb.CreateTable(LakeSQL))
+				}
+			}
+		}
+	}
+}
+
+// TestCreateTablePerEngine: MariaDB's DDL has no partitioning and no
+// Paimon options; lakesql's keeps them.
+func TestCreateTablePerEngine(t *testing.T) {
+	tb := &Table{
+		Name:          "t1",
+		Columns:       []Column{{Name: "dt", Type: Type{Kind: KindDate}, NotNull: true}, idColumn, {Name: "amt", Type: Type{Kind: KindDecimal, Precision: 12, Scale: 2}}},
+		PrimaryKey:    []string{"dt", "id"},
+		PartitionKeys: []string{"dt"},
+		BucketKey:     []string{"id"},
+		Buckets:       4,
+		Options:       []Option{{"write-only", "true"}},
+	}
+	tb.Columns[1].NotNull = true
+	want := map[Dialect]string{
+		LakeSQL: `CREATE TABLE t1 (dt DATE NOT NULL, id BIGINT NOT NULL, amt DECIMAL(12,2), PRIMARY KEY (dt, id)) COMMENT 'paimon:{"write-only":"true"}' PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (id) SUBPARTITIONS 4`,
+		MariaDB: `CREATE TABLE t1 (dt DATE NOT NULL, id BIGINT NOT NULL, amt DECIMAL(12,2), PRIMARY KEY (dt, id))`,
+	}
+	for d, sql := range want {
+		if got := tb.CreateTable(d); got != sql {
+			t.Errorf("%s:\n got %s\nwant %s", d, got, sql)
+		}
+	}
+}
+
+func tableNamed(c *Case, name string) *Table {
+	for _, tb := range c.Tables {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	panic("no table " + name)
+}

@@ -1,0 +1,171 @@
+package randsql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Query is a generated query: one SELECT block, or a UNION [ALL] of
+// several with the same number of columns, then ORDER BY and LIMIT over
+// the whole result.
+type Query struct {
+	Branches []*Select
+	All      bool // UNION ALL rather than UNION
+	OrderBy  []OrderKey
+	Limit    int // 0: none
+	Offset   int
+}
+
+// OrderKey orders the result by one output column, named by its alias.
+type OrderKey struct {
+	Item int
+	Desc bool
+}
+
+// Select is one query block. Its output columns are Items, aliased c0,
+// c1, … so that ORDER BY and the comparator can name them.
+type Select struct {
+	Distinct bool
+	Items    []Expr
+	From     []*From
+	Where    []Expr // conjuncts
+	GroupBy  []Expr
+	Having   []Expr // conjuncts
+}
+
+// From is a table of a block's FROM clause: the first has no Join, the
+// others are joined to the ones before with an ON condition.
+type From struct {
+	Join  string // "", "JOIN" or "LEFT JOIN"
+	Table *Table
+	Alias string
+	On    []Expr // conjuncts
+}
+
+// alias names output column i.
+func alias(i int) string { return fmt.Sprintf("c%d", i) }
+
+// SQL renders the query on one line.
+func (q *Query) SQL() string {
+	var b strings.Builder
+	for i, s := range q.Branches {
+		if i > 0 {
+			if q.All {
+				b.WriteString(" UNION ALL ")
+			} else {
+				b.WriteString(" UNION ")
+			}
+		}
+		s.write(&b)
+	}
+	if len(q.OrderBy) > 0 {
+		b.WriteString(" ORDER BY ")
+		for i, k := range q.OrderBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(alias(k.Item))
+			if k.Desc {
+				b.WriteString(" DESC")
+			}
+		}
+	}
+	if q.Limit > 0 {
+		fmt.Fprintf(&b, " LIMIT %d", q.Limit)
+		if q.Offset > 0 {
+			fmt.Fprintf(&b, " OFFSET %d", q.Offset)
+		}
+	}
+	return b.String()
+}
+
+func (s *Select) write(b *strings.Builder) {
+	b.WriteString("SELECT ")
+	if s.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, e := range s.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		e.write(b)
+		b.WriteString(" AS " + alias(i))
+	}
+	b.WriteString(" FROM ")
+	for i, f := range s.From {
+		if i > 0 {
+			b.WriteString(" " + f.Join + " ")
+		}
+		b.WriteString(f.Table.Name + " " + f.Alias)
+		if i > 0 {
+			b.WriteString(" ON ")
+			writeConjuncts(b, f.On)
+		}
+	}
+	if len(s.Where) > 0 {
+		b.WriteString(" WHERE ")
+		writeConjuncts(b, s.Where)
+	}
+	if len(s.GroupBy) > 0 {
+		b.WriteString(" GROUP BY ")
+		for i, e := range s.GroupBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			e.write(b)
+		}
+	}
+	if len(s.Having) > 0 {
+		b.WriteString(" HAVING ")
+		writeConjuncts(b, s.Having)
+	}
+}
+
+// writeConjuncts writes predicates joined by AND; none is TRUE (an ON
+// whose conditions the minimizer dropped).
+func writeConjuncts(b *strings.Builder, preds []Expr) {
+	if len(preds) == 0 {
+		b.WriteString("TRUE")
+		return
+	}
+	for i, p := range preds {
+		if i > 0 {
+			b.WriteString(" AND ")
+		}
+		p.write(b)
+	}
+}
+
+// Plan is what the comparator needs to know about a query's output.
+type Plan struct {
+	// SortKeys are the output columns the result is ordered by, in ORDER
+	// BY order; empty: the rows are a multiset.
+	SortKeys []int
+	// AvgDecimal marks the output columns that are AVG of a DECIMAL,
+	// which README documents lakesql answers as a DOUBLE.
+	AvgDecimal []int
+}
+
+// Plan derives the comparison plan from the query.
+func (q *Query) Plan() Plan {
+	var p Plan
+	for _, k := range q.OrderBy {
+		p.SortKeys = append(p.SortKeys, k.Item)
+	}
+	for i, e := range q.Branches[0].Items {
+		if isAvgOfDecimal(e) {
+			p.AvgDecimal = append(p.AvgDecimal, i)
+		}
+	}
+	return p
+}
+
+// isAvgOfDecimal reports whether e is AVG, plain or over a window, of a
+// DECIMAL argument.
+func isAvgOfDecimal(e Expr) bool {
+	if w, ok := e.(*Window); ok {
+		e = w.Fn
+	}
+	a, ok := e.(*Agg)
+	return ok && a.Name == "AVG" && a.Arg.Type().Kind == KindDecimal
+}
