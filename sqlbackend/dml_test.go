@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -574,5 +576,78 @@ func TestQualifiedDeleteOfEveryRow(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// affected is the rows-affected count of a write statement.
+func affected(t *testing.T, c *conn, q string) uint64 {
+	t.Helper()
+	rows := c.mustQuery(q)
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		t.Fatalf("%s: no OK result: %v", q, rows)
+	}
+	ok, isOK := rows[0][0].(types.OkResult)
+	if !isOK {
+		t.Fatalf("%s: %T is no OK result", q, rows[0][0])
+	}
+	return ok.RowsAffected
+}
+
+// REPLACE counts as MySQL does: 1 for a new key, 2 for a key it replaces
+// (a deletion and an insertion), and a key repeated in the statement
+// replaces the statement's own earlier row.
+func TestReplaceCountsReplacedRows(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d", "CREATE TABLE kv (k INT PRIMARY KEY, v INT)",
+		"INSERT INTO kv VALUES (1, 10)")
+	for _, step := range []struct {
+		q    string
+		want uint64
+	}{
+		{"REPLACE INTO kv VALUES (2, 20)", 1},
+		{"REPLACE INTO kv VALUES (1, 11)", 2},
+		{"REPLACE INTO kv VALUES (3, 30), (3, 31)", 3},
+		{"REPLACE INTO kv VALUES (1, 12), (4, 40)", 3},
+	} {
+		if got := affected(t, c, step.q); got != step.want {
+			t.Errorf("%s: %d rows affected, want %d", step.q, got, step.want)
+		}
+	}
+	wantRows(t, c, "SELECT k, v FROM kv ORDER BY k", "[1 12]", "[2 20]", "[3 31]", "[4 40]")
+}
+
+// INSERT … ON DUPLICATE KEY UPDATE applies its rows in order: a key
+// repeated in the statement updates the row as the earlier rows left it.
+func TestOnDuplicateKeyUpdateAppliesRepeatedKeysInOrder(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d", "CREATE TABLE kv (k INT PRIMARY KEY, n BIGINT)",
+		"INSERT INTO kv VALUES (7, 4)")
+	q := "INSERT INTO kv VALUES (7, 25), (7, 28), (8, 1), (8, 2) ON DUPLICATE KEY UPDATE n = n + VALUES(n)"
+	if got := affected(t, c, q); got != 2+2+1+2 {
+		t.Errorf("%s: %d rows affected, want 7", q, got)
+	}
+	wantRows(t, c, "SELECT k, n FROM kv ORDER BY k", "[7 57]", "[8 3]")
+}
+
+// A REPLACE of many rows looks their keys up in one statement-wide read of
+// the table, not in a scan per row.
+func TestReplaceLooksKeysUpOnce(t *testing.T) {
+	m := NewMetrics()
+	h := newMetricsHarness(t, m)
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d", "CREATE TABLE kv (k INT PRIMARY KEY, v INT) PARTITION BY KEY (k) PARTITIONS 4")
+	var rows []string
+	for k := range 200 {
+		rows = append(rows, fmt.Sprintf("(%d, %d)", k, k))
+	}
+	c.mustExec("INSERT INTO kv VALUES " + strings.Join(rows, ", "))
+	before := testutil.ToFloat64(m.scans.WithLabelValues("d", "kv"))
+	if got := affected(t, c, "REPLACE INTO kv VALUES "+strings.Join(rows, ", ")); got != 400 {
+		t.Errorf("replacing 200 rows: %d rows affected, want 400", got)
+	}
+	if got := testutil.ToFloat64(m.scans.WithLabelValues("d", "kv")) - before; got != 1 {
+		t.Errorf("replacing 200 rows planned %v reads of the table, want 1", got)
 	}
 }

@@ -25,19 +25,28 @@ type editor struct {
 	table *Table
 	err   error // from opening the transaction's writer; every call returns it
 	w     *tableWrite
-	// written holds the rows this statement wrote by key (nil for a
-	// deleted key), when the statement checks for duplicate keys.
-	written map[string]sql.Row
+	// keys are the statement's keys, when it checks for duplicate keys;
+	// its inserter, updater and replacer share them.
+	keys *statementKeys
+	// replacing makes Delete record that REPLACE deletes an existing row
+	// instead of writing a deletion: the upsert that follows replaces it.
+	replacing bool
 }
 
 // Inserter implements sql.InsertableTable. An INSERT is a blind upsert,
 // unless it updates duplicates or selects from the table it inserts into.
 func (t *Table) Inserter(ctx *sql.Context) sql.RowInserter {
-	return t.editor(ctx, t.detectDuplicates || t.readsItself)
+	return t.editor(ctx, t.duplicates != nil || t.readsItself)
 }
 
-// Replacer implements sql.ReplaceableTable. REPLACE is a blind upsert.
-func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer { return t.editor(ctx, false) }
+// Replacer implements sql.ReplaceableTable. REPLACE is an upsert that
+// reports the rows it replaces, so that it counts them as MySQL does (a
+// replaced row is a deletion and an insertion); its writes stay blind.
+func (t *Table) Replacer(ctx *sql.Context) sql.RowReplacer {
+	e := t.editor(ctx, false)
+	e.replacing = true
+	return e
+}
 
 // Updater implements sql.UpdatableTable. An UPDATE derives the new rows
 // from those it read.
@@ -71,8 +80,8 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 		w.checkKeys = w.checkKeys || keysChecked(ctx, derived)
 	}
 	e := &editor{table: t, w: w, err: mysqlError(err)}
-	if t.detectDuplicates && len(t.schema.PrimaryKeys) > 0 {
-		e.written = map[string]sql.Row{}
+	if len(t.schema.PrimaryKeys) > 0 {
+		e.keys = t.duplicates
 	}
 	return e
 }
@@ -104,7 +113,7 @@ func (e *editor) Close(*sql.Context) error { return nil }
 // UPDATE an existing key is reported as a duplicate, so that GMS applies
 // the UPDATE part to it.
 func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
-	if e.written != nil && e.err == nil {
+	if e.keys != nil && e.err == nil {
 		existing, found, err := e.duplicateOf(ctx, row)
 		if err != nil {
 			return mysqlError(err)
@@ -139,6 +148,10 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if len(e.table.schema.PrimaryKeys) == 0 {
 		return e.deleteFromAppendTable(ctx, row)
+	}
+	if e.replacing {
+		e.remember(row, nil)
+		return e.err
 	}
 	e.remember(row, nil)
 	return e.write(ctx, row, spec.RowKindDelete)

@@ -51,9 +51,10 @@ type Table struct {
 	// staged are the transaction's own uncommitted changes to the table,
 	// as of the statement's start, read on top of the pinned snapshot.
 	staged []spec.ManifestEntry
-	// detectDuplicates makes inserts report existing keys, for INSERT … ON
-	// DUPLICATE KEY UPDATE (see markReadModifyWrite).
-	detectDuplicates bool
+	// duplicates makes the statement's inserts report existing keys, for
+	// INSERT … ON DUPLICATE KEY UPDATE and REPLACE (see
+	// markReadModifyWrite); nil for other statements.
+	duplicates *statementKeys
 	// readsItself marks the target of an INSERT … SELECT whose SELECT
 	// reads the same table: its rows derive from rows it read.
 	readsItself bool

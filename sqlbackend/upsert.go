@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -38,7 +39,7 @@ func markReadModifyWrite(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 			return n, transform.SameTree, nil
 		}
 		target := insertTarget(ins.Destination)
-		duplicates, self := len(ins.OnDupExprs) > 0, target != nil && readsTable(ins.Source, target)
+		duplicates, self := len(ins.OnDupExprs) > 0 || ins.IsReplace, target != nil && readsTable(ins.Source, target)
 		if !duplicates && !self {
 			return n, transform.SameTree, nil
 		}
@@ -95,19 +96,70 @@ func flagInsertTarget(n sql.Node, duplicates, self bool) (sql.Node, transform.Tr
 		return n, transform.SameTree, nil
 	}
 	flagged := *t
-	flagged.detectDuplicates, flagged.readsItself = duplicates, self
+	flagged.readsItself = self
+	if duplicates {
+		flagged.duplicates = &statementKeys{written: map[string]sql.Row{}}
+		flagged.keys = &keyLookups{}
+	}
 	replaced, err := rt.WithTable(&flagged)
 	return replaced, transform.NewTree, err
 }
 
+// statementKeys are the primary keys one INSERT … ON DUPLICATE KEY UPDATE
+// or REPLACE wrote, by key (nil for a deleted key): a key it repeats finds
+// its own earlier row, as MySQL applies the statement's rows in order.
+type statementKeys struct {
+	written map[string]sql.Row
+}
+
 // duplicateOf returns the live row with the primary key of row, if any:
 // one written earlier by this statement, else one in the pinned snapshot
-// and the transaction's staged writes.
+// and the transaction's staged writes, looked up through the statement's
+// KeyLookup (each split read once, however many rows the statement has).
 func (e *editor) duplicateOf(ctx *sql.Context, row sql.Row) (sql.Row, bool, error) {
 	key := e.keyString(row)
-	if existing, ok := e.written[key]; ok {
+	if existing, ok := e.keys.written[key]; ok {
 		return existing, existing != nil, nil
 	}
+	if e.table.readsNothing() {
+		return nil, false, nil
+	}
+	lookup, err := e.table.keyLookup(ctx)
+	if errors.Is(err, table.ErrKeyLookupUnsupported) {
+		return e.scanForDuplicate(ctx, row)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	storageKey, err := e.storageKey(row)
+	if err != nil {
+		return nil, false, err
+	}
+	found, err := lookup.Lookup(ctx, storageKey)
+	if err != nil || len(found) == 0 {
+		return nil, false, err
+	}
+	existing, err := toSQLRow(e.table.projectedTypes(), found[0])
+	return existing, err == nil, err
+}
+
+// storageKey is the primary key of a GMS row as storage values.
+func (e *editor) storageKey(row sql.Row) ([]any, error) {
+	key := make([]any, len(e.table.schema.PrimaryKeys))
+	for j, k := range e.table.schema.PrimaryKeys {
+		i := e.table.schema.FieldIndex(k)
+		v, err := sqltypes.FromSQL(e.table.schema.Fields[i].Type, row[i])
+		if err != nil {
+			return nil, err
+		}
+		key[j] = v
+	}
+	return key, nil
+}
+
+// scanForDuplicate reads the row with the primary key of row with a
+// filtered scan, for tables a KeyLookup cannot serve.
+func (e *editor) scanForDuplicate(ctx *sql.Context, row sql.Row) (sql.Row, bool, error) {
 	filter, err := e.keyFilter(row)
 	if err != nil || filter == nil {
 		return nil, false, err
@@ -116,9 +168,6 @@ func (e *editor) duplicateOf(ctx *sql.Context, row sql.Row) (sql.Row, bool, erro
 	c.lookup = &pushedLookup{}
 	c.lookup.pushdown.Filter = filter
 	c.projection = nil
-	if c.readsNothing() {
-		return nil, false, nil
-	}
 	p, err := c.plan(ctx)
 	if err != nil {
 		return nil, false, err
@@ -164,8 +213,8 @@ func (e *editor) keyString(row sql.Row) string {
 // remember records the state of a key after this statement wrote it; nil
 // is a deleted key.
 func (e *editor) remember(row sql.Row, state sql.Row) {
-	if e.written == nil {
+	if e.keys == nil {
 		return
 	}
-	e.written[e.keyString(row)] = state
+	e.keys.written[e.keyString(row)] = state
 }
