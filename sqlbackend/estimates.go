@@ -127,3 +127,11 @@ func insertBeforeJoinPlanning(a *analyzer.Analyzer, id analyzer.RuleId, fn analy
 	}
 	panic("go-mysql-server has no optimizeJoins rule to plan filter estimates before")
 }
+
+// appendAfterAll adds rule at the end of the analyzer's last batch, after
+// GMS has assigned execution indexes: it sees the plan as it is run (or,
+// for EXPLAIN, printed).
+func appendAfterAll(a *analyzer.Analyzer, id analyzer.RuleId, fn analyzer.RuleFunc) {
+	last := a.Batches[len(a.Batches)-1]
+	last.Rules = append(last.Rules, analyzer.Rule{Id: id, Apply: fn})
+}

@@ -29,6 +29,8 @@ func TestFilteredInputsAreEstimatedByTheirKeptFiles(t *testing.T) {
 		"INSERT INTO mid VALUES "+strings.Join(mid, ", "))
 	q := "SELECT big.x, mid.y FROM big JOIN mid ON big.x = mid.x WHERE big.a = 7"
 	plan := format(c.mustQuery("EXPLAIN PLAN " + q))
+	wantEstimate(t, plan, "IndexedTableAccess(big)", 20)
+	wantEstimate(t, plan, "name: mid", 200)
 	for i, line := range plan {
 		if strings.HasSuffix(line, "HashJoin]") && !strings.Contains(strings.Join(plan[i:], "\n"), "HashLookup") {
 			t.Fatalf("no hash join build side in the plan:\n%s", strings.Join(plan, "\n"))
@@ -41,4 +43,23 @@ func TestFilteredInputsAreEstimatedByTheirKeptFiles(t *testing.T) {
 		}
 	}
 	t.Fatalf("the join is no hash join:\n%s", strings.Join(plan, "\n"))
+}
+
+// wantEstimate checks that the EXPLAIN PLAN line holding node is next to
+// the node's estimated rows (printed as its first detail line, so before
+// or after node's line).
+func wantEstimate(t *testing.T, plan []string, node string, rows int) {
+	t.Helper()
+	want := fmt.Sprintf("estimated rows: %d]", rows)
+	for i, line := range plan {
+		if !strings.Contains(line, node) {
+			continue
+		}
+		for _, near := range plan[max(i-1, 0):min(i+2, len(plan))] {
+			if strings.HasSuffix(near, want) {
+				return
+			}
+		}
+	}
+	t.Errorf("EXPLAIN shows no %q next to %s:\n%s", want, node, strings.Join(plan, "\n"))
 }

@@ -29,3 +29,13 @@ func (rw *rewriter) explainPlan(sc *scanner) {
 		rw.replace(next.start, next.start, "PLAN ")
 	}
 }
+
+// IsExplainAnalyze reports whether a statement text is an EXPLAIN ANALYZE,
+// which runs the query it explains.
+func IsExplainAnalyze(query string) bool {
+	sc := newScanner(query)
+	if statementKindOf(sc.next(), query) != stmtExplain {
+		return false
+	}
+	return sc.next().is(query, "ANALYZE")
+}

@@ -20,6 +20,20 @@ func TestIsExplain(t *testing.T) {
 	}
 }
 
+func TestIsExplainAnalyze(t *testing.T) {
+	for query, want := range map[string]bool{
+		"EXPLAIN ANALYZE SELECT 1":         true,
+		"/* c */ explain analyze select 1": true,
+		"EXPLAIN PLAN SELECT 1":            false,
+		"SELECT 'EXPLAIN ANALYZE'":         false,
+		"ANALYZE TABLE t":                  false,
+	} {
+		if got := IsExplainAnalyze(query); got != want {
+			t.Errorf("IsExplainAnalyze(%q) = %v, want %v", query, got, want)
+		}
+	}
+}
+
 func TestPlainExplainBecomesExplainPlan(t *testing.T) {
 	for query, want := range map[string]string{
 		"EXPLAIN SELECT * FROM t":                      "EXPLAIN PLAN SELECT * FROM t",
