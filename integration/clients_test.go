@@ -304,7 +304,7 @@ func TestClients(t *testing.T) {
 				t.Skipf("%s is not installed (run .ci/clients): %s", c.name, why)
 			}
 			s := startServer(t, serverConfig(newWarehouse(t)))
-			host, port, err := net.SplitHostPort(s.addr)
+			host, port, err := net.SplitHostPort(s.Addr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -340,7 +340,7 @@ func runClient(t *testing.T, argv []string) (stdout, stderr string) {
 // reads committed nothing.
 func checkCommits(t *testing.T, s *lakesqlServer) {
 	t.Helper()
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	rows, err := db.Query("SELECT snapshot_id, delta_record_count FROM shop.`orders$snapshots` ORDER BY snapshot_id")
 	if err != nil {
 		t.Fatal(err)

@@ -204,7 +204,7 @@ func (b *bufferedOutput) String() string {
 func TestIncrementsWithGoAPIWriterProcess(t *testing.T) {
 	warehouse := newWarehouse(t)
 	s := startServer(t, serverConfig(warehouse))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	createAccounts(t, db, 1, 0)
 	const clients, each, goAPI = 4, 25, 40
 	// The table's location in the warehouse's own form: a directory, or an

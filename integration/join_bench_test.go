@@ -98,7 +98,7 @@ func startJoinBenchServer(b *testing.B, days, perDay int) *sql.DB {
 	b.Helper()
 	warehouse := path.Join(b.TempDir(), "warehouse")
 	s := startServer(b, serverConfig(warehouse))
-	db := s.connect(b, "root", "")
+	db := s.Connect(b, "root", "")
 	mustExec(b, db, "CREATE DATABASE bench", "USE bench",
 		joinBenchOrdersDDL+fmt.Sprintf(joinBenchLayout, "order_id"),
 		joinBenchPayDDL+fmt.Sprintf(joinBenchLayout, "pay_id"))

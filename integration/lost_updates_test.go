@@ -73,7 +73,7 @@ func TestConcurrentIncrements(t *testing.T) {
 	cfg := serverConfig(newWarehouse(t))
 	cfg.MetricsListen = "127.0.0.1:0"
 	s := startServer(t, cfg)
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	createAccounts(t, db, 1, 0)
 	const clients, each = 8, 50
 	if err := runConcurrently(clients, func(int) error { return increment(db, 1, each) }); err != nil {
@@ -95,7 +95,7 @@ func BenchmarkConcurrentIncrements(b *testing.B) {
 	cfg := serverConfig(newWarehouse(b))
 	cfg.MetricsListen = "127.0.0.1:0"
 	s := startServer(b, cfg)
-	db := s.connect(b, "root", "")
+	db := s.Connect(b, "root", "")
 	createAccounts(b, db, 1, 0)
 	const clients, each = 8, 50
 	before := scrape(b, s).sum("lakesql_statement_reruns_total", labels{"kind": "UPDATE"})
@@ -120,7 +120,7 @@ func BenchmarkConcurrentIncrements(b *testing.B) {
 // other: 2 × 20 upserts of +7 make +280.
 func TestConcurrentUpsertsReadTheOldRow(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	createAccounts(t, db, 1, 0)
 	err := runConcurrently(2, func(int) error {
 		for range 20 {
@@ -206,7 +206,7 @@ func (tr *transferer) transfer(from, to int, amount int64) error {
 // 10,000, and so does the end.
 func TestBankTransfers(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	runBankTransfers(t, []*sql.DB{db})
 }
 
@@ -263,7 +263,7 @@ func TestInterleavingsEndAsInnoDB(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := startServer(t, serverConfig(newWarehouse(t)))
-			db := s.connect(t, "root", "")
+			db := s.Connect(t, "root", "")
 			createAccounts(t, db, 2, 100)
 			a := sysTableSession(t, db)
 			sysTableExec(t, a, "BEGIN")
@@ -392,7 +392,7 @@ func checkSharedUserRows(t *testing.T, db *sql.DB, landed []int, refused, statem
 // the others are refused with a clear error. Nothing is skipped.
 func TestSharedCommitUserSessions(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	createAccounts(t, db, 1, 0)
 	const sessions, each = 3, 40
 	landed, refused := sharedUserInserts(t, []*sql.DB{db}, sessions, each)
@@ -422,7 +422,7 @@ func TestSharedCommitUserServers(t *testing.T) {
 // statement under that pair is refused.
 func TestRetriedCorrectionLandsOnce(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	createAccounts(t, db, 2, 100)
 	correction := func() (*sql.Conn, sql.Result, error) {
 		conn := sysTableSession(t, db)

@@ -34,7 +34,7 @@ func TestMetricsOverHTTP(t *testing.T) {
 	cfg := serverConfig(newWarehouse(t))
 	cfg.MetricsListen = "127.0.0.1:0"
 	s := startServer(t, cfg)
-	root := s.connect(t, "root", "")
+	root := s.Connect(t, "root", "")
 	mustExec(t, root, "CREATE DATABASE m", metricsDDL)
 	// Today's partition outlives expire_partitions; 2020-01-01's does not.
 	today := time.Now().UTC().Format("2006-01-02")
@@ -203,7 +203,7 @@ type scraped map[string]*dto.MetricFamily
 
 func scrape(t testing.TB, s *lakesqlServer) scraped {
 	t.Helper()
-	resp, err := http.Get("http://" + s.srv.MetricsAddr().String() + "/metrics")
+	resp, err := http.Get("http://" + s.Server.MetricsAddr().String() + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func number(t *testing.T, s string) float64 {
 // (local disk or S3).
 func plantOrphan(t *testing.T, s *lakesqlServer, day string) {
 	t.Helper()
-	fsys, root := openWarehouse(t, s.cfg.Warehouse)
+	fsys, root := openWarehouse(t, s.Config.Warehouse)
 	orphan := path.Join(root, "m.db", "orders", "dt="+day, "bucket-0", "data-0a1b2c3d-orphan-0.parquet")
 	if err := fsys.PutIfAbsent(context.Background(), orphan, []byte("partial parquet")); err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func TestPaymentIncident(t *testing.T) {
 	const statements = 200
 	warehouse := newWarehouse(t)
 	s := startServer(t, serverConfig(warehouse))
-	admin := s.connect(t, "root", "")
+	admin := s.Connect(t, "root", "")
 	mustExec(t, admin, "CREATE DATABASE pay", "USE pay", paymentsDDL)
 
 	var wg sync.WaitGroup
@@ -48,12 +48,12 @@ func TestPaymentIncident(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			retries <- insertPayments(t, s.connect(t, "root", ""), user, firstID, statements)
+			retries <- insertPayments(t, s.Connect(t, "root", ""), user, firstID, statements)
 		}()
 	}
 	stopReader := make(chan struct{})
 	observed := make(chan []totals, 1)
-	go func() { observed <- reconcileLoop(t, s.connect(t, "root", ""), stopReader) }()
+	go func() { observed <- reconcileLoop(t, s.Connect(t, "root", ""), stopReader) }()
 	wg.Wait()
 	close(stopReader)
 	close(retries)

@@ -339,8 +339,8 @@ func (m totals) plus(t *testing.T, s *spec.Snapshot, jobs []writerJob) totals {
 // it, with nothing cached in between.
 func TestServersSeeEachOthersCommitsOnS3(t *testing.T) {
 	warehouse := newS3Warehouse(t)
-	a := startServer(t, serverConfig(warehouse)).connect(t, "root", "")
-	b := startServer(t, serverConfig(warehouse)).connect(t, "root", "")
+	a := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
+	b := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
 	mustExec(t, a, "CREATE DATABASE pay", "USE pay", paymentsDDL)
 	var want totals
 	for i, db := range []*sql.DB{b, a, b, b, a, a, b} {

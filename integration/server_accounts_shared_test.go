@@ -17,11 +17,11 @@ func TestServersShareAccounts(t *testing.T) {
 	const perServer = 6
 	warehouse := newWarehouse(t)
 	servers := []*lakesqlServer{startServer(t, serverConfig(warehouse)), startServer(t, serverConfig(warehouse))}
-	mustExec(t, servers[0].connect(t, "root", ""), "CREATE DATABASE sales", "CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
+	mustExec(t, servers[0].Connect(t, "root", ""), "CREATE DATABASE sales", "CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100)")
 	var wg sync.WaitGroup
 	for i, s := range servers {
-		root := s.connect(t, "root", "")
+		root := s.Connect(t, "root", "")
 		privilege := []string{"SELECT", "INSERT"}[i]
 		for j := range perServer {
 			wg.Go(func() {
@@ -41,12 +41,12 @@ func TestServersShareAccounts(t *testing.T) {
 	for i, s := range servers {
 		for j := range perServer {
 			user := fmt.Sprintf("u%d", j)
-			db := s.connect(t, user, "pw")
+			db := s.Connect(t, user, "pw")
 			var amount int64
 			if err := db.QueryRow("SELECT amount FROM sales.orders WHERE id = 1").Scan(&amount); err != nil {
 				t.Errorf("server %d, %s: SELECT: %v", i, user, err)
 			}
-			grants := showGrants(t, s.connect(t, "root", ""), fmt.Sprintf("'%s'@'%%'", user))
+			grants := showGrants(t, s.Connect(t, "root", ""), fmt.Sprintf("'%s'@'%%'", user))
 			if !slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "GRANT SELECT, INSERT ON `sales`.*") }) {
 				t.Errorf("server %d: grants of %s %q; want SELECT and INSERT on sales.*, granted on different servers", i, user, grants)
 			}

@@ -16,24 +16,24 @@ import (
 func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 	cfg := serverConfig(newWarehouse(t))
 	s := startServer(t, cfg)
-	mustExec(t, s.connect(t, "root", ""),
+	mustExec(t, s.Connect(t, "root", ""),
 		"CREATE DATABASE sales",
 		"CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100)",
 		"CREATE USER 'analyst'@'%' IDENTIFIED BY 'analyst-pw'",
 		"GRANT SELECT ON sales.* TO 'analyst'@'%'")
-	s.stop(t)
+	s.Stop(t)
 	fsys, root := openWarehouse(t, cfg.Warehouse)
 	if _, err := fsys.Stat(context.Background(), path.Join(root, server.PrivilegesFile)); err != nil {
 		t.Fatalf("accounts file: %v", err)
 	}
 
 	s = startServer(t, cfg)
-	grants := showGrants(t, s.connect(t, "root", ""), "'analyst'@'%'")
+	grants := showGrants(t, s.Connect(t, "root", ""), "'analyst'@'%'")
 	if !slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "GRANT SELECT ON `sales`.*") }) {
 		t.Errorf("grants after restart: %q, want SELECT on sales.*", grants)
 	}
-	analyst := s.connect(t, "analyst", "analyst-pw")
+	analyst := s.Connect(t, "analyst", "analyst-pw")
 	var n int
 	if err := analyst.QueryRow("SELECT COUNT(*) FROM sales.orders").Scan(&n); err != nil || n != 1 {
 		t.Errorf("analyst SELECT after restart: %d, %v; want 1 row", n, err)
@@ -41,7 +41,7 @@ func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 	if _, err := analyst.Exec("INSERT INTO sales.orders VALUES (2, 1)"); err == nil {
 		t.Error("analyst INSERT after restart succeeded")
 	}
-	if err := s.connect(t, "analyst", "wrong").Ping(); mysqlErrorNumber(err) != 1045 {
+	if err := s.Connect(t, "analyst", "wrong").Ping(); mysqlErrorNumber(err) != 1045 {
 		t.Errorf("wrong password after restart: %v, want error 1045", err)
 	}
 }
@@ -71,14 +71,14 @@ func showGrants(t *testing.T, db *sql.DB, account string) []string {
 // and every write is refused.
 func TestServerSelectOnlyUserCannotWrite(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	mustExec(t, s.connect(t, "root", ""),
+	mustExec(t, s.Connect(t, "root", ""),
 		"CREATE DATABASE sales",
 		"CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100), (2, 250)",
 		"CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'",
 		"GRANT SELECT ON sales.* TO 'analyst'@'%'")
 
-	analyst := s.connect(t, "analyst", "pw")
+	analyst := s.Connect(t, "analyst", "pw")
 	var total int64
 	if err := analyst.QueryRow("SELECT SUM(amount) FROM sales.orders").Scan(&total); err != nil || total != 350 {
 		t.Fatalf("analyst SELECT: %d, %v; want 350", total, err)

@@ -13,7 +13,7 @@ func TestServerRejectsNamesThatEscapeTheWarehouse(t *testing.T) {
 	warehouse := newWarehouse(t)
 	root := parentLocation(warehouse)
 	s := startServer(t, serverConfig(warehouse))
-	db := s.connect(t, "root", "")
+	db := s.Connect(t, "root", "")
 	mustExec(t, db, "CREATE DATABASE ok")
 	before := listTree(t, root)
 

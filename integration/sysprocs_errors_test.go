@@ -96,7 +96,7 @@ func TestSysProcTableArgumentErrors(t *testing.T) {
 		wantProcError(t, noDB, call("NULL"), 1210, "42000", prefix+`table "" is not a table name`)
 	}
 	// The server took every refusal in its stride.
-	wantSysTableRows(t, s.connect(t, "root", ""), "SELECT COUNT(*) FROM sales.orders", "4")
+	wantSysTableRows(t, s.Connect(t, "root", ""), "SELECT COUNT(*) FROM sales.orders", "4")
 }
 
 // TestSysProcArgumentCountAndTypeErrors: a call with too few or too many

@@ -24,7 +24,7 @@ const ordersDDL = `CREATE TABLE sales.orders (
 func startOrders(t *testing.T) (*lakesqlServer, *sql.DB) {
 	t.Helper()
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	root := s.connect(t, "root", "")
+	root := s.Connect(t, "root", "")
 	mustExec(t, root, "CREATE DATABASE sales", ordersDDL)
 	return s, root
 }
@@ -289,7 +289,7 @@ func TestSysRemoveOrphanFiles(t *testing.T) {
 	// A data file a crashed writer left three days ago, next to live ones.
 	orphan := filepath.Join(filepath.Dir(files[0][0]), "data-0a1b2c3d-orphan-0.parquet")
 	if !filepath.IsAbs(orphan) {
-		orphan = filepath.Join(s.cfg.Warehouse, "sales.db", "orders", orphan)
+		orphan = filepath.Join(s.Config.Warehouse, "sales.db", "orders", orphan)
 	}
 	if err := os.WriteFile(orphan, []byte("partial parquet"), 0o644); err != nil {
 		t.Fatal(err)
@@ -363,7 +363,7 @@ func TestSysWaitWatermark(t *testing.T) {
 		t.Errorf("wait for a reached watermark: %v", res)
 	}
 
-	reader := s.connect(t, "root", "")
+	reader := s.Connect(t, "root", "")
 	type result struct {
 		snapshot string
 		err      error
@@ -380,7 +380,7 @@ func TestSysWaitWatermark(t *testing.T) {
 		t.Fatalf("wait returned before any commit reached the watermark: %+v", r)
 	default:
 	}
-	writer := s.connect(t, "root", "")
+	writer := s.Connect(t, "root", "")
 	conn, err := writer.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -455,7 +455,7 @@ func TestSysProceduresRefuseReaders(t *testing.T) {
 		"CREATE USER 'etl'@'%' IDENTIFIED BY 'pw'",
 		"GRANT SELECT, INSERT, DELETE ON sales.* TO 'etl'@'%'",
 		"GRANT EXECUTE ON sys.* TO 'etl'@'%'")
-	analyst := s.connect(t, "analyst", "pw")
+	analyst := s.Connect(t, "analyst", "pw")
 	snapshots := latestSnapshot(t, root)
 
 	// go-mysql-server refuses the CALL itself: no EXECUTE in sys.
@@ -490,7 +490,7 @@ func TestSysProceduresRefuseReaders(t *testing.T) {
 		t.Errorf("analyst wait_watermark: %v", res)
 	}
 
-	etl := s.connect(t, "etl", "pw")
+	etl := s.Connect(t, "etl", "pw")
 	if res := callRow(t, etl, "CALL sys.compact('sales.orders')"); res["snapshot_id"] == "NULL" {
 		t.Errorf("etl compact: %v, want a compaction", res)
 	}

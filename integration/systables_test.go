@@ -313,7 +313,7 @@ func TestFilesSystemTableOverTheWire(t *testing.T) {
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM sales.`orders$files` WHERE file_size_in_bytes <= 0 OR creation_time IS NULL "+
 		"OR min_sequence_number > max_sequence_number OR deleteRowCount <> 0", "0")
 
-	fsys, warehouseRoot := openWarehouse(t, s.cfg.Warehouse)
+	fsys, warehouseRoot := openWarehouse(t, s.Config.Warehouse)
 	_, rows := queryStrings(t, root, "SELECT `partition`, bucket, file_path FROM sales.`orders$files`")
 	for _, r := range rows {
 		dir := fmt.Sprintf("sales.db/orders/dt=%s/bucket-%s/", strings.Trim(r[0], "{}"), r[1])
@@ -410,7 +410,7 @@ func TestMetadataSystemTablesOverTheWire(t *testing.T) {
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM sales.`orders$consumers`", "0")
 	// A streaming reader (Flink) records its progress as a consumer file;
 	// lakesql only lists them.
-	fsys, warehouseRoot := openWarehouse(t, s.cfg.Warehouse)
+	fsys, warehouseRoot := openWarehouse(t, s.Config.Warehouse)
 	consumer := path.Join(warehouseRoot, "sales.db", "orders", "consumer", "consumer-reconciler")
 	if err := fsys.PutIfAbsent(context.Background(), consumer, []byte(`{"nextSnapshot":5}`)); err != nil {
 		t.Fatal(err)

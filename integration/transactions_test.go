@@ -11,7 +11,7 @@ import (
 // transaction's, and autocommit; no ROLLBACK is needed first.
 func TestFailedCommitEndsTheTransactionOverTheWire(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	root := s.connect(t, "root", "")
+	root := s.Connect(t, "root", "")
 	mustExec(t, root, "CREATE DATABASE tx", `CREATE TABLE tx.orders (
 		dt VARCHAR(10) NOT NULL, id BIGINT NOT NULL, amount BIGINT, PRIMARY KEY (dt, id)
 	) PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (id) SUBPARTITIONS 1`,
@@ -34,7 +34,7 @@ func TestFailedCommitEndsTheTransactionOverTheWire(t *testing.T) {
 // explicit transaction the pins stay, as MySQL keeps the transaction.
 func TestFailedStatementLeavesNoTransaction(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	root := s.connect(t, "root", "")
+	root := s.Connect(t, "root", "")
 	mustExec(t, root, "CREATE DATABASE tx", "CREATE TABLE tx.t (id BIGINT PRIMARY KEY, v BIGINT)", "INSERT INTO tx.t VALUES (1, 1)")
 	a := sysTableSession(t, root)
 	if _, err := a.ExecContext(context.Background(), "INSERT INTO tx.t VALUES (2, 'x')"); mysqlErrorNumber(err) != 1366 {

@@ -13,8 +13,8 @@ import (
 // binds a view's query in it (planbuilder.bindOnlyWithDatabase).
 func TestViewsOverTheWire(t *testing.T) {
 	warehouse := newWarehouse(t)
-	a := startServer(t, serverConfig(warehouse)).connect(t, "root", "")
-	b := sysTableSession(t, startServer(t, serverConfig(warehouse)).connect(t, "root", ""))
+	a := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
+	b := sysTableSession(t, startServer(t, serverConfig(warehouse)).Connect(t, "root", ""))
 	mustExec(t, a, "CREATE DATABASE shop",
 		"CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, amount BIGINT, status VARCHAR(10))",
 		"INSERT INTO shop.orders VALUES (1, 10, 'PAID'), (2, 20, 'OPEN')",

@@ -19,8 +19,11 @@ import (
 // Server is a lakesql server serving a warehouse in this process.
 type Server struct {
 	// Addr is the loopback address the server listens on.
-	Addr   string
-	srv    *server.Server
+	Addr string
+	// Config is the configuration it serves.
+	Config server.Config
+	// Server is the server itself.
+	Server *server.Server
 	served chan error
 	once   sync.Once
 }
@@ -50,7 +53,7 @@ func Start(t testing.TB, cfg server.Config, opts server.Options) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{srv: srv, Addr: srv.Addr().String(), served: make(chan error, 1)}
+	s := &Server{Server: srv, Config: cfg, Addr: srv.Addr().String(), served: make(chan error, 1)}
 	go func() { s.served <- srv.Serve() }()
 	t.Cleanup(func() { s.Stop(t) })
 	return s
@@ -61,7 +64,7 @@ func (s *Server) Stop(t testing.TB) {
 	s.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := s.srv.Shutdown(ctx); err != nil {
+		if err := s.Server.Shutdown(ctx); err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
 		if err := <-s.served; err != nil {
