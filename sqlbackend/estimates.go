@@ -6,7 +6,6 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
-	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
@@ -29,37 +28,15 @@ func estimateFilteredRows(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 	if !rewritesOn(ctx) {
 		return n, transform.SameTree, nil
 	}
-	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		f, ok := n.(*plan.Filter)
-		if !ok {
-			return n, transform.SameTree, nil
-		}
-		child, err := withRowEstimate(ctx, f.Child, expression.SplitConjunction(f.Expression))
-		if err != nil || child == nil {
-			return n, transform.SameTree, err
-		}
-		estimated, err := f.WithChildren(child)
-		return estimated, transform.NewTree, err
+	return rewriteFilteredTables(n, func(rt *plan.ResolvedTable, t *Table, exprs []sql.Expression) (sql.Node, error) {
+		return withRowEstimate(ctx, rt, t, exprs)
 	})
 }
 
-// withRowEstimate is child with its lakesql table's row estimate set from
-// the pushable conjuncts of exprs, or nil when child is no lakesql table
-// or nothing can be pushed.
-func withRowEstimate(ctx *sql.Context, child sql.Node, exprs []sql.Expression) (sql.Node, error) {
-	if alias, ok := child.(*plan.TableAlias); ok {
-		estimated, err := withRowEstimate(ctx, alias.Child, exprs)
-		if err != nil || estimated == nil {
-			return nil, err
-		}
-		return alias.WithChildren(estimated)
-	}
-	rt, ok := child.(*plan.ResolvedTable)
-	if !ok {
-		return nil, nil
-	}
-	t, ok := rt.Table.(*Table)
-	if !ok || t.rowEstimate != nil || t.readsNothing() {
+// withRowEstimate is the table rt with its row estimate set from the
+// pushable conjuncts of exprs, or nil when nothing can be pushed.
+func withRowEstimate(ctx *sql.Context, rt *plan.ResolvedTable, t *Table, exprs []sql.Expression) (sql.Node, error) {
+	if t.rowEstimate != nil || t.readsNothing() {
 		return nil, nil
 	}
 	push := planner.PushFilters(t.schema.Fields, exprs)

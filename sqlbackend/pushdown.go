@@ -53,42 +53,51 @@ func pushFiltersIntoScans(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 	if !rewritesOn(ctx) {
 		return n, transform.SameTree, nil
 	}
+	return rewriteFilteredTables(n, func(rt *plan.ResolvedTable, t *Table, exprs []sql.Expression) (sql.Node, error) {
+		if !t.pushAfterJoins || t.lookup != nil {
+			return nil, nil
+		}
+		lookup, ok := t.pushdownLookup(ctx, exprs)
+		if !ok {
+			return nil, nil
+		}
+		return plan.NewStaticIndexedAccessForTableNode(ctx, rt, lookup)
+	})
+}
+
+// rewriteFilteredTables replaces each lakesql table that sits right under
+// a filter (through an alias, which it keeps) by what replace makes of it
+// and the filter's conjuncts; replace returns nil to leave it.
+func rewriteFilteredTables(n sql.Node, replace func(rt *plan.ResolvedTable, t *Table, exprs []sql.Expression) (sql.Node, error)) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		f, ok := n.(*plan.Filter)
 		if !ok {
 			return n, transform.SameTree, nil
 		}
-		scan, err := pushedScan(ctx, f.Child, expression.SplitConjunction(f.Expression))
-		if err != nil || scan == nil {
+		child, err := replaceFilteredTable(f.Child, expression.SplitConjunction(f.Expression), replace)
+		if err != nil || child == nil {
 			return n, transform.SameTree, err
 		}
-		pushed, err := f.WithChildren(scan)
-		return pushed, transform.NewTree, err
+		replaced, err := f.WithChildren(child)
+		return replaced, transform.NewTree, err
 	})
 }
 
-// pushedScan is the scan of child narrowed to the pushable conjuncts of
-// exprs, or nil when child is no lakesql table or nothing can be pushed.
-// A table under an alias keeps its alias.
-func pushedScan(ctx *sql.Context, child sql.Node, exprs []sql.Expression) (sql.Node, error) {
+func replaceFilteredTable(child sql.Node, exprs []sql.Expression, replace func(*plan.ResolvedTable, *Table, []sql.Expression) (sql.Node, error)) (sql.Node, error) {
 	if alias, ok := child.(*plan.TableAlias); ok {
-		scan, err := pushedScan(ctx, alias.Child, exprs)
-		if err != nil || scan == nil {
+		replaced, err := replaceFilteredTable(alias.Child, exprs, replace)
+		if err != nil || replaced == nil {
 			return nil, err
 		}
-		return alias.WithChildren(scan)
+		return alias.WithChildren(replaced)
 	}
 	rt, ok := child.(*plan.ResolvedTable)
 	if !ok {
 		return nil, nil
 	}
 	t, ok := rt.Table.(*Table)
-	if !ok || !t.pushAfterJoins || t.lookup != nil {
-		return nil, nil
-	}
-	lookup, ok := t.pushdownLookup(ctx, exprs)
 	if !ok {
 		return nil, nil
 	}
-	return plan.NewStaticIndexedAccessForTableNode(ctx, rt, lookup)
+	return replace(rt, t, exprs)
 }
