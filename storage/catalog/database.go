@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -115,16 +114,23 @@ func (c *Catalog) deleteTree(ctx context.Context, dir string) error {
 	if err != nil {
 		return fmt.Errorf("list %s: %w", dir, err)
 	}
-	for _, child := range deletionOrder(children) {
-		if child.IsDir {
+	// Files go a run at a time (fileio.DeleteFiles: one request per
+	// thousand on S3, one directory sync on local disk), each group of
+	// deletionGroups after the one before; a file deleted meanwhile, by a
+	// concurrent drop, is gone as wanted.
+	for _, group := range deletionGroups(children) {
+		var files []string
+		for _, child := range group {
+			if !child.IsDir {
+				files = append(files, child.Path)
+				continue
+			}
 			if err := c.deleteTree(ctx, child.Path); err != nil {
 				return err
 			}
-			continue
 		}
-		// A file deleted meanwhile, by a concurrent drop, is gone as wanted.
-		if err := c.io.Delete(ctx, child.Path); err != nil && !errors.Is(err, fileio.ErrNotExist) {
-			return fmt.Errorf("delete %s: %w", child.Path, err)
+		if err := fileio.DeleteFiles(ctx, c.io, files); err != nil {
+			return fmt.Errorf("delete files of %s: %w", dir, err)
 		}
 	}
 	return c.deleteEmptyDir(ctx, dir)
@@ -141,8 +147,11 @@ func (c *Catalog) deleteEmptyDir(ctx context.Context, dir string) error {
 	return nil
 }
 
-// deletionOrder orders the children of a directory for deleteTree.
-func deletionOrder(children []fileio.FileInfo) []fileio.FileInfo {
+// deletionGroups groups the children of a directory for deleteTree, in
+// the order they must go: the snapshots first, so that readers stop
+// seeing the table, then everything else, then the schemas and the
+// database marker, whose absence says the table or database is gone.
+func deletionGroups(children []fileio.FileInfo) [][]fileio.FileInfo {
 	var first, middle, last []fileio.FileInfo
 	for _, child := range children {
 		switch name := path.Base(child.Path); {
@@ -154,5 +163,5 @@ func deletionOrder(children []fileio.FileInfo) []fileio.FileInfo {
 			middle = append(middle, child)
 		}
 	}
-	return slices.Concat(first, middle, last)
+	return [][]fileio.FileInfo{first, middle, last}
 }

@@ -43,8 +43,9 @@ type FS struct {
 }
 
 var (
-	_ fileio.FileIO     = (*FS)(nil)
-	_ fileio.HintWriter = (*FS)(nil)
+	_ fileio.FileIO       = (*FS)(nil)
+	_ fileio.HintWriter   = (*FS)(nil)
+	_ fileio.FilesDeleter = (*FS)(nil)
 )
 
 // New caches up to maxBytes of file contents in front of inner; the least
@@ -86,6 +87,14 @@ func (f *FS) PutIfAbsent(ctx context.Context, p string, data []byte) error {
 func (f *FS) Overwrite(ctx context.Context, p string, data []byte) error {
 	f.evict(p)
 	return f.FileIO.Overwrite(ctx, p, data)
+}
+
+// DeleteFiles implements fileio.FilesDeleter with the wrapped FileIO's.
+func (f *FS) DeleteFiles(ctx context.Context, paths []string) error {
+	for _, p := range paths {
+		f.evict(p)
+	}
+	return fileio.DeleteFiles(ctx, f.FileIO, paths)
 }
 
 // OverwriteHint implements fileio.HintWriter with the wrapped FileIO's.

@@ -49,6 +49,7 @@ func Run(t *testing.T, h Harness) {
 		{"Stat", testStat},
 		{"List", testList},
 		{"Delete", testDelete},
+		{"DeleteFiles", testDeleteFiles},
 		{"OpenReadAt", testOpenReadAt},
 		{"FileDirConflict", testFileDirConflict},
 		{"CancelledContext", testCancelledContext},
@@ -254,6 +255,35 @@ func testDelete(t *testing.T, h Harness) {
 	// A deleted name is free again, as expiry followed by a new commit needs.
 	mustPut(t, fsys, p, []byte("again"))
 	expectContent(t, fsys, p, []byte("again"))
+}
+
+// testDeleteFiles checks fileio.DeleteFiles, which uses the FileIO's
+// FilesDeleter when it has one: every path goes, in several directories,
+// a missing path counts as deleted, and other files stay.
+func testDeleteFiles(t *testing.T, h Harness) {
+	fsys, root := h.New(t)
+	ctx := t.Context()
+	kept := path.Join(root, "snapshot", "snapshot-9")
+	mustPut(t, fsys, kept, []byte("9"))
+	var gone []string
+	for i := range 3 {
+		for _, dir := range []string{"snapshot", "manifest"} {
+			p := path.Join(root, dir, fmt.Sprintf("file-%d", i))
+			mustPut(t, fsys, p, []byte("x"))
+			gone = append(gone, p)
+		}
+	}
+	if err := fileio.DeleteFiles(ctx, fsys, append(gone, path.Join(root, "manifest", "never-written"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range gone {
+		_, err := fsys.Stat(ctx, p)
+		expectErrorIs(t, "Stat of a path DeleteFiles deleted", err, fileio.ErrNotExist)
+	}
+	expectListing(t, fsys, path.Join(root, "snapshot"), []fileio.FileInfo{{Path: kept, Size: 1}})
+	if err := fileio.DeleteFiles(ctx, fsys, nil); err != nil {
+		t.Errorf("DeleteFiles of no paths: %v", err)
+	}
 }
 
 func testOpenReadAt(t *testing.T, h Harness) {

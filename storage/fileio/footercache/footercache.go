@@ -74,10 +74,11 @@ type footer struct {
 }
 
 var (
-	_ fileio.FileIO     = (*FS)(nil)
-	_ fileio.HintWriter = (*FS)(nil)
-	_ fileio.Stager     = (*FS)(nil)
-	_ SizedOpener       = (*FS)(nil)
+	_ fileio.FileIO       = (*FS)(nil)
+	_ fileio.HintWriter   = (*FS)(nil)
+	_ fileio.FilesDeleter = (*FS)(nil)
+	_ fileio.Stager       = (*FS)(nil)
+	_ SizedOpener         = (*FS)(nil)
 )
 
 // New caches up to maxBytes of footers in front of inner; the least
@@ -131,6 +132,15 @@ func (f *FS) OpenSized(ctx context.Context, p string, size int64) (fileio.File, 
 func (f *FS) Delete(ctx context.Context, p string) error {
 	f.evict(p)
 	return f.FileIO.Delete(ctx, p)
+}
+
+// DeleteFiles implements fileio.FilesDeleter with the wrapped FileIO's,
+// dropping the paths' cached footers.
+func (f *FS) DeleteFiles(ctx context.Context, paths []string) error {
+	for _, p := range paths {
+		f.evict(p)
+	}
+	return fileio.DeleteFiles(ctx, f.FileIO, paths)
 }
 
 // OverwriteHint implements fileio.HintWriter with the wrapped FileIO's.

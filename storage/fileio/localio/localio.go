@@ -20,9 +20,12 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/ids"
@@ -32,9 +35,10 @@ import (
 type FS struct{}
 
 var (
-	_ fileio.FileIO     = (*FS)(nil)
-	_ fileio.HintWriter = (*FS)(nil)
-	_ fileio.Stager     = (*FS)(nil)
+	_ fileio.FileIO       = (*FS)(nil)
+	_ fileio.HintWriter   = (*FS)(nil)
+	_ fileio.FilesDeleter = (*FS)(nil)
+	_ fileio.Stager       = (*FS)(nil)
 )
 
 // New returns a local-disk FileIO.
@@ -116,6 +120,52 @@ func (*FS) Delete(ctx context.Context, path string) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// deleteWorkers is how many files DeleteFiles removes at once: an unlink
+// that frees data blocks waits for the disk (synchronously, on file
+// systems mounted with discard), and those waits overlap.
+const deleteWorkers = 16
+
+// DeleteFiles implements fileio.FilesDeleter: it removes the paths,
+// several at once, then syncs each of their directories once, so that
+// dropping a table of 50,000 files costs a sync per directory rather than
+// one per file. A missing path counts as deleted.
+func (*FS) DeleteFiles(ctx context.Context, paths []string) error {
+	errs := make([]error, len(paths))
+	removed := make([]bool, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(deleteWorkers, len(paths)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				removed[i], errs[i] = removeFile(ctx, paths[i])
+			}
+		})
+	}
+	wg.Wait()
+	dirs := map[string]bool{}
+	for i, p := range paths {
+		if removed[i] {
+			dirs[filepath.Dir(p)] = true
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		errs = append(errs, syncDir(dir))
+	}
+	return errors.Join(errs...)
+}
+
+// removeFile removes one path for DeleteFiles; a missing path is no error.
+func removeFile(ctx context.Context, p string) (removed bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, &fs.PathError{Op: "delete", Path: p, Err: err}
+	}
+	err = os.Remove(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // PutIfAbsent creates path holding data, creating missing parent

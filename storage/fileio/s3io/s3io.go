@@ -139,7 +139,10 @@ type FS struct {
 	knownDirs map[string]bool
 }
 
-var _ fileio.FileIO = (*FS)(nil)
+var (
+	_ fileio.FileIO       = (*FS)(nil)
+	_ fileio.FilesDeleter = (*FS)(nil)
+)
 
 // New returns the FileIO of bucket. It sends no request: a wrong bucket or
 // credentials show up at the first operation.
