@@ -45,6 +45,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
+	a.ExecBuilder = newExecBuilder()
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
 	return engine
