@@ -37,6 +37,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
+		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
