@@ -35,6 +35,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a := analyzer.NewBuilder(pro).
 		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
+		AddPreAnalyzeRule(ruleWindowOuterColumns, passOuterColumnsThroughWindows).
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).

@@ -1,0 +1,208 @@
+package sqlbackend
+
+import (
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+)
+
+// ruleWindowOuterColumns is the analyzer rule id of passOuterColumnsThroughWindows.
+const ruleWindowOuterColumns analyzer.RuleId = 10_102
+
+// passOuterColumnsThroughWindows makes the columns a correlated subquery
+// reads reach it through a Window. GMS v0.20.0's planbuilder
+// (Builder.buildWindow) makes a Window pass on the columns the select
+// list names, and the Project above it (the select list's aliases) pass
+// on only the Window's functions, but does not look into subqueries: in
+// SELECT (SELECT MAX(a2.note) FROM t1 a2 WHERE a2.tag = a1.tag), COUNT(*)
+// OVER () FROM t1 a1 the subquery, evaluated over the Window's rows (in
+// that Project, in an ORDER BY, in the block's final projection), found
+// no a1.tag there and read another field of the row: 'unable to find
+// field with index 5 in row of 3 columns', or a DATETIME where a DECIMAL
+// was expected.
+func passOuterColumnsThroughWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	refs := map[sql.ColumnId]*expression.GetField{}
+	outerReferences(n, refs)
+	if len(refs) == 0 {
+		return n, transform.SameTree, nil
+	}
+	return passThroughWindows(n, refs)
+}
+
+// outerReferences adds to refs, by column id, the references to an outer
+// query's columns of every subquery in n, at any depth.
+func outerReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		sq, ok := e.(*plan.Subquery)
+		if !ok || sq.Query == nil {
+			return true
+		}
+		outer := sq.Correlated()
+		transform.InspectExpressions(sq.Query, func(e sql.Expression) bool {
+			if gf, ok := e.(*expression.GetField); ok && outer.Contains(gf.Id()) {
+				refs[gf.Id()] = gf
+			}
+			return true
+		})
+		outerReferences(sq.Query, refs)
+		return true
+	})
+}
+
+// passThroughWindows fixes every windowed block in n, subqueries
+// included: the Window passes on the referenced columns its input has,
+// the Project over it passes them on too, and the block's final Project
+// reads the aliases that one computes instead of evaluating them again.
+func passThroughWindows(n sql.Node, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
+	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		switch n := n.(type) {
+		case *plan.Window:
+			missing := missingColumns(n.SelectExprs, inputColumns(n.Child), refs)
+			if len(missing) == 0 {
+				return n, transform.SameTree, nil
+			}
+			return plan.NewWindow(append(append([]sql.Expression{}, n.SelectExprs...), missing...), n.Child), transform.NewTree, nil
+		case *plan.Project:
+			return fixFinalProject(n, refs)
+		}
+		return n, transform.SameTree, nil
+	})
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	n, sameSub, err := transform.NodeExprs(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		sq, ok := e.(*plan.Subquery)
+		if !ok || sq.Query == nil {
+			return e, transform.SameTree, nil
+		}
+		q, same, err := passThroughWindows(sq.Query, refs)
+		if err != nil || same {
+			return e, transform.SameTree, err
+		}
+		return sq.WithQuery(q), transform.NewTree, nil
+	})
+	return n, same && sameSub, err
+}
+
+// fixFinalProject fixes p if it is the final Project of a block whose
+// select list's aliases a Project over a Window computes: that Project
+// passes on the referenced columns the Window does, and p reads the
+// aliases it computes.
+func fixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
+	inner, ok := projectBelow(p.Child)
+	if !ok {
+		return p, transform.SameTree, nil
+	}
+	w, ok := inner.Child.(*plan.Window)
+	if !ok {
+		return p, transform.SameTree, nil
+	}
+	child := p.Child
+	if missing := missingColumns(inner.Projections, outputColumns(w.SelectExprs), refs); len(missing) > 0 {
+		passed := plan.NewProject(append(append([]sql.Expression{}, inner.Projections...), missing...), w)
+		var err error
+		if child, err = replaceBelow(p.Child, passed); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
+	exprs := referenceAliases(p.Projections, inner.Projections)
+	if child == p.Child && exprs == nil {
+		return p, transform.SameTree, nil
+	}
+	if exprs == nil {
+		exprs = p.Projections
+	}
+	return plan.NewProject(exprs, child), transform.NewTree, nil
+}
+
+// referenceAliases is exprs with every alias that computed computes too
+// replaced by a reference to it; nil if there is none.
+func referenceAliases(exprs, computed []sql.Expression) []sql.Expression {
+	ids := map[sql.ColumnId]bool{}
+	for _, e := range computed {
+		if a, ok := e.(*expression.Alias); ok {
+			ids[a.Id()] = true
+		}
+	}
+	var out []sql.Expression
+	for i, e := range exprs {
+		a, ok := e.(*expression.Alias)
+		if !ok || !ids[a.Id()] {
+			continue
+		}
+		if out == nil {
+			out = append([]sql.Expression{}, exprs...)
+		}
+		out[i] = expression.NewGetField(0, a.Type(), a.Name(), a.IsNullable()).WithId(a.Id()).(sql.Expression)
+	}
+	return out
+}
+
+// passThrough are the nodes whose rows are rows of their child, as
+// projectBelow walks them.
+func passThrough(n sql.Node) bool {
+	switch n.(type) {
+	case *plan.Sort, *plan.Filter, *plan.Having, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.TopN:
+		return true
+	}
+	return false
+}
+
+// projectBelow is the Project n is or passes on the rows of, through
+// sorts, filters, limits and DISTINCT.
+func projectBelow(n sql.Node) (*plan.Project, bool) {
+	for passThrough(n) {
+		n = n.Children()[0]
+	}
+	p, ok := n.(*plan.Project)
+	return p, ok
+}
+
+// replaceBelow is n with the Project projectBelow finds replaced by p.
+func replaceBelow(n sql.Node, p *plan.Project) (sql.Node, error) {
+	if !passThrough(n) {
+		return p, nil
+	}
+	child, err := replaceBelow(n.Children()[0], p)
+	if err != nil {
+		return nil, err
+	}
+	return n.WithChildren(child)
+}
+
+// inputColumns are the columns of the tables (and derived tables) in n.
+func inputColumns(n sql.Node) sql.ColSet {
+	var cols sql.ColSet
+	transform.Inspect(n, func(n sql.Node) bool {
+		if t, ok := n.(plan.TableIdNode); ok {
+			cols.UnionWith(t.Columns())
+		}
+		return true
+	})
+	return cols
+}
+
+// outputColumns are the column ids of exprs.
+func outputColumns(exprs []sql.Expression) sql.ColSet {
+	var cols sql.ColSet
+	for _, e := range exprs {
+		if id, ok := e.(sql.IdExpression); ok {
+			cols.Add(id.Id())
+		}
+	}
+	return cols
+}
+
+// missingColumns are the references of refs to columns of available that
+// exprs do not compute, in column id order.
+func missingColumns(exprs []sql.Expression, available sql.ColSet, refs map[sql.ColumnId]*expression.GetField) []sql.Expression {
+	var missing []sql.Expression
+	available.Difference(outputColumns(exprs)).ForEach(func(id sql.ColumnId) {
+		if gf, ok := refs[id]; ok {
+			missing = append(missing, gf)
+		}
+	})
+	return missing
+}
