@@ -12,7 +12,7 @@ import (
 const ruleWindowOuterColumns analyzer.RuleId = 10_102
 
 // passOuterColumnsThroughWindows makes the columns a correlated subquery
-// reads reach it through a Window. GMS v0.20.0's planbuilder
+// reads reach it through a Window (and the Project over it). GMS v0.20.0's planbuilder
 // (Builder.buildWindow) makes a Window pass on the columns the select
 // list names, and the Project above it (the select list's aliases) pass
 // on only the Window's functions, but does not look into subqueries: in
@@ -53,8 +53,7 @@ func outerReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
 
 // passThroughWindows fixes every windowed block in n, subqueries
 // included: the Window passes on the referenced columns its input has,
-// the Project over it passes them on too, and the block's final Project
-// reads the aliases that one computes instead of evaluating them again.
+// and the Project over it passes them on too.
 func passThroughWindows(n sql.Node, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
 	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
@@ -88,8 +87,8 @@ func passThroughWindows(n sql.Node, refs map[sql.ColumnId]*expression.GetField) 
 
 // fixFinalProject fixes p if it is the final Project of a block whose
 // select list's aliases a Project over a Window computes: that Project
-// passes on the referenced columns the Window does, and p reads the
-// aliases it computes.
+// passes on the referenced columns the Window does, for p (which
+// evaluates the aliases again) and the nodes between.
 func fixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
 	inner, ok := projectBelow(p.Child)
 	if !ok {
@@ -99,45 +98,16 @@ func fixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField
 	if !ok {
 		return p, transform.SameTree, nil
 	}
-	child := p.Child
-	if missing := missingColumns(inner.Projections, outputColumns(w.SelectExprs), refs); len(missing) > 0 {
-		passed := plan.NewProject(append(append([]sql.Expression{}, inner.Projections...), missing...), w)
-		var err error
-		if child, err = replaceBelow(p.Child, passed); err != nil {
-			return nil, transform.SameTree, err
-		}
-	}
-	exprs := referenceAliases(p.Projections, inner.Projections)
-	if child == p.Child && exprs == nil {
+	missing := missingColumns(inner.Projections, outputColumns(w.SelectExprs), refs)
+	if len(missing) == 0 {
 		return p, transform.SameTree, nil
 	}
-	if exprs == nil {
-		exprs = p.Projections
+	passed := plan.NewProject(append(append([]sql.Expression{}, inner.Projections...), missing...), w)
+	child, err := replaceBelow(p.Child, passed)
+	if err != nil {
+		return nil, transform.SameTree, err
 	}
-	return plan.NewProject(exprs, child), transform.NewTree, nil
-}
-
-// referenceAliases is exprs with every alias that computed computes too
-// replaced by a reference to it; nil if there is none.
-func referenceAliases(exprs, computed []sql.Expression) []sql.Expression {
-	ids := map[sql.ColumnId]bool{}
-	for _, e := range computed {
-		if a, ok := e.(*expression.Alias); ok {
-			ids[a.Id()] = true
-		}
-	}
-	var out []sql.Expression
-	for i, e := range exprs {
-		a, ok := e.(*expression.Alias)
-		if !ok || !ids[a.Id()] {
-			continue
-		}
-		if out == nil {
-			out = append([]sql.Expression{}, exprs...)
-		}
-		out[i] = expression.NewGetField(0, a.Type(), a.Name(), a.IsNullable()).WithId(a.Id()).(sql.Expression)
-	}
-	return out
+	return plan.NewProject(p.Projections, child), transform.NewTree, nil
 }
 
 // passThrough are the nodes whose rows are rows of their child, as
