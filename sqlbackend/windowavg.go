@@ -22,14 +22,12 @@ const avgScaleIncrement = 4
 const maxDecimalScale = 30
 
 // typeWindowAvgs gives AVG over a window MySQL's type and values
-// (windowAvg), and SUM over a window of a DOUBLE NULL over a frame without
-// values (windowFloatSum). GMS v0.20.0 declares a window AVG of the
-// argument's type (aggregation.Avg.Type) and computes it in float64
+// (windowAvg). GMS v0.20.0 declares a window AVG of the argument's type
+// (aggregation.Avg.Type) and computes it in float64
 // (aggregation.AvgAgg): AVG(int) OVER () was an INT, rounded; over only
-// NULLs AVG(decimal) OVER (…) panicked converting NaN to a DECIMAL,
-// AVG(double) was NaN and SUM(double) 0 (aggregation.SumAgg). The rule
-// replaces those functions and retypes every reference to the AVGs. AVG
-// without a window is left to GMS's GroupBy.
+// NULLs AVG(decimal) OVER (…) panicked converting NaN to a DECIMAL and
+// AVG(double) was NaN. The rule replaces those AVGs and retypes every
+// reference to them. AVG without a window is left to GMS's GroupBy.
 func typeWindowAvgs(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	avgs, ok := windowAvgColumns(n)
 	if !ok {
@@ -40,10 +38,6 @@ func typeWindowAvgs(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 		case *aggregation.Avg:
 			if e.Window() != nil {
 				return newWindowAvg(e), transform.NewTree, nil
-			}
-		case *aggregation.Sum:
-			if _, exact := exactSumType(e.Child.Type()); e.Window() != nil && !exact {
-				return &windowFloatSum{Sum: e}, transform.NewTree, nil
 			}
 		case *expression.GetField:
 			if typ, ok := avgs[e.Id()]; ok && !types.TypesEqual(e.Type(), typ) {
@@ -67,8 +61,13 @@ func windowAvgColumns(n sql.Node) (map[sql.ColumnId]sql.Type, bool) {
 				if a, ok := e.(*expression.Alias); ok {
 					e = a.Child
 				}
-				if avg, ok := e.(*aggregation.Avg); ok && avg.Window() != nil {
-					avgs[avg.Id()] = avgType(avg.Child.Type())
+				switch avg := e.(type) {
+				case *aggregation.Avg:
+					if avg.Window() != nil {
+						avgs[avg.Id()] = avgType(avg.Child.Type())
+					}
+				case *windowAvg:
+					avgs[avg.Id()] = avg.typ
 				}
 			}
 		}
@@ -238,38 +237,3 @@ func (w *sumAvgWindow) Compute(_ *sql.Context, interval sql.WindowInterval, _ sq
 }
 
 func (w *sumAvgWindow) Dispose() {}
-
-// windowFloatSum is SUM over a window of a value that is not exact (a
-// FLOAT, a DOUBLE, a string): a DOUBLE, NULL over a frame without values,
-// where GMS's aggregation.SumAgg answers 0. Exact sums are exactSum's.
-type windowFloatSum struct {
-	*aggregation.Sum
-}
-
-var _ sql.WindowAdaptableExpression = (*windowFloatSum)(nil)
-
-func (s *windowFloatSum) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	e, err := s.Sum.WithChildren(children...)
-	if err != nil {
-		return nil, err
-	}
-	return &windowFloatSum{Sum: e.(*aggregation.Sum)}, nil
-}
-
-func (s *windowFloatSum) WithWindow(w *sql.WindowDefinition) sql.WindowAdaptableExpression {
-	return &windowFloatSum{Sum: s.Sum.WithWindow(w).(*aggregation.Sum)}
-}
-
-func (s *windowFloatSum) WithId(id sql.ColumnId) sql.IdExpression {
-	return &windowFloatSum{Sum: s.Sum.WithId(id).(*aggregation.Sum)}
-}
-
-// NewWindowFunction implements sql.WindowAdaptableExpression.
-func (s *windowFloatSum) NewWindowFunction() (sql.WindowFunction, error) {
-	child, err := transform.Clone(s.Child)
-	if err != nil {
-		return nil, err
-	}
-	w := &sumAvgWindow{expr: child, sum: true, scale: -1}
-	return w.WithWindow(s.Window())
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/rowexec"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
 // windowBuilder executes plan.Window with MySQL's semantics where GMS
@@ -29,6 +30,9 @@ import (
 //     FIRST/LAST_VALUE: running values that differ between peers), to
 //     the whole partition (MAX, BIT_*), or to a RANGE over the first
 //     ORDER BY key only (COUNT);
+//   - SUM of a DOUBLE over a frame of only NULLs is 0 (aggregation.SumAgg),
+//     where every aggregate of no values is NULL
+//     (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html);
 //   - RANK, DENSE_RANK and PERCENT_RANK find peers with Go's != on the
 //     values (aggregation.isNewOrderByValue), so equal DECIMALs (and
 //     times) read into different objects are not peers, and BLOBs panic.
@@ -161,6 +165,16 @@ func windowBlocks(w *plan.Window) ([]*aggregation.WindowPartitionIter, [][]int, 
 func windowFunction(e sql.Expression) (sql.WindowFunction, *sql.WindowDefinition, error) {
 	if a, ok := e.(*expression.Alias); ok {
 		e = a.Child
+	}
+	if s, ok := e.(*aggregation.Sum); ok && s.Window() != nil {
+		// Exact sums are exactSum's; GMS's float SumAgg answers 0 over a
+		// frame of only NULLs, MySQL NULL.
+		child, err := transform.Clone(s.Child)
+		if err != nil {
+			return nil, nil, err
+		}
+		fn, err := (&sumAvgWindow{expr: child, sum: true, scale: -1}).WithWindow(s.Window())
+		return fn, s.Window(), err
 	}
 	if w, ok := e.(sql.WindowAdaptableExpression); ok && w.Window() != nil {
 		fn, err := w.NewWindowFunction()
