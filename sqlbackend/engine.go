@@ -39,6 +39,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
+		AddPostAnalyzeRule(ruleDerivedTypes, typeDerivedColumns).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
