@@ -50,7 +50,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a.Coster = rebuildCoster{a.Coster}
 	a.ExecBuilder = newExecBuilder()
 	engine := sqle.New(a, &sqle.Config{})
-	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
+	engine.Parser = windowParser{rewritingParser{Parser: sql.GlobalParser}}
 	return engine
 }
 
