@@ -64,7 +64,7 @@ const groupedName = "lakesql_grouped"
 // columns become columns of the derived table. DISTINCT, ORDER BY and
 // LIMIT apply outside, after the window functions, as in MySQL.
 func groupWindowBlocks(s *ast.Select) {
-	if needsGrouping(s) {
+	if windowsNeedGrouping(s) {
 		groupWindowBlock(s)
 	}
 }
@@ -86,10 +86,10 @@ func rewriteWindows(stmt ast.Statement) ast.Statement {
 	return stmt
 }
 
-// needsGrouping reports whether s has window functions and grouping, and
+// windowsNeedGrouping reports whether s has window functions and grouping, and
 // a select list groupWindowBlock can split (no *).
-func needsGrouping(s *ast.Select) bool {
-	if !hasWindow(s) {
+func windowsNeedGrouping(s *ast.Select) bool {
+	if !selectHasWindow(s) {
 		return false
 	}
 	for _, item := range s.SelectExprs {
@@ -101,19 +101,19 @@ func needsGrouping(s *ast.Select) bool {
 		return true
 	}
 	for _, item := range s.SelectExprs {
-		if hasAggregate(item.(*ast.AliasedExpr).Expr) {
+		if groupedHasAggregate(item.(*ast.AliasedExpr).Expr) {
 			return true
 		}
 	}
 	for _, o := range s.OrderBy {
-		if hasAggregate(o.Expr) {
+		if groupedHasAggregate(o.Expr) {
 			return true
 		}
 	}
 	return false
 }
 
-func hasWindow(s *ast.Select) bool {
+func selectHasWindow(s *ast.Select) bool {
 	found := false
 	visit := func(n ast.SQLNode) (bool, error) {
 		switch n := n.(type) {
@@ -130,15 +130,15 @@ func hasWindow(s *ast.Select) bool {
 	return found
 }
 
-// hasAggregate reports whether e has an aggregate function of its own
+// groupedHasAggregate reports whether e has an aggregate function of its own
 // block (not in a subquery), also as the argument of a window function.
-func hasAggregate(e ast.SQLNode) bool {
+func groupedHasAggregate(e ast.SQLNode) bool {
 	found := false
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		if _, ok := n.(*ast.Subquery); ok {
 			return false, nil
 		}
-		if e, ok := n.(ast.Expr); ok && isAggregate(e) {
+		if e, ok := n.(ast.Expr); ok && isAggregateCall(e) {
 			found = true
 		}
 		return !found, nil
@@ -146,10 +146,10 @@ func hasAggregate(e ast.SQLNode) bool {
 	return found
 }
 
-// isAggregate reports whether e is an aggregate function call (not over a
+// isAggregateCall reports whether e is an aggregate function call (not over a
 // window), by the names GMS's planbuilder takes as aggregates
 // (isAggregateFunc).
-func isAggregate(e ast.Expr) bool {
+func isAggregateCall(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.GroupConcatExpr:
 		return true
@@ -183,7 +183,7 @@ func groupWindowBlock(s *ast.Select) {
 	g := &groupedBlock{groupBy: map[string]bool{}, columns: map[string]string{}, names: map[string]bool{}}
 	groupBy := make(ast.GroupBy, len(s.GroupBy))
 	for i, e := range s.GroupBy {
-		groupBy[i] = selectedByPosition(e, s.SelectExprs)
+		groupBy[i] = groupedByPosition(e, s.SelectExprs)
 		g.groupBy[ast.String(groupBy[i])] = true
 	}
 	aliases := map[string]int{}
@@ -225,10 +225,10 @@ func groupWindowBlock(s *ast.Select) {
 	}}
 }
 
-// selectedByPosition is the select item a GROUP BY position (GROUP BY 2)
+// groupedByPosition is the select item a GROUP BY position (GROUP BY 2)
 // names, as the derived table's select list has other positions; e
 // itself otherwise.
-func selectedByPosition(e ast.Expr, items ast.SelectExprs) ast.Expr {
+func groupedByPosition(e ast.Expr, items ast.SelectExprs) ast.Expr {
 	v, ok := e.(*ast.SQLVal)
 	if !ok || v.Type != ast.IntVal {
 		return e
@@ -238,7 +238,7 @@ func selectedByPosition(e ast.Expr, items ast.SelectExprs) ast.Expr {
 		return e
 	}
 	item := items[i-1].(*ast.AliasedExpr)
-	if itemHasWindow(item.Expr) {
+	if exprHasWindow(item.Expr) {
 		return e // MySQL's error 3594, GMS's too
 	}
 	return item.Expr
@@ -250,10 +250,10 @@ func selectedByPosition(e ast.Expr, items ast.SelectExprs) ast.Expr {
 // its grouped parts replaced by derived columns; both named as MySQL
 // names item.
 func (g *groupedBlock) outerItem(item *ast.AliasedExpr, aliases map[string]int) *ast.AliasedExpr {
-	name := itemName(item)
+	name := selectItemName(item)
 	g.names[strings.ToLower(name)] = true
 	out := &ast.AliasedExpr{As: ast.NewColIdent(name), InputExpression: name}
-	if !itemHasWindow(item.Expr) {
+	if !exprHasWindow(item.Expr) {
 		col := item.As.String()
 		if item.As.IsEmpty() || aliases[item.As.Lowered()] > 1 {
 			col = g.nextColumn()
@@ -262,16 +262,16 @@ func (g *groupedBlock) outerItem(item *ast.AliasedExpr, aliases map[string]int) 
 		if _, ok := g.columns[ast.String(item.Expr)]; !ok {
 			g.columns[ast.String(item.Expr)] = col
 		}
-		out.Expr = derivedColumn(col)
+		out.Expr = groupedColumn(col)
 		return out
 	}
 	out.Expr = g.outside(item.Expr)
 	return out
 }
 
-// itemName is the name MySQL gives the column of item: its alias, the
+// selectItemName is the name MySQL gives the column of item: its alias, the
 // column's name, or the expression as written.
-func itemName(item *ast.AliasedExpr) string {
+func selectItemName(item *ast.AliasedExpr) string {
 	switch {
 	case !item.As.IsEmpty():
 		return item.As.String()
@@ -284,8 +284,8 @@ func itemName(item *ast.AliasedExpr) string {
 	return ast.String(item.Expr)
 }
 
-func itemHasWindow(e ast.Expr) bool {
-	return hasWindow(&ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}})
+func exprHasWindow(e ast.Expr) bool {
+	return selectHasWindow(&ast.Select{SelectExprs: ast.SelectExprs{&ast.AliasedExpr{Expr: e}}})
 }
 
 func (g *groupedBlock) nextColumn() string {
@@ -303,10 +303,10 @@ func (g *groupedBlock) grouped(e ast.Expr) ast.Expr {
 		g.columns[key] = col
 		g.inner = append(g.inner, &ast.AliasedExpr{Expr: e, As: ast.NewColIdent(col)})
 	}
-	return derivedColumn(col)
+	return groupedColumn(col)
 }
 
-func derivedColumn(col string) *ast.ColName {
+func groupedColumn(col string) *ast.ColName {
 	return &ast.ColName{Name: ast.NewColIdent(col), Qualifier: ast.TableName{Name: ast.NewTableIdent(groupedName)}}
 }
 
@@ -317,7 +317,7 @@ func (g *groupedBlock) target(e ast.Expr) bool {
 	if c, ok := e.(*ast.ColName); ok {
 		return c.Qualifier.Name.String() != groupedName
 	}
-	return isAggregate(e) || g.groupBy[ast.String(e)]
+	return isAggregateCall(e) || g.groupBy[ast.String(e)]
 }
 
 // outside is e, evaluated outside the derived table: its grouping

@@ -14,12 +14,9 @@ import (
 // ruleWindowAvgs is the analyzer rule id of typeWindowAvgs.
 const ruleWindowAvgs analyzer.RuleId = 10_101
 
-// avgScaleIncrement is what AVG adds to the scale of an exact argument
+// windowAvgIncrement is what AVG adds to the scale of an exact argument
 // (MySQL's div_precision_increment, 4 by default).
-const avgScaleIncrement = 4
-
-// maxDecimalScale is MySQL's DECIMAL scale limit.
-const maxDecimalScale = 30
+const windowAvgIncrement = 4
 
 // typeWindowAvgs gives AVG over a window MySQL's type and values
 // (windowAvg). GMS v0.20.0 declares a window AVG of the argument's type
@@ -64,7 +61,7 @@ func windowAvgColumns(n sql.Node) (map[sql.ColumnId]sql.Type, bool) {
 				switch avg := e.(type) {
 				case *aggregation.Avg:
 					if avg.Window() != nil {
-						avgs[avg.Id()] = avgType(avg.Child.Type())
+						avgs[avg.Id()] = windowAvgType(avg.Child.Type())
 					}
 				case *windowAvg:
 					avgs[avg.Id()] = avg.typ
@@ -76,17 +73,17 @@ func windowAvgColumns(n sql.Node) (map[sql.ColumnId]sql.Type, bool) {
 	return avgs, windows
 }
 
-// avgType is MySQL's type of AVG over a value of type t: DECIMAL(p+4,
+// windowAvgType is MySQL's type of AVG over a value of type t: DECIMAL(p+4,
 // s+4) for an integer or a DECIMAL, DOUBLE for anything else
 // (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html#function_avg).
-func avgType(t sql.Type) sql.Type {
+func windowAvgType(t sql.Type) sql.Type {
 	precision, scale, ok := exactPrecision(t)
 	if !ok {
 		return types.Float64
 	}
 	typ, err := types.CreateDecimalType(
-		uint8(min(precision+avgScaleIncrement, maxDecimalPrecision)),
-		uint8(min(int(scale)+avgScaleIncrement, maxDecimalScale)))
+		uint8(min(precision+windowAvgIncrement, maxDecimalPrecision)),
+		min(scale+windowAvgIncrement, types.DecimalTypeMaxScale))
 	if err != nil {
 		return types.Float64
 	}
@@ -104,7 +101,7 @@ type windowAvg struct {
 var _ sql.WindowAdaptableExpression = (*windowAvg)(nil)
 
 func newWindowAvg(avg *aggregation.Avg) *windowAvg {
-	return &windowAvg{Avg: avg, typ: avgType(avg.Child.Type())}
+	return &windowAvg{Avg: avg, typ: windowAvgType(avg.Child.Type())}
 }
 
 func (a *windowAvg) Type() sql.Type { return a.typ }

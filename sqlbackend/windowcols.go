@@ -24,16 +24,16 @@ const ruleWindowOuterColumns analyzer.RuleId = 10_102
 // was expected.
 func passOuterColumnsThroughWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	refs := map[sql.ColumnId]*expression.GetField{}
-	outerReferences(n, refs)
+	windowOuterReferences(n, refs)
 	if len(refs) == 0 {
 		return n, transform.SameTree, nil
 	}
 	return passThroughWindows(n, refs)
 }
 
-// outerReferences adds to refs, by column id, the references to an outer
+// windowOuterReferences adds to refs, by column id, the references to an outer
 // query's columns of every subquery in n, at any depth.
-func outerReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
+func windowOuterReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
 	transform.InspectExpressions(n, func(e sql.Expression) bool {
 		sq, ok := e.(*plan.Subquery)
 		if !ok || sq.Query == nil {
@@ -46,7 +46,7 @@ func outerReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
 			}
 			return true
 		})
-		outerReferences(sq.Query, refs)
+		windowOuterReferences(sq.Query, refs)
 		return true
 	})
 }
@@ -58,13 +58,13 @@ func passThroughWindows(n sql.Node, refs map[sql.ColumnId]*expression.GetField) 
 	n, same, err := transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.Window:
-			missing := missingColumns(n.SelectExprs, inputColumns(n.Child), refs)
+			missing := windowMissingColumns(n.SelectExprs, windowInputColumns(n.Child), refs)
 			if len(missing) == 0 {
 				return n, transform.SameTree, nil
 			}
 			return plan.NewWindow(append(append([]sql.Expression{}, n.SelectExprs...), missing...), n.Child), transform.NewTree, nil
 		case *plan.Project:
-			return fixFinalProject(n, refs)
+			return windowFixFinalProject(n, refs)
 		}
 		return n, transform.SameTree, nil
 	})
@@ -85,12 +85,12 @@ func passThroughWindows(n sql.Node, refs map[sql.ColumnId]*expression.GetField) 
 	return n, same && sameSub, err
 }
 
-// fixFinalProject fixes p if it is the final Project of a block whose
+// windowFixFinalProject fixes p if it is the final Project of a block whose
 // select list's aliases a Project over a Window computes: that Project
 // passes on the referenced columns the Window does, for p (which
 // evaluates the aliases again) and the nodes between.
-func fixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
-	inner, ok := projectBelow(p.Child)
+func windowFixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField) (sql.Node, transform.TreeIdentity, error) {
+	inner, ok := windowProjectBelow(p.Child)
 	if !ok {
 		return p, transform.SameTree, nil
 	}
@@ -98,21 +98,21 @@ func fixFinalProject(p *plan.Project, refs map[sql.ColumnId]*expression.GetField
 	if !ok {
 		return p, transform.SameTree, nil
 	}
-	missing := missingColumns(inner.Projections, outputColumns(w.SelectExprs), refs)
+	missing := windowMissingColumns(inner.Projections, windowExprColumns(w.SelectExprs), refs)
 	if len(missing) == 0 {
 		return p, transform.SameTree, nil
 	}
 	passed := plan.NewProject(append(append([]sql.Expression{}, inner.Projections...), missing...), w)
-	child, err := replaceBelow(p.Child, passed)
+	child, err := windowReplaceBelow(p.Child, passed)
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
 	return plan.NewProject(p.Projections, child), transform.NewTree, nil
 }
 
-// passThrough are the nodes whose rows are rows of their child, as
-// projectBelow walks them.
-func passThrough(n sql.Node) bool {
+// windowPassThrough reports whether n's rows are rows of its child, as
+// windowProjectBelow walks them.
+func windowPassThrough(n sql.Node) bool {
 	switch n.(type) {
 	case *plan.Sort, *plan.Filter, *plan.Having, *plan.Limit, *plan.Offset, *plan.Distinct, *plan.TopN:
 		return true
@@ -120,30 +120,30 @@ func passThrough(n sql.Node) bool {
 	return false
 }
 
-// projectBelow is the Project n is or passes on the rows of, through
+// windowProjectBelow is the Project n is or passes on the rows of, through
 // sorts, filters, limits and DISTINCT.
-func projectBelow(n sql.Node) (*plan.Project, bool) {
-	for passThrough(n) {
+func windowProjectBelow(n sql.Node) (*plan.Project, bool) {
+	for windowPassThrough(n) {
 		n = n.Children()[0]
 	}
 	p, ok := n.(*plan.Project)
 	return p, ok
 }
 
-// replaceBelow is n with the Project projectBelow finds replaced by p.
-func replaceBelow(n sql.Node, p *plan.Project) (sql.Node, error) {
-	if !passThrough(n) {
+// windowReplaceBelow is n with the Project windowProjectBelow finds replaced by p.
+func windowReplaceBelow(n sql.Node, p *plan.Project) (sql.Node, error) {
+	if !windowPassThrough(n) {
 		return p, nil
 	}
-	child, err := replaceBelow(n.Children()[0], p)
+	child, err := windowReplaceBelow(n.Children()[0], p)
 	if err != nil {
 		return nil, err
 	}
 	return n.WithChildren(child)
 }
 
-// inputColumns are the columns of the tables (and derived tables) in n.
-func inputColumns(n sql.Node) sql.ColSet {
+// windowInputColumns are the columns of the tables (and derived tables) in n.
+func windowInputColumns(n sql.Node) sql.ColSet {
 	var cols sql.ColSet
 	transform.Inspect(n, func(n sql.Node) bool {
 		if t, ok := n.(plan.TableIdNode); ok {
@@ -154,8 +154,8 @@ func inputColumns(n sql.Node) sql.ColSet {
 	return cols
 }
 
-// outputColumns are the column ids of exprs.
-func outputColumns(exprs []sql.Expression) sql.ColSet {
+// windowExprColumns are the column ids of exprs.
+func windowExprColumns(exprs []sql.Expression) sql.ColSet {
 	var cols sql.ColSet
 	for _, e := range exprs {
 		if id, ok := e.(sql.IdExpression); ok {
@@ -165,11 +165,11 @@ func outputColumns(exprs []sql.Expression) sql.ColSet {
 	return cols
 }
 
-// missingColumns are the references of refs to columns of available that
+// windowMissingColumns are the references of refs to columns of available that
 // exprs do not compute, in column id order.
-func missingColumns(exprs []sql.Expression, available sql.ColSet, refs map[sql.ColumnId]*expression.GetField) []sql.Expression {
+func windowMissingColumns(exprs []sql.Expression, available sql.ColSet, refs map[sql.ColumnId]*expression.GetField) []sql.Expression {
 	var missing []sql.Expression
-	available.Difference(outputColumns(exprs)).ForEach(func(id sql.ColumnId) {
+	available.Difference(windowExprColumns(exprs)).ForEach(func(id sql.ColumnId) {
 		if gf, ok := refs[id]; ok {
 			missing = append(missing, gf)
 		}

@@ -25,17 +25,17 @@ import (
 //     a row (https://dev.mysql.com/doc/refman/8.0/en/window-functions-usage.html);
 //   - with ORDER BY and no frame clause the frame is RANGE BETWEEN
 //     UNBOUNDED PRECEDING AND CURRENT ROW, which includes the current
-//     row's peers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
+//     row's windowPeers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
 //     GMS's window aggregates default to a ROWS frame (SUM, AVG, MIN,
-//     FIRST/LAST_VALUE: running values that differ between peers), to
+//     FIRST/LAST_VALUE: running values that differ between windowPeers), to
 //     the whole partition (MAX, BIT_*), or to a RANGE over the first
 //     ORDER BY key only (COUNT);
 //   - SUM of a DOUBLE over a frame of only NULLs is 0 (aggregation.SumAgg),
 //     where every aggregate of no values is NULL
 //     (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html);
-//   - RANK, DENSE_RANK and PERCENT_RANK find peers with Go's != on the
+//   - RANK, DENSE_RANK and PERCENT_RANK find windowPeers with Go's != on the
 //     values (aggregation.isNewOrderByValue), so equal DECIMALs (and
-//     times) read into different objects are not peers, and BLOBs panic.
+//     times) read into different objects are not windowPeers, and BLOBs panic.
 //
 // Everything else, the functions themselves and explicit frames, stays
 // GMS's.
@@ -80,7 +80,7 @@ func (i *windowIter) Next(ctx *sql.Context) (sql.Row, error) {
 		return nil, io.EOF
 	}
 	if i.inner == nil {
-		rows, err := drain(ctx, i.child)
+		rows, err := drainWindowInput(ctx, i.child)
 		i.child = nil
 		if err != nil {
 			return nil, err
@@ -109,8 +109,8 @@ func (i *windowIter) Close(ctx *sql.Context) error {
 	return err
 }
 
-// drain reads iter to the end and closes it.
-func drain(ctx *sql.Context, iter sql.RowIter) ([]sql.Row, error) {
+// drainWindowInput reads iter to the end and closes it.
+func drainWindowInput(ctx *sql.Context, iter sql.RowIter) ([]sql.Row, error) {
 	var rows []sql.Row
 	for {
 		row, err := iter.Next(ctx)
@@ -207,7 +207,7 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) sql.WindowFrame
 	return fn.DefaultFramer()
 }
 
-// peersFramer frames each row of a sorted partition by its peers, the
+// peersFramer frames each row of a sorted partition by its windowPeers, the
 // rows equal to it on every ORDER BY expression (NULLs equal): RANGE
 // BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, from the partition's first
 // row through the current row's last peer, or with peersOnly the peer
@@ -240,7 +240,7 @@ func (f *peersFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowIn
 	if f.idx >= f.peerEnd {
 		end := f.idx + 1
 		for end < f.partEnd {
-			same, err := peers(ctx, f.orderBy, buf[f.idx], buf[end])
+			same, err := windowPeers(ctx, f.orderBy, buf[f.idx], buf[end])
 			if err != nil {
 				return sql.WindowInterval{}, err
 			}
@@ -271,9 +271,9 @@ func (f *peersFramer) Interval() (sql.WindowInterval, error) {
 	return sql.WindowInterval{Start: f.FirstIdx(), End: f.peerEnd}, nil
 }
 
-// peers reports whether rows a and b are equal on every expression, as
+// windowPeers reports whether rows a and b are equal on every expression, as
 // the ORDER BY compares them (NULLs equal).
-func peers(ctx *sql.Context, exprs []sql.Expression, a, b sql.Row) (bool, error) {
+func windowPeers(ctx *sql.Context, exprs []sql.Expression, a, b sql.Row) (bool, error) {
 	for _, e := range exprs {
 		av, err := e.Eval(ctx, a)
 		if err != nil {
