@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -46,8 +47,8 @@ const groupedName = "lakesql_grouped"
 // becomes
 //
 //	SELECT lakesql_grouped.lakesql_grouped_0 AS g, lakesql_grouped.s AS s,
-//	  RANK() OVER (ORDER BY lakesql_grouped.lakesql_grouped_2) AS `RANK() OVER (ORDER BY SUM(x))`
-//	FROM (SELECT g AS lakesql_grouped_0, SUM(x) AS s, SUM(x) AS lakesql_grouped_2 FROM t GROUP BY g HAVING …) lakesql_grouped
+//	  RANK() OVER (ORDER BY lakesql_grouped.s) AS `RANK() OVER (ORDER BY SUM(x))`
+//	FROM (SELECT g AS lakesql_grouped_0, SUM(x) AS s FROM t GROUP BY g HAVING …) lakesql_grouped
 //	ORDER BY … LIMIT …
 //
 // which is MySQL's order of evaluation: window functions run after GROUP
@@ -317,7 +318,12 @@ func (g *groupedBlock) target(e ast.Expr) bool {
 	if c, ok := e.(*ast.ColName); ok {
 		return c.Qualifier.Name.String() != groupedName
 	}
-	return isAggregateCall(e) || g.groupBy[ast.String(e)]
+	if isAggregateCall(e) {
+		return true
+	}
+	// ast.ReplaceExpr compares expressions with ==, which panics on
+	// tuples (slices): only pointers are replaced.
+	return reflect.TypeOf(e).Kind() == reflect.Pointer && g.groupBy[ast.String(e)]
 }
 
 // outside is e, evaluated outside the derived table: its grouping
@@ -333,9 +339,11 @@ func (g *groupedBlock) outside(e ast.Expr) ast.Expr {
 	}
 	var targets []ast.Expr
 	var windows []*ast.FuncExpr
+	root := true
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		x, ok := n.(ast.Expr)
-		if !ok || x == e {
+		if !ok || root {
+			root = false
 			return true, nil
 		}
 		switch x := x.(type) {
