@@ -17,22 +17,34 @@ type windowParser struct{ sql.Parser }
 
 func (p windowParser) ParseSimple(query string) (ast.Statement, error) {
 	stmt, err := p.Parser.ParseSimple(query)
-	return rewriteWindows(stmt), err
+	return rewriteWindows(query, stmt), err
 }
 
 func (p windowParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
 	stmt, q, rest, err := p.Parser.Parse(ctx, query, multi)
-	return rewriteWindows(stmt), q, rest, err
+	return rewriteWindows(query, stmt), q, rest, err
 }
 
 func (p windowParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
 	stmt, q, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	return rewriteWindows(stmt), q, rest, err
+	return rewriteWindows(query, stmt), q, rest, err
 }
 
 func (p windowParser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
 	stmt, next, err := p.Parser.ParseOneWithOptions(ctx, query, options)
-	return rewriteWindows(stmt), next, err
+	return rewriteWindows(query, stmt), next, err
+}
+
+// mentionsOver reports whether query has the word OVER anywhere (in any
+// case), which every window function has: statements without it (a
+// 10,000-row INSERT) are not walked.
+func mentionsOver(query string) bool {
+	for i := 0; i+4 <= len(query); i++ {
+		if query[i]|0x20 == 'o' && strings.EqualFold(query[i:i+4], "over") {
+			return true
+		}
+	}
+	return false
 }
 
 // groupedName is the derived table groupWindowBlocks introduces; its columns
@@ -70,12 +82,13 @@ func groupWindowBlocks(s *ast.Select) {
 	}
 }
 
-// rewriteWindows rewrites, in every query block of stmt, the windows
-// that name a WINDOW clause's windows (inlineNamedWindows) and then the
-// blocks with window functions and grouping (groupWindowBlocks).
-func rewriteWindows(stmt ast.Statement) ast.Statement {
-	if stmt == nil {
-		return nil
+// rewriteWindows rewrites, in every query block of stmt (parsed from
+// query), the windows that name a WINDOW clause's windows
+// (inlineNamedWindows) and then the blocks with window functions and
+// grouping (groupWindowBlocks).
+func rewriteWindows(query string, stmt ast.Statement) ast.Statement {
+	if stmt == nil || !mentionsOver(query) {
+		return stmt
 	}
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
 		if s, ok := n.(*ast.Select); ok {
