@@ -100,8 +100,8 @@ func rewriteWindows(query string, stmt ast.Statement) ast.Statement {
 	return stmt
 }
 
-// windowsNeedGrouping reports whether s has window functions and grouping, and
-// a select list groupWindowBlock can split (no *).
+// windowsNeedGrouping reports whether s has window functions and
+// grouping, and a select list groupWindowBlock can split (no *).
 func windowsNeedGrouping(s *ast.Select) bool {
 	if !selectHasWindow(s) {
 		return false
@@ -144,8 +144,9 @@ func selectHasWindow(s *ast.Select) bool {
 	return found
 }
 
-// groupedHasAggregate reports whether e has an aggregate function of its own
-// block (not in a subquery), also as the argument of a window function.
+// groupedHasAggregate reports whether e has an aggregate function of its
+// own block (not in a subquery), also as the argument of a window
+// function.
 func groupedHasAggregate(e ast.SQLNode) bool {
 	found := false
 	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
@@ -160,8 +161,8 @@ func groupedHasAggregate(e ast.SQLNode) bool {
 	return found
 }
 
-// isAggregateCall reports whether e is an aggregate function call (not over a
-// window), by the names GMS's planbuilder takes as aggregates
+// isAggregateCall reports whether e is an aggregate function call (not
+// over a window), by the names GMS's planbuilder takes as aggregates
 // (isAggregateFunc).
 func isAggregateCall(e ast.Expr) bool {
 	switch e := e.(type) {
@@ -283,8 +284,8 @@ func (g *groupedBlock) outerItem(item *ast.AliasedExpr, aliases map[string]int) 
 	return out
 }
 
-// selectItemName is the name MySQL gives the column of item: its alias, the
-// column's name, or the expression as written.
+// selectItemName is the name MySQL gives the column of item: its alias,
+// the column's name, or the expression as written.
 func selectItemName(item *ast.AliasedExpr) string {
 	switch {
 	case !item.As.IsEmpty():

@@ -12,16 +12,16 @@ import (
 const ruleWindowOuterColumns analyzer.RuleId = 10_102
 
 // passOuterColumnsThroughWindows makes the columns a correlated subquery
-// reads reach it through a Window (and the Project over it). GMS v0.20.0's planbuilder
-// (Builder.buildWindow) makes a Window pass on the columns the select
-// list names, and the Project above it (the select list's aliases) pass
-// on only the Window's functions, but does not look into subqueries: in
-// SELECT (SELECT MAX(a2.note) FROM t1 a2 WHERE a2.tag = a1.tag), COUNT(*)
-// OVER () FROM t1 a1 the subquery, evaluated over the Window's rows (in
-// that Project, in an ORDER BY, in the block's final projection), found
-// no a1.tag there and read another field of the row: 'unable to find
-// field with index 5 in row of 3 columns', or a DATETIME where a DECIMAL
-// was expected.
+// reads reach it through a Window (and the Project over it). GMS
+// v0.20.0's planbuilder (Builder.buildWindow) makes a Window pass on the
+// columns the select list names, and the Project above it (the select
+// list's aliases) pass on only the Window's functions, but does not look
+// into subqueries: in SELECT (SELECT MAX(a2.note) FROM t1 a2 WHERE a2.tag
+// = a1.tag), COUNT(*) OVER () FROM t1 a1 the subquery, evaluated over the
+// Window's rows (in that Project, in an ORDER BY, in the block's final
+// projection), found no a1.tag there and read another field of the row:
+// 'unable to find field with index 5 in row of 3 columns', or a DATETIME
+// where a DECIMAL was expected.
 func passOuterColumnsThroughWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	refs := map[sql.ColumnId]*expression.GetField{}
 	windowOuterReferences(n, refs)
@@ -31,8 +31,8 @@ func passOuterColumnsThroughWindows(_ *sql.Context, _ *analyzer.Analyzer, n sql.
 	return passThroughWindows(n, refs)
 }
 
-// windowOuterReferences adds to refs, by column id, the references to an outer
-// query's columns of every subquery in n, at any depth.
+// windowOuterReferences adds to refs, by column id, the references to an
+// outer query's columns of every subquery in n, at any depth.
 func windowOuterReferences(n sql.Node, refs map[sql.ColumnId]*expression.GetField) {
 	transform.InspectExpressions(n, func(e sql.Expression) bool {
 		sq, ok := e.(*plan.Subquery)
@@ -130,7 +130,8 @@ func windowProjectBelow(n sql.Node) (*plan.Project, bool) {
 	return p, ok
 }
 
-// windowReplaceBelow is n with the Project windowProjectBelow finds replaced by p.
+// windowReplaceBelow is n with the Project windowProjectBelow finds
+// replaced by p.
 func windowReplaceBelow(n sql.Node, p *plan.Project) (sql.Node, error) {
 	if !windowPassThrough(n) {
 		return p, nil
@@ -142,7 +143,8 @@ func windowReplaceBelow(n sql.Node, p *plan.Project) (sql.Node, error) {
 	return n.WithChildren(child)
 }
 
-// windowInputColumns are the columns of the tables (and derived tables) in n.
+// windowInputColumns are the columns of the tables (and derived tables)
+// in n.
 func windowInputColumns(n sql.Node) sql.ColSet {
 	var cols sql.ColSet
 	transform.Inspect(n, func(n sql.Node) bool {
@@ -165,8 +167,8 @@ func windowExprColumns(exprs []sql.Expression) sql.ColSet {
 	return cols
 }
 
-// windowMissingColumns are the references of refs to columns of available that
-// exprs do not compute, in column id order.
+// windowMissingColumns are the references of refs to columns of
+// available that exprs do not compute, in column id order.
 func windowMissingColumns(exprs []sql.Expression, available sql.ColSet, refs map[sql.ColumnId]*expression.GetField) []sql.Expression {
 	var missing []sql.Expression
 	available.Difference(windowExprColumns(exprs)).ForEach(func(id sql.ColumnId) {

@@ -25,17 +25,17 @@ import (
 //     a row (https://dev.mysql.com/doc/refman/8.0/en/window-functions-usage.html);
 //   - with ORDER BY and no frame clause the frame is RANGE BETWEEN
 //     UNBOUNDED PRECEDING AND CURRENT ROW, which includes the current
-//     row's windowPeers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
+//     row's peers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
 //     GMS's window aggregates default to a ROWS frame (SUM, AVG, MIN,
-//     FIRST/LAST_VALUE: running values that differ between windowPeers), to
+//     FIRST/LAST_VALUE: running values that differ between peers), to
 //     the whole partition (MAX, BIT_*), or to a RANGE over the first
 //     ORDER BY key only (COUNT);
 //   - SUM of a DOUBLE over a frame of only NULLs is 0 (aggregation.SumAgg),
 //     where every aggregate of no values is NULL
 //     (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html);
-//   - RANK, DENSE_RANK and PERCENT_RANK find windowPeers with Go's != on the
+//   - RANK, DENSE_RANK and PERCENT_RANK find peers with Go's != on the
 //     values (aggregation.isNewOrderByValue), so equal DECIMALs (and
-//     times) read into different objects are not windowPeers, and BLOBs panic.
+//     times) read into different objects are not peers, and BLOBs panic.
 //
 // Everything else, the functions themselves and explicit frames, stays
 // GMS's.
@@ -207,7 +207,7 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) sql.WindowFrame
 	return fn.DefaultFramer()
 }
 
-// peersFramer frames each row of a sorted partition by its windowPeers, the
+// peersFramer frames each row of a sorted partition by its peers, the
 // rows equal to it on every ORDER BY expression (NULLs equal): RANGE
 // BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW, from the partition's first
 // row through the current row's last peer, or with peersOnly the peer
@@ -271,8 +271,8 @@ func (f *peersFramer) Interval() (sql.WindowInterval, error) {
 	return sql.WindowInterval{Start: f.FirstIdx(), End: f.peerEnd}, nil
 }
 
-// windowPeers reports whether rows a and b are equal on every expression, as
-// the ORDER BY compares them (NULLs equal).
+// windowPeers reports whether rows a and b are equal on every
+// expression, as the ORDER BY compares them (NULLs equal).
 func windowPeers(ctx *sql.Context, exprs []sql.Expression, a, b sql.Row) (bool, error) {
 	for _, e := range exprs {
 		av, err := e.Eval(ctx, a)

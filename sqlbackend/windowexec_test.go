@@ -33,7 +33,7 @@ func TestWindowOverNoRows(t *testing.T) {
 
 // With ORDER BY and no frame clause the frame is RANGE BETWEEN UNBOUNDED
 // PRECEDING AND CURRENT ROW: rows equal on every ORDER BY key (NULLs
-// too) are windowPeers and share one value, for every aggregate; GMS ran a
+// too) are peers and share one value, for every aggregate; GMS ran a
 // ROWS frame (SUM, MIN), the whole partition (MAX) or a RANGE over the
 // first key only (COUNT).
 func TestWindowDefaultFrameIncludesPeers(t *testing.T) {
@@ -54,7 +54,7 @@ func TestWindowDefaultFrameIncludesPeers(t *testing.T) {
 	})
 }
 
-// RANK and DENSE_RANK number peer groups: equal DECIMALs are windowPeers even
+// RANK and DENSE_RANK number peer groups: equal DECIMALs are peers even
 // when read into different objects (GMS compared them with Go's !=).
 func TestWindowRankPeers(t *testing.T) {
 	c := windowConn(t)
