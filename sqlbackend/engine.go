@@ -35,8 +35,11 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a := analyzer.NewBuilder(pro).
 		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
+		AddPreAnalyzeRule(ruleWindowOuterColumns, passOuterColumnsThroughWindows).
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
+		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
+		AddPostAnalyzeRule(ruleDerivedTypes, typeDerivedColumns).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
 		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
@@ -46,8 +49,9 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	appendAfterAll(a, ruleExplainInputs, explainInputRows)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
+	a.ExecBuilder = newExecBuilder()
 	engine := sqle.New(a, &sqle.Config{})
-	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
+	engine.Parser = windowParser{rewritingParser{Parser: sql.GlobalParser}}
 	return engine
 }
 
