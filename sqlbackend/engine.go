@@ -45,6 +45,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
+	insertBeforeJoinPlanning(a, rulePushJoinConditions, pushInnerJoinConditions)
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	appendAfterAll(a, ruleExplainInputs, explainInputRows)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
