@@ -100,7 +100,8 @@ func markNotExistsIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 
 // markExists is e with the NOT EXISTS conjuncts nested in it marked, and
 // its own subquery's correlated conjuncts wrapped when e is a correlated
-// NOT EXISTS; nil when e is no [NOT] EXISTS or nothing changed.
+// NOT EXISTS, or e evaluated once when it is uncorrelated; nil when e is
+// no [NOT] EXISTS or nothing changed.
 func markExists(e sql.Expression) (sql.Expression, error) {
 	not, negated := e.(*expression.Not)
 	if negated {
@@ -114,6 +115,9 @@ func markExists(e sql.Expression) (sql.Expression, error) {
 	query, same, err := markNotExistsIn(sq.Query)
 	if err != nil {
 		return nil, err
+	}
+	if sq.CanCacheResults() {
+		return uncorrelatedExists(sq.WithQuery(query), negated), nil
 	}
 	if outer := sq.Correlated(); negated && !outer.Empty() {
 		var wrapped transform.TreeIdentity
