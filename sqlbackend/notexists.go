@@ -44,7 +44,7 @@ const (
 // (go-mysql-server PRs 3135, 3362).
 
 // insertNotExistsRules places the two rules around GMS's
-// unnestExistsSubqueries.
+// unnestExistsSubqueries, after dropDMLSubqueryMarker.
 func insertNotExistsRules(a *analyzer.Analyzer) {
 	for _, b := range a.Batches {
 		for i, r := range b.Rules {
@@ -52,7 +52,8 @@ func insertNotExistsRules(a *analyzer.Analyzer) {
 				continue
 			}
 			rules := append([]analyzer.Rule{}, b.Rules[:i]...)
-			rules = append(rules, analyzer.Rule{Id: ruleMarkNotExists, Apply: markNotExistsConditions}, r,
+			rules = append(rules, analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
+				analyzer.Rule{Id: ruleMarkNotExists, Apply: markNotExistsConditions}, r,
 				analyzer.Rule{Id: ruleNotExistsJoins, Apply: notExistsAsLeftJoins})
 			b.Rules = append(rules, b.Rules[i+1:]...)
 			return
@@ -179,7 +180,13 @@ func refersTo(e sql.Expression, cols sql.ColSet) bool {
 // (marked by markNotExistsConditions) into left joins keeping the
 // unmatched rows, and unwraps the marked conjuncts left in subqueries GMS
 // did not unnest, where a filter reads NULL as FALSE anyway.
+//
+// In an UPDATE the left join's rows keep R's columns: GMS updates through
+// a join by evaluating the join's condition on the rows its source
+// returns (rowexec/update.go shouldUpdateDirectionalJoin), and it finds
+// each table's columns in them by name, so the extra ones do no harm.
 func notExistsAsLeftJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	_, update := n.(*plan.Update)
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		switch n := n.(type) {
 		case *plan.Filter:
@@ -192,7 +199,7 @@ func notExistsAsLeftJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *p
 			if n.Op != plan.JoinTypeAnti {
 				return n, transform.SameTree, nil
 			}
-			left, ok := notExistsLeftJoin(n)
+			left, ok := notExistsLeftJoin(n, !update)
 			if !ok {
 				return n, transform.SameTree, nil
 			}
@@ -217,15 +224,11 @@ func unwrapNotExists(e sql.Expression) ([]sql.Expression, bool) {
 }
 
 // notExistsLeftJoin is the anti join j of a NOT EXISTS as
-// Project(L columns, Filter(marker IS NULL, L LEFT JOIN R ON cond)), where
-// marker is a column of R that is not NULL in any row matching cond; false
-// when j is no NOT EXISTS join or has no such column.
-func notExistsLeftJoin(j *plan.JoinNode) (sql.Node, bool) {
+// Filter(marker IS NULL, L LEFT JOIN R ON cond), projected to L's columns
+// if project, where marker is a column of R that is not NULL in any row
+// matching cond; false when j is no NOT EXISTS join or has no such column.
+func notExistsLeftJoin(j *plan.JoinNode, project bool) (sql.Node, bool) {
 	conjuncts, ok := unwrapNotExists(j.Filter)
-	if !ok {
-		return nil, false
-	}
-	leftFields, ok := outputFields(j.Left())
 	if !ok {
 		return nil, false
 	}
@@ -235,6 +238,13 @@ func notExistsLeftJoin(j *plan.JoinNode) (sql.Node, bool) {
 	}
 	join := plan.NewJoin(j.Left(), j.Right(), plan.JoinTypeLeftOuter, expression.JoinAnd(conjuncts...)).WithComment(j.Comment())
 	unmatched := plan.NewFilter(expression.NewIsNull(marker), join)
+	if !project {
+		return unmatched, true
+	}
+	leftFields, ok := outputFields(j.Left())
+	if !ok {
+		return nil, false
+	}
 	return plan.NewProject(leftFields, unmatched), true
 }
 
