@@ -43,7 +43,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
-	insertNotExistsRules(a)
+	insertSubqueryRules(a)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
 	engine := sqle.New(a, &sqle.Config{})

@@ -43,25 +43,6 @@ const (
 // Upstream later gave NOT EXISTS a join type of its own
 // (go-mysql-server PRs 3135, 3362).
 
-// insertNotExistsRules places the two rules around GMS's
-// unnestExistsSubqueries, after dropDMLSubqueryMarker.
-func insertNotExistsRules(a *analyzer.Analyzer) {
-	for _, b := range a.Batches {
-		for i, r := range b.Rules {
-			if r.Id.String() != "unnestExistsSubqueries" {
-				continue
-			}
-			rules := append([]analyzer.Rule{}, b.Rules[:i]...)
-			rules = append(rules, analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
-				analyzer.Rule{Id: ruleMarkNotExists, Apply: markNotExistsConditions}, r,
-				analyzer.Rule{Id: ruleNotExistsJoins, Apply: notExistsAsLeftJoins})
-			b.Rules = append(rules, b.Rules[i+1:]...)
-			return
-		}
-	}
-	panic("go-mysql-server has no unnestExistsSubqueries rule to correct NOT EXISTS around")
-}
-
 // markNotExistsConditions wraps the correlated conjuncts of every
 // correlated NOT EXISTS subquery among the WHERE conjuncts of n, also of
 // those nested in [NOT] EXISTS subqueries, which GMS unnests in the same
