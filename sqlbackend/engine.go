@@ -44,7 +44,6 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		Build()
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	insertSubqueryRules(a)
-	insertAfterExecIndexes(a, ruleStripRowsOnce, stripOuterRowsOnce)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
 	engine := sqle.New(a, &sqle.Config{})

@@ -2,6 +2,8 @@ package sqlbackend
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -15,15 +17,16 @@ import (
 const ruleInSubqueryTypes analyzer.RuleId = 10_204
 
 // compareInSubqueriesExactly replaces each `x IN (subquery)` left as an
-// expression (correlated, or outside a WHERE) whose x GMS would convert to
-// the subquery's type losing part of it: GMS v0.20.0 converts x to that
-// type and compares there (plan.InSubquery.Eval), so a DATETIME
+// expression (correlated, NOT IN, or outside a WHERE) whose x GMS would
+// convert to the subquery's type losing part of it: GMS v0.20.0 converts
+// x to that type and compares there (plan.InSubquery.Eval), so a DATETIME
 // '2024-01-04 23:30:59' was IN (SELECT DATE '2024-01-04') and a DELETE
-// removed it, and 1.5 was IN (SELECT 2). MySQL compares a DATETIME with a
-// DATE as DATETIMEs, exact numbers as DECIMALs and a floating-point one
-// with another number as floating-point numbers
+// removed it, 1.5 was IN (SELECT 2) and '7.5' IN (SELECT 8). MySQL
+// compares a DATETIME with a DATE, and a string with a temporal value, as
+// DATETIMEs, exact numbers as DECIMALs, and a floating-point number with
+// another number, or a string with a number, as floating-point numbers
 // (https://dev.mysql.com/doc/refman/8.0/en/type-conversion.html). The IN
-// subqueries GMS unnests into joins compare with `=`, which is right.
+// subqueries GMS unnests into joins compare with `=`, as MySQL does.
 func compareInSubqueriesExactly(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.SubqueryIsSet() {
 		return n, transform.SameTree, nil
@@ -46,13 +49,16 @@ func compareInSubqueriesExactly(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node
 }
 
 // inComparisonType is the type MySQL compares a value of type left with
-// values of type right in, when converting the left value to right loses
-// part of it; nil when it does not.
+// values of type right in, when GMS's conversion of the left value to
+// right loses part of it or compares in another way; nil when it does not.
 func inComparisonType(left, right sql.Type) sql.Type {
 	exact := func(t sql.Type) bool { return types.IsInteger(t) || types.IsDecimal(t) }
 	switch {
-	case (types.IsDatetimeType(left) || types.IsTimestampType(left)) && types.IsDateType(right):
+	case types.IsTime(left) && types.IsDateType(right) && !types.IsDateType(left),
+		types.IsText(left) && types.IsTime(right), types.IsTime(left) && types.IsText(right):
 		return types.DatetimeMaxPrecision
+	case types.IsText(left) && types.IsNumber(right), types.IsNumber(left) && types.IsText(right):
+		return types.Float64
 	case types.IsFloat(left) && exact(right):
 		return types.Float64
 	case types.IsDecimal(left) && exact(right) && decimalScale(right) < decimalScale(left):
@@ -120,13 +126,11 @@ func (e *inSubqueryAs) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 		}
 		return nil, nil
 	}
-	left, _, err = e.typ.Convert(ctx, left)
-	if err != nil {
-		return false, nil
-	}
-	found, err := values.contains(ctx, e.typ, left)
-	if err != nil || found {
-		return found, err
+	if left, ok := convertForIn(ctx, e.typ, left); ok {
+		found, err := values.contains(ctx, e.typ, left)
+		if err != nil || found {
+			return found, err
+		}
 	}
 	if values.null {
 		return nil, nil
@@ -177,8 +181,8 @@ func newInValues(ctx *sql.Context, typ sql.Type, rows []any) (*inValues, error) 
 			v.null = true
 			continue
 		}
-		c, _, err := typ.Convert(ctx, r)
-		if err != nil {
+		c, ok := convertForIn(ctx, typ, r)
+		if !ok {
 			continue
 		}
 		h, err := sql.HashOf(ctx, sql.NewRow(c))
@@ -188,6 +192,55 @@ func newInValues(ctx *sql.Context, typ sql.Type, rows []any) (*inValues, error) 
 		v.byHash[h] = append(v.byHash[h], c)
 	}
 	return v, nil
+}
+
+// convertForIn is v in the comparison type typ: a string is the number
+// it starts with when compared as a number, as MySQL reads it ('2024-01-04'
+// is 2024, 'abc' 0); false when v has no value of typ (a string that is no
+// date), which equals nothing.
+func convertForIn(ctx *sql.Context, typ sql.Type, v any) (any, bool) {
+	c, _, err := typ.Convert(ctx, v)
+	if err == nil {
+		return c, true
+	}
+	if s, ok := v.(string); ok && types.IsFloat(typ) {
+		return numericPrefix(s), true
+	}
+	return nil, false
+}
+
+// numericPrefix is the number s starts with, 0 if none.
+func numericPrefix(s string) float64 {
+	s = strings.TrimLeft(s, " \t\r\n")
+	digits := func(i int) int {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	end := 0
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	mantissa := end
+	end = digits(end)
+	if end < len(s) && s[end] == '.' {
+		end = digits(end + 1)
+	}
+	if end-mantissa < 1 || s[mantissa:end] == "." {
+		return 0
+	}
+	if end < len(s) && (s[end] == 'e' || s[end] == 'E') {
+		exp := end + 1
+		if exp < len(s) && (s[exp] == '+' || s[exp] == '-') {
+			exp++
+		}
+		if after := digits(exp); after > exp {
+			end = after
+		}
+	}
+	f, _ := strconv.ParseFloat(s[:end], 64)
+	return f
 }
 
 // contains reports whether a value equals x, which is of type typ.

@@ -32,3 +32,33 @@ func TestInSubqueryComparesInTheWiderType(t *testing.T) {
 		}
 	}
 }
+
+// A string IN numbers compares as a number, the one the string starts
+// with, as MySQL reads it.
+func TestNumericPrefix(t *testing.T) {
+	for s, want := range map[string]float64{
+		"7.5": 7.5, "2024-01-04": 2024, "abc": 0, " -.5x": -0.5, "1e3z": 1000, "1e": 1, ".": 0, "+": 0, "": 0,
+	} {
+		if got := numericPrefix(s); got != want {
+			t.Errorf("numericPrefix(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A string IN (numbers), or a number IN (strings), compares as numbers:
+// GMS converted the left value to the subquery's type, so '7.5' was IN
+// (SELECT 8), and 'abc', not a number, matched nothing though it is 0.
+func TestInSubqueryStringAndNumber(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE a (id BIGINT NOT NULL, s VARCHAR(20), i INT, PRIMARY KEY (id))",
+		"CREATE TABLE b (id BIGINT NOT NULL, s VARCHAR(20), i INT, PRIMARY KEY (id))",
+		"INSERT INTO a VALUES (1, '7.5', 7), (2, '8', 8), (3, '2024-01-04', 0), (4, 'abc', NULL)",
+		"INSERT INTO b VALUES (1, '8', 8), (2, '2024-01-04 10:00:00', 0), (3, '07', 7)")
+	q := "SELECT a.id, a.s IN (SELECT b.i FROM b), a.i IN (SELECT b.s FROM b), a.s NOT IN (SELECT b.i FROM b) FROM a ORDER BY a.id"
+	want := "[1 false true true] [2 true true false] [3 false false true] [4 true <nil> false]"
+	if got := strings.Join(format(c.mustQuery(q)), " "); got != want {
+		t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+	}
+}

@@ -55,17 +55,3 @@ func stripRowsOnceIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		return inner, transform.NewTree, nil
 	})
 }
-
-// insertAfterExecIndexes adds rule to the analyzer's after-all batch right
-// after GMS assigns execution indexes (assignExecIndexes).
-func insertAfterExecIndexes(a *analyzer.Analyzer, id analyzer.RuleId, fn analyzer.RuleFunc) {
-	for _, b := range a.Batches {
-		for i, r := range b.Rules {
-			if r.Id.String() == "assignExecIndexes" {
-				b.Rules = append(b.Rules[:i+1:i+1], append([]analyzer.Rule{{Id: id, Apply: fn}}, b.Rules[i+1:]...)...)
-				return
-			}
-		}
-	}
-	panic("go-mysql-server has no assignExecIndexes rule to strip rows once after")
-}

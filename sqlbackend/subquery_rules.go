@@ -2,28 +2,38 @@ package sqlbackend
 
 import "github.com/dolthub/go-mysql-server/sql/analyzer"
 
-// insertSubqueryRules places lakesql's subquery corrections around GMS's
-// unnestExistsSubqueries, which every statement analyzed in full, and
-// every subquery of it, goes through: before it, dropDMLSubqueryMarker
-// and markNotExistsConditions; after it, notExistsAsLeftJoins and
-// compareInSubqueriesExactly, before GMS plans joins and finalizes the
-// subqueries left as expressions.
+// insertSubqueryRules places lakesql's subquery corrections among GMS's
+// rules: keepNotInSubqueries before GMS unnests IN subqueries
+// (unnestInSubqueries); dropDMLSubqueryMarker and markNotExistsConditions
+// before it unnests EXISTS subqueries (unnestExistsSubqueries), which
+// every statement analyzed in full, and every subquery of it, goes
+// through, and notExistsAsLeftJoins and compareInSubqueriesExactly after
+// it, before GMS plans joins and finalizes the subqueries left as
+// expressions; stripOuterRowsOnce after it assigns execution indexes.
 func insertSubqueryRules(a *analyzer.Analyzer) {
+	insertRules(a, "unnestInSubqueries", false, analyzer.Rule{Id: ruleKeepNotIn, Apply: keepNotInSubqueries})
+	insertRules(a, "unnestExistsSubqueries", false,
+		analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
+		analyzer.Rule{Id: ruleMarkNotExists, Apply: markNotExistsConditions})
+	insertRules(a, "unnestExistsSubqueries", true,
+		analyzer.Rule{Id: ruleNotExistsJoins, Apply: notExistsAsLeftJoins},
+		analyzer.Rule{Id: ruleInSubqueryTypes, Apply: compareInSubqueriesExactly})
+	insertRules(a, "assignExecIndexes", true, analyzer.Rule{Id: ruleStripRowsOnce, Apply: stripOuterRowsOnce})
+}
+
+// insertRules puts rules right before (or after) GMS's rule named anchor.
+func insertRules(a *analyzer.Analyzer, anchor string, after bool, rules ...analyzer.Rule) {
 	for _, b := range a.Batches {
 		for i, r := range b.Rules {
-			if r.Id.String() != "unnestExistsSubqueries" {
+			if r.Id.String() != anchor {
 				continue
 			}
-			rules := append([]analyzer.Rule{}, b.Rules[:i]...)
-			rules = append(rules,
-				analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
-				analyzer.Rule{Id: ruleMarkNotExists, Apply: markNotExistsConditions},
-				r,
-				analyzer.Rule{Id: ruleNotExistsJoins, Apply: notExistsAsLeftJoins},
-				analyzer.Rule{Id: ruleInSubqueryTypes, Apply: compareInSubqueriesExactly})
-			b.Rules = append(rules, b.Rules[i+1:]...)
+			if after {
+				i++
+			}
+			b.Rules = append(b.Rules[:i:i], append(rules, b.Rules[i:]...)...)
 			return
 		}
 	}
-	panic("go-mysql-server has no unnestExistsSubqueries rule to place lakesql's subquery rules around")
+	panic("go-mysql-server has no rule " + anchor + " to place lakesql's subquery rules at")
 }
