@@ -1,7 +1,6 @@
 package sqlbackend
 
 import (
-	"context"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -22,7 +21,7 @@ import (
 // `DELETE FROM t WHERE NOT EXISTS (SELECT … FROM u …)` failed with
 // "attempted to evaluate uninitialized subquery".
 //
-// dmlSubqueryParser makes such a statement one GMS analyzes with every
+// markDMLSubqueries makes such a statement one GMS analyzes with every
 // rule, EXISTS subqueries unnested into joins as in a SELECT: a DELETE
 // names its table as its target (`DELETE t FROM t WHERE …`, MySQL's
 // multi-table form, whose deleted rows GMS finds by the target also when
@@ -37,37 +36,11 @@ const dmlMarkerQuery = "select 'lakesql: resolve subqueries'"
 // ruleDropDMLMarker is the analyzer rule id of dropDMLSubqueryMarker.
 const ruleDropDMLMarker analyzer.RuleId = 10_203
 
-// dmlSubqueryParser is a parser marking single-table UPDATE and DELETE
-// statements with EXISTS subqueries as statements with subqueries.
-type dmlSubqueryParser struct{ sql.Parser }
-
-func (p dmlSubqueryParser) ParseSimple(query string) (ast.Statement, error) {
-	stmt, err := p.Parser.ParseSimple(query)
-	return markDMLSubqueries(stmt), err
-}
-
-func (p dmlSubqueryParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
-	stmt, q, rest, err := p.Parser.Parse(ctx, query, multi)
-	return markDMLSubqueries(stmt), q, rest, err
-}
-
-func (p dmlSubqueryParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
-	stmt, q, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	return markDMLSubqueries(stmt), q, rest, err
-}
-
-func (p dmlSubqueryParser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
-	stmt, next, err := p.Parser.ParseOneWithOptions(ctx, query, options)
-	return markDMLSubqueries(stmt), next, err
-}
-
 // markDMLSubqueries names the table of a DELETE of one table with an
 // EXISTS subquery as its target, and adds the marker conjunct to the
-// WHERE of an UPDATE with one, also under EXPLAIN.
+// WHERE of an UPDATE with one.
 func markDMLSubqueries(stmt ast.Statement) ast.Statement {
 	switch s := stmt.(type) {
-	case *ast.Explain:
-		markDMLSubqueries(s.Statement)
 	case *ast.Delete:
 		if len(s.Targets) == 0 && hasExists(s.Where, s.OrderBy) {
 			s.Targets = deleteTarget(s.TableExprs)
@@ -136,7 +109,7 @@ func markerSelect() ast.SelectStatement {
 	return stmt.(ast.SelectStatement)
 }
 
-// dropDMLSubqueryMarker drops the marker conjuncts dmlSubqueryParser added.
+// dropDMLSubqueryMarker drops the marker conjuncts markDMLSubqueries added.
 func dropDMLSubqueryMarker(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.SubqueryIsSet() {
 		return n, transform.SameTree, nil

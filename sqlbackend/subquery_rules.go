@@ -9,8 +9,10 @@ import "github.com/dolthub/go-mysql-server/sql/analyzer"
 // every statement analyzed in full, and every subquery of it, goes
 // through, and notExistsAsLeftJoins and compareInSubqueriesExactly after
 // it, before GMS plans joins and finalizes the subqueries left as
-// expressions; stripOuterRowsOnce after it assigns execution indexes.
+// expressions; stripOuterRowsOnce after it assigns execution indexes; and
+// dropHiddenHavingColumns first of the once-before rules.
 func insertSubqueryRules(a *analyzer.Analyzer) {
+	insertRules(a, "applyDefaultSelectLimit", false, analyzer.Rule{Id: ruleDropHiddenHaving, Apply: dropHiddenHavingColumns})
 	insertRules(a, "unnestInSubqueries", false, analyzer.Rule{Id: ruleKeepNotIn, Apply: keepNotInSubqueries})
 	insertRules(a, "unnestExistsSubqueries", false,
 		analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
