@@ -14,7 +14,7 @@ import (
 // ruleKeepNotIn is the analyzer rule id of keepNotInSubqueries.
 const ruleKeepNotIn analyzer.RuleId = 10_206
 
-// keepNotInSubqueries makes `x NOT IN (subquery)` in a WHERE exact.
+// keepNotInSubqueries makes `x [NOT] IN (subquery)` in a WHERE exact.
 //
 // GMS v0.20.0 unnests an uncorrelated one into an anti join
 // (analyzer/unnest_insubqueries.go) whose NULL handling only its nested
@@ -33,7 +33,9 @@ const ruleKeepNotIn analyzer.RuleId = 10_206
 // evaluates exactly over the subquery's values hashed once per statement
 // (plan.InSubquery.Eval, Subquery.HashMultiple). One whose column cannot
 // (a key) keeps its anti join, a hash or lookup join, where only a NULL x
-// goes wrong: a nullable x gets the conjunct nullNotInGuard.
+// goes wrong: a nullable x gets the conjunct nullNotInGuard. An [NOT] IN
+// subquery GMS found to read no rows (`WHERE FALSE`) stays a condition
+// too: unnested, it failed with "vertex not found".
 func keepNotInSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.SubqueryIsSet() {
 		return n, transform.SameTree, nil
@@ -52,33 +54,57 @@ func keepNotInSubqueries(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 }
 
 // exactNotIns is conjuncts with their uncorrelated NOT IN subqueries kept
-// as conditions or guarded.
+// as conditions or guarded, and IN subqueries of provably no rows kept as
+// conditions.
 func exactNotIns(conjuncts []sql.Expression) ([]sql.Expression, transform.TreeIdentity) {
 	same := transform.SameTree
 	for i, c := range conjuncts {
-		not, ok := c.(*expression.Not)
-		if !ok {
-			continue
-		}
-		in, ok := not.Child.(*plan.InSubquery)
-		if !ok {
+		in, negated := inSubqueryOf(c)
+		if in == nil {
 			continue
 		}
 		sq, ok := in.Right().(*plan.Subquery)
 		if !ok || !sq.CanCacheResults() {
 			continue // correlated: GMS evaluates it as a condition
 		}
-		if sch := sq.Query.Schema(); len(sch) != 1 || sch[0].Nullable {
-			conjuncts[i] = &notInSubquery{not: not}
+		if readsNothing(sq.Query) || negated && nullableColumn(sq) {
+			conjuncts[i] = &subqueryCondition{child: c}
 			same = transform.NewTree
 			continue
 		}
-		if in.Left().IsNullable() && !guarded(conjuncts, in.Left(), sq) {
+		if negated && in.Left().IsNullable() && !guarded(conjuncts, in.Left(), sq) {
 			conjuncts = append(conjuncts, &nullNotInGuard{x: in.Left(), exists: &existsOnce{sq: sq}})
 			same = transform.NewTree
 		}
 	}
 	return conjuncts, same
+}
+
+// inSubqueryOf is the IN subquery c is, or is NOT of.
+func inSubqueryOf(c sql.Expression) (*plan.InSubquery, bool) {
+	if not, ok := c.(*expression.Not); ok {
+		in, _ := not.Child.(*plan.InSubquery)
+		return in, true
+	}
+	in, _ := c.(*plan.InSubquery)
+	return in, false
+}
+
+// nullableColumn reports whether sq's column can be NULL (or sq has
+// several).
+func nullableColumn(sq *plan.Subquery) bool {
+	sch := sq.Query.Schema()
+	return len(sch) != 1 || sch[0].Nullable
+}
+
+// readsNothing reports whether query reads an empty table GMS made of a
+// FALSE filter: unnested, such a subquery put the empty table into the
+// join planner, which failed with "vertex not found".
+func readsNothing(query sql.Node) bool {
+	return transform.InspectUp(query, func(n sql.Node) bool {
+		_, empty := n.(*plan.EmptyTable)
+		return empty
+	})
 }
 
 // guarded reports whether conjuncts hold the guard of x NOT IN (sq).
@@ -133,27 +159,27 @@ func (g *nullNotInGuard) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return exists == false, nil
 }
 
-// notInSubquery is NOT of an IN subquery, in a form GMS does not unnest.
-type notInSubquery struct {
-	not *expression.Not
+// subqueryCondition is a WHERE conjunct with an IN subquery, in a form
+// GMS does not unnest into a join.
+type subqueryCondition struct {
+	child sql.Expression
 }
 
-var _ sql.Expression = (*notInSubquery)(nil)
+var _ sql.Expression = (*subqueryCondition)(nil)
 
-func (e *notInSubquery) Resolved() bool             { return e.not.Resolved() }
-func (e *notInSubquery) IsNullable() bool           { return true }
-func (e *notInSubquery) Type() sql.Type             { return types.Boolean }
-func (e *notInSubquery) Children() []sql.Expression { return e.not.Children() }
-func (e *notInSubquery) String() string             { return e.not.String() }
+func (e *subqueryCondition) Resolved() bool             { return e.child.Resolved() }
+func (e *subqueryCondition) IsNullable() bool           { return true }
+func (e *subqueryCondition) Type() sql.Type             { return types.Boolean }
+func (e *subqueryCondition) Children() []sql.Expression { return []sql.Expression{e.child} }
+func (e *subqueryCondition) String() string             { return e.child.String() }
 
-func (e *notInSubquery) Eval(ctx *sql.Context, row sql.Row) (any, error) {
-	return e.not.Eval(ctx, row)
+func (e *subqueryCondition) Eval(ctx *sql.Context, row sql.Row) (any, error) {
+	return e.child.Eval(ctx, row)
 }
 
-func (e *notInSubquery) WithChildren(children ...sql.Expression) (sql.Expression, error) {
-	not, err := e.not.WithChildren(children...)
-	if err != nil {
-		return nil, err
+func (e *subqueryCondition) WithChildren(children ...sql.Expression) (sql.Expression, error) {
+	if len(children) != 1 {
+		return nil, sql.ErrInvalidChildrenNumber.New(e, len(children), 1)
 	}
-	return &notInSubquery{not: not.(*expression.Not)}, nil
+	return &subqueryCondition{child: children[0]}, nil
 }

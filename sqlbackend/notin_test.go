@@ -71,3 +71,27 @@ func TestNotInKeySubqueryIsAJoin(t *testing.T) {
 		}
 	}
 }
+
+// [NOT] IN a subquery of no rows by its WHERE runs: GMS's join planner
+// failed on the empty table it made of it ('vertex not found').
+func TestInSubqueryOfNoRows(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE p (id BIGINT NOT NULL, oid BIGINT, PRIMARY KEY (id))",
+		"CREATE TABLE o (id BIGINT NOT NULL, cust BIGINT, PRIMARY KEY (id))",
+		"INSERT INTO p VALUES (1, 10), (2, NULL), (3, 30)",
+		"INSERT INTO o VALUES (10, 1), (20, NULL)")
+	for q, want := range map[string]string{
+		"SELECT p.id FROM p WHERE p.oid NOT IN (SELECT o.id FROM o WHERE FALSE)":   "[1] [2] [3]",
+		"SELECT p.id FROM p WHERE p.oid NOT IN (SELECT o.cust FROM o WHERE 1 = 0)": "[1] [2] [3]",
+		"SELECT p.id FROM p WHERE p.oid IN (SELECT o.id FROM o WHERE FALSE)":       "",
+	} {
+		for _, mode := range []string{"ON", "OFF"} {
+			c.mustExec("SET lakesql_planner_rewrites = " + mode)
+			if got := strings.Join(sortedLines(c.mustQuery(q)), " "); got != want {
+				t.Errorf("rewrites %s: %s:\n got %s\nwant %s", mode, q, got, want)
+			}
+		}
+	}
+}
