@@ -48,11 +48,12 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	insertBeforeJoinPlanning(a, rulePushJoinConditions, pushInnerJoinConditions)
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	appendAfterAll(a, ruleExplainInputs, explainInputRows)
+	insertSubqueryRules(a)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
 	a.ExecBuilder = newExecBuilder()
 	engine := sqle.New(a, &sqle.Config{})
-	engine.Parser = windowParser{rewritingParser{Parser: sql.GlobalParser}}
+	engine.Parser = rewritingParser{Parser: astFixingParser{sql.GlobalParser}}
 	return engine
 }
 

@@ -1,39 +1,13 @@
 package sqlbackend
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 
-	"github.com/dolthub/go-mysql-server/sql"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
-
-// windowParser is a parser whose statements have their query blocks'
-// window functions rewritten by rewriteWindows.
-type windowParser struct{ sql.Parser }
-
-func (p windowParser) ParseSimple(query string) (ast.Statement, error) {
-	stmt, err := p.Parser.ParseSimple(query)
-	return rewriteWindows(query, stmt), err
-}
-
-func (p windowParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
-	stmt, q, rest, err := p.Parser.Parse(ctx, query, multi)
-	return rewriteWindows(query, stmt), q, rest, err
-}
-
-func (p windowParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
-	stmt, q, rest, err := p.Parser.ParseWithOptions(ctx, query, delimiter, multi, options)
-	return rewriteWindows(query, stmt), q, rest, err
-}
-
-func (p windowParser) ParseOneWithOptions(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, int, error) {
-	stmt, next, err := p.Parser.ParseOneWithOptions(ctx, query, options)
-	return rewriteWindows(query, stmt), next, err
-}
 
 // mentionsOver reports whether query has the word OVER anywhere (in any
 // case), which every window function has: statements without it (a
