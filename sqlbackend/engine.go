@@ -32,6 +32,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		"version_comment": VersionComment,
 	})
 	pro := NewProvider(b, procedures)
+	registerTypeRules()
 	a := analyzer.NewBuilder(pro).
 		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
