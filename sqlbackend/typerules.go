@@ -22,6 +22,7 @@ func registerTypeRules() {
 	typeRulesOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
 			analyzer.Rule{Id: ruleFlowTypes, Apply: typeFlowFunctions},
+			analyzer.Rule{Id: ruleExactAvgs, Apply: typeExactAvgs},
 		)
 	})
 }
