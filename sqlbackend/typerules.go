@@ -23,6 +23,7 @@ func registerTypeRules() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
 			analyzer.Rule{Id: ruleFlowTypes, Apply: typeFlowFunctions},
 			analyzer.Rule{Id: ruleExactAvgs, Apply: typeExactAvgs},
+			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},
 		)
 	})
 }
