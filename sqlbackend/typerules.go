@@ -24,6 +24,7 @@ func registerTypeRules() {
 			analyzer.Rule{Id: ruleFlowTypes, Apply: typeFlowFunctions},
 			analyzer.Rule{Id: ruleExactAvgs, Apply: typeExactAvgs},
 			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},
+			analyzer.Rule{Id: ruleNumericComparisons, Apply: compareNumbersAsMySQL},
 		)
 	})
 }
