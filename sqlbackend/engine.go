@@ -39,7 +39,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
-		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
+		AddPostAnalyzeRule(ruleDecimalHashKeys, hashKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
