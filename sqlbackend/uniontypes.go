@@ -1,6 +1,8 @@
 package sqlbackend
 
 import (
+	"reflect"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -185,7 +187,9 @@ func convertedSelect(sel sql.Node, typs []sql.Type) sql.Node {
 			ref = gf.WithId(ids[i]).(sql.Expression)
 		}
 		projections[i] = ref
-		if !types.TypesEqual(col.Type, typs[i]) {
+		// GMS's validateUnionSchemasMatch compares the sides' types with
+		// reflect.DeepEqual, which tells column DECIMALs from others.
+		if !reflect.DeepEqual(col.Type, typs[i]) {
 			alias := expression.NewAlias(col.Name, &toAggregate{child: ref, typ: typs[i]})
 			projections[i] = alias.WithId(ids[i]).(sql.Expression)
 			changed = true

@@ -24,6 +24,9 @@ func TestUnionColumnTypes(t *testing.T) {
 		{"SELECT dt FROM t UNION ALL SELECT ts FROM t UNION ALL SELECT 'x'", []string{"longtext"},
 			[]string{"2024-01-01", "2024-01-05 23:59:00", "x"}},
 		{"SELECT NULL UNION ALL SELECT amt FROM t", []string{"decimal(12,2)"}, []string{"NULL", "22.00"}},
+		// A DECIMAL expression and a column DECIMAL of the same precision
+		// and scale, which GMS's union validation tells apart.
+		{"SELECT id / 2 FROM t UNION ALL SELECT k FROM t", []string{"decimal(65,4)"}, []string{"0.5000", "5.0000"}},
 		{"SELECT u.c FROM (SELECT k AS c FROM t UNION SELECT amt FROM t) u WHERE u.c > 5.5", []string{"decimal(12,2)"}, []string{"22.00"}},
 	} {
 		c.expectTyped(t, tc.q, false, tc.types, tc.rows...)
