@@ -19,16 +19,17 @@ func TestDecimalComparisons(t *testing.T) {
 	for _, rewrites := range []string{"ON", "OFF"} {
 		c.mustExec("SET lakesql_planner_rewrites = " + rewrites)
 		for q, want := range map[string][]string{
-			"SELECT id FROM t WHERE score < qty":                               {"1", "2", "3"},
-			"SELECT id FROM t WHERE qty > score":                               {"1", "2", "3"},
-			"SELECT id FROM t WHERE score BETWEEN qty - 1 AND qty - 0.5":       {"1"},
-			"SELECT id FROM t WHERE amt = rate":                                {"2", "3"},
-			"SELECT id FROM t WHERE rate < amt":                                {"1"},
-			"SELECT id FROM t WHERE score = 3.50 OR score > 7.4":               {"1"},
-			"SELECT a.id, b.id FROM t a JOIN t b ON b.score = a.qty":           {},
-			"SELECT a.id, b.id FROM t a LEFT JOIN t b ON b.score = 3.50":       {"1 | NULL", "2 | NULL", "3 | NULL"},
-			"SELECT a.id, b.id FROM t a JOIN t b ON b.rate = a.amt":            {"2 | 2", "3 | 3"},
-			"SELECT a.id, b.id FROM t a JOIN t b ON a.id = b.id AND b.qty > 7": {"1 | 1", "3 | 3"},
+			"SELECT id FROM t WHERE score < qty":                                        {"1", "2", "3"},
+			"SELECT id FROM t WHERE qty > score":                                        {"1", "2", "3"},
+			"SELECT id FROM t WHERE score BETWEEN qty - 1 AND qty - 0.5":                {"1"},
+			"SELECT id FROM t WHERE id IN (SELECT a.id FROM t a WHERE a.score < a.qty)": {"1", "2", "3"},
+			"SELECT id FROM t WHERE amt = rate":                                         {"2", "3"},
+			"SELECT id FROM t WHERE rate < amt":                                         {"1"},
+			"SELECT id FROM t WHERE score = 3.50 OR score > 7.4":                        {"1"},
+			"SELECT a.id, b.id FROM t a JOIN t b ON b.score = a.qty":                    {},
+			"SELECT a.id, b.id FROM t a LEFT JOIN t b ON b.score = 3.50":                {"1 | NULL", "2 | NULL", "3 | NULL"},
+			"SELECT a.id, b.id FROM t a JOIN t b ON b.rate = a.amt":                     {"2 | 2", "3 | 3"},
+			"SELECT a.id, b.id FROM t a JOIN t b ON a.id = b.id AND b.qty > 7":          {"1 | 1", "3 | 3"},
 		} {
 			c.expectTyped(t, q, false, nil, want...)
 		}

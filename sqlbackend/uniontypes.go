@@ -29,9 +29,8 @@ const ruleSetOpTypes analyzer.RuleId = 10_303
 // type (toAggregate). When a column's types are ones aggregateType does
 // not cover, the set operation keeps GMS's types.
 func typeSetOps(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	c := columnTypes{}
-	return c.walk(n, func(n sql.Node, childrenChanged bool) (sql.Node, transform.TreeIdentity, error) {
-		n, same, err := c.rewriteNode(n, childrenChanged, nil)
+	return newPlanRewriter(func(r *planRewriter, n sql.Node, childrenChanged bool) (sql.Node, transform.TreeIdentity, error) {
+		n, same, err := r.rewriteNode(n, childrenChanged, nil)
 		if err != nil {
 			return nil, transform.SameTree, err
 		}
@@ -44,7 +43,7 @@ func typeSetOps(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 			return nil, transform.SameTree, err
 		}
 		if changed {
-			c.recordTableColumns(typed)
+			r.recordTableColumns(typed)
 			same = transform.NewTree
 		}
 		ordered := orderSetOp(typed)
@@ -52,7 +51,7 @@ func typeSetOps(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope,
 			same = transform.NewTree
 		}
 		return ordered, same, nil
-	})
+	}).walk(n)
 }
 
 // inRecursiveCte reports whether s is the union of a recursive common
