@@ -47,7 +47,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = rebuildCoster{a.Coster}
 	engine := sqle.New(a, &sqle.Config{})
-	engine.Parser = rewritingParser{Parser: sql.GlobalParser}
+	engine.Parser = rewritingParser{Parser: decimalLiteralParser{sql.GlobalParser}}
 	return engine
 }
 

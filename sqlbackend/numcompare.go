@@ -31,7 +31,8 @@ const ruleNumericComparisons analyzer.RuleId = 10_304
 // so filters on DOUBLE columns still push down), and puts the DECIMAL with
 // the larger scale on the left of a DECIMAL-DECIMAL pair, whose type then
 // holds the other value exactly. BETWEEN over such operands becomes the
-// two comparisons it means.
+// two comparisons it means. A decimal literal compared with a column loses
+// the CAST decimalLiteralParser put around it.
 func compareNumbersAsMySQL(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return rewritePlan(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		if b, ok := e.(*expression.Between); ok {
@@ -49,6 +50,14 @@ func comparisonAsMySQL(e sql.Expression) (sql.Expression, transform.TreeIdentity
 		return e, transform.SameTree, nil
 	}
 	l, r := e.Children()[0], e.Children()[1]
+	l, plainL := plainDecimalLiteral(l)
+	r, plainR := plainDecimalLiteral(r)
+	if plainL || plainR {
+		var err error
+		if e, err = e.WithChildren(l, r); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
 	lt, rt := l.Type(), r.Type()
 	switch {
 	case types.IsDecimal(lt) && types.IsFloat(rt):
@@ -59,6 +68,8 @@ func comparisonAsMySQL(e sql.Expression) (sql.Expression, transform.TreeIdentity
 		return out, transform.NewTree, err
 	case types.IsDecimal(lt) && types.IsDecimal(rt) && roundsBelow(lt, rt):
 		return mirror(r, l), transform.NewTree, nil
+	case plainL || plainR:
+		return e, transform.NewTree, nil
 	}
 	return e, transform.SameTree, nil
 }
@@ -117,10 +128,13 @@ func asDouble(e sql.Expression) sql.Expression {
 // this is probed) with a smaller scale.
 func roundsBelow(left, right sql.Type) bool {
 	l, r := left.(sql.DecimalType), right.(sql.DecimalType)
-	if r.Scale() <= l.Scale() {
-		return false
-	}
-	finer := decimal.New(1, -int32(l.Scale())-1)
-	got, err := l.ConvertToNullDecimal(finer)
+	return r.Scale() > l.Scale() && roundsAtScale(l)
+}
+
+// roundsAtScale reports whether t rounds the values it converts to its
+// scale, as the DECIMAL types of columns and CASTs do (definesColumn).
+func roundsAtScale(t sql.DecimalType) bool {
+	finer := decimal.New(1, -int32(t.Scale())-1)
+	got, err := t.ConvertToNullDecimal(finer)
 	return err != nil || !got.Decimal.Equal(finer)
 }

@@ -69,3 +69,37 @@ func TestHashJoinKeysOfDifferentTypes(t *testing.T) {
 		c.expectTyped(t, q, false, []string{"bigint"}, want)
 	}
 }
+
+// A decimal literal compared with a DECIMAL column keeps its value: GMS's
+// planbuilder converted it to the column's type, rounding qty = 7.5 with
+// qty DECIMAL(6,0) to qty = 8. Literals of the column's scale or less are
+// still pushed into the scan.
+func TestDecimalLiteralComparedWithColumn(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id BIGINT NOT NULL, qty DECIMAL(6,0), amt DECIMAL(12,2), PRIMARY KEY (id))",
+		"INSERT INTO t VALUES (1, 8, 2.51), (2, 7, 2.50)")
+	for _, rewrites := range []string{"ON", "OFF"} {
+		c.mustExec("SET lakesql_planner_rewrites = " + rewrites)
+		for q, want := range map[string][]string{
+			"SELECT id FROM t WHERE qty = 7.5":                                  {},
+			"SELECT id FROM t WHERE qty <> 7.5":                                 {"1", "2"},
+			"SELECT id FROM t WHERE amt > 2.505":                                {"1"},
+			"SELECT id FROM t WHERE 2.505 < amt":                                {"1"},
+			"SELECT id FROM t WHERE amt <= 2.505":                               {"2"},
+			"SELECT id FROM t WHERE qty IN (SELECT qty FROM t WHERE qty > 7.5)": {"1"},
+			"SELECT a.id FROM t a JOIN t b ON b.qty = 7.5":                      {},
+			"SELECT amt > 2.505, qty = 7.5 FROM t WHERE id = 1":                 {"1 | 0"},
+		} {
+			c.expectTyped(t, q, false, nil, want...)
+		}
+	}
+	c.mustExec("SET lakesql_planner_rewrites = ON")
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN SELECT id FROM t WHERE amt > 2.5")), "\n")
+	if !strings.Contains(plan, "pushed[amt > 2.50]") {
+		t.Errorf("amt > 2.5 is not pushed:\n%s", plan)
+	}
+	c.mustExec("UPDATE t SET amt = 0 WHERE qty = 7.5", "DELETE FROM t WHERE qty = 7.5")
+	c.expectTyped(t, "SELECT id, amt FROM t", false, nil, "1 | 2.51", "2 | 2.50")
+}
