@@ -31,8 +31,9 @@ const ruleDecimalHashKeys analyzer.RuleId = 10_007
 //     "string '…' is too large for column 'varchar(8)'", where MySQL
 //     compares the strings as they are.
 //
-// Keys of integers and DECIMALs hash by the exact value's text, strings of
-// one collation by that collation's hash of the text, each element of a
+// Keys of signed integers of different widths hash as BIGINTs, other
+// pairs of integers and DECIMALs by the exact value's text, strings of one
+// collation by that collation's hash of the text, each element of a
 // multi-column key alike. The join condition is still evaluated on every
 // match, so the key only has to be equal for values that compare equal.
 func hashKeysByValue(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
@@ -76,6 +77,9 @@ func valueKeys(a, b sql.Expression) (sql.Expression, sql.Expression, bool) {
 func valueKey(a, b sql.Expression) (sql.Expression, sql.Expression, bool) {
 	at, bt := a.Type(), b.Type()
 	switch {
+	case types.IsSigned(at) && types.IsSigned(bt) && !types.TypesEqual(at, bt):
+		// Any signed integer converts to BIGINT exactly.
+		return &valueHashKey{child: a, kind: signedKey}, &valueHashKey{child: b, kind: signedKey}, true
 	case isExact(at) && isExact(bt) && (types.IsDecimal(at) || types.IsDecimal(bt) || !types.TypesEqual(at, bt)):
 		return &valueHashKey{child: a}, &valueHashKey{child: b}, true
 	case types.IsTextOnly(at) && types.IsTextOnly(bt) && !types.TypesEqual(at, bt):
@@ -83,7 +87,7 @@ func valueKey(a, b sql.Expression) (sql.Expression, sql.Expression, bool) {
 		if ca != cb {
 			return a, b, false
 		}
-		return &valueHashKey{child: a, collation: ca, text: true}, &valueHashKey{child: b, collation: cb, text: true}, true
+		return &valueHashKey{child: a, kind: textKey, collation: ca}, &valueHashKey{child: b, kind: textKey, collation: cb}, true
 	}
 	return a, b, false
 }
@@ -92,12 +96,21 @@ func isExact(t sql.Type) bool { return types.IsInteger(t) || types.IsDecimal(t) 
 
 // valueHashKey is a hash join key element as a value whose equality is
 // the SQL equality of the element: an exact number as its decimal text
-// without trailing zeros, a string as its collation's hash.
+// without trailing zeros (a signed integer as a BIGINT), a string as its
+// collation's hash.
 type valueHashKey struct {
 	child     sql.Expression
-	text      bool
+	kind      keyKind
 	collation sql.CollationID
 }
+
+type keyKind int
+
+const (
+	exactKey keyKind = iota
+	signedKey
+	textKey
+)
 
 var _ sql.Expression = (*valueHashKey)(nil)
 
@@ -105,7 +118,10 @@ func (k *valueHashKey) Resolved() bool             { return k.child.Resolved() }
 func (k *valueHashKey) IsNullable() bool           { return k.child.IsNullable() }
 func (k *valueHashKey) Children() []sql.Expression { return []sql.Expression{k.child} }
 func (k *valueHashKey) String() string {
-	if k.text {
+	switch k.kind {
+	case signedKey:
+		return fmt.Sprintf("bigint_key(%s)", k.child)
+	case textKey:
 		return fmt.Sprintf("text_key(%s)", k.child)
 	}
 	return fmt.Sprintf("decimal_key(%s)", k.child)
@@ -113,7 +129,10 @@ func (k *valueHashKey) String() string {
 
 // Type is what GetHashKey converts the key to: nothing changes the value.
 func (k *valueHashKey) Type() sql.Type {
-	if k.text {
+	switch k.kind {
+	case signedKey:
+		return types.Int64
+	case textKey:
 		return types.Uint64
 	}
 	return types.LongText
@@ -133,7 +152,11 @@ func (k *valueHashKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	if err != nil || v == nil {
 		return nil, err
 	}
-	if k.text {
+	switch k.kind {
+	case signedKey:
+		out, _, err := types.Int64.Convert(ctx, v)
+		return out, err
+	case textKey:
 		s, _, err := types.LongText.Convert(ctx, v)
 		if err != nil {
 			return nil, err
