@@ -13,7 +13,8 @@ import (
 // ruleFlowTypes is the analyzer rule id of typeFlowFunctions.
 const ruleFlowTypes analyzer.RuleId = 10_301
 
-// typeFlowFunctions gives COALESCE and CASE MySQL's result type, the
+// typeFlowFunctions gives COALESCE, IFNULL, CASE and IF MySQL's result
+// type, the
 // aggregate of their value arguments' types (aggregateType), and converts
 // each value to it. GMS v0.20.0 takes the type of the last DECIMAL
 // argument for COALESCE (function.Coalesce.Type), so COALESCE(amt, 53.50)
@@ -21,20 +22,46 @@ const ruleFlowTypes analyzer.RuleId = 10_301
 // 115.25, also in UPDATE … SET amt = COALESCE(amt, 98.75); it made
 // COALESCE of a DATE and a string LONGTEXT of the DATE as a DATETIME
 // ('2024-01-01 00:00:00'); and CASE over DECIMALs is DECIMAL(65,10)
-// (expression.combinedCaseBranchType) whatever their scales. Arguments of
+// (expression.combinedCaseBranchType) whatever their scales; IF of
+// DECIMAL(12,2) and DECIMAL(9,3) was DECIMAL(65,2), IFNULL(dt, 'x') a DATE
+// holding 'x'. IFNULL becomes the COALESCE it equals, IF the CASE. Arguments of
 // types aggregateType does not cover keep GMS's expressions.
 func typeFlowFunctions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return rewritePlan(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		switch e := e.(type) {
+		switch x := e.(type) {
 		case *function.Coalesce:
-			return typedCoalesce(ctx, e)
+			return typedCoalesce(ctx, x)
+		case *function.IfNull:
+			coalesce, err := function.NewCoalesce(x.Left(), x.Right())
+			if err != nil {
+				return nil, transform.SameTree, err
+			}
+			if out, same, err := typedCoalesce(ctx, coalesce.(*function.Coalesce)); err != nil || same == transform.NewTree {
+				return out, same, err
+			}
 		case *expression.Case:
-			if typ, ok := caseType(e); ok && (!types.TypesEqual(typ, e.Type()) || !sameTypes(ctx, caseValues(e), typ)) {
-				return &typedCase{Case: e, typ: typ}, transform.NewTree, nil
+			if out, ok := newTypedCase(ctx, x, x.Type()); ok {
+				return out, transform.NewTree, nil
+			}
+		case *function.If:
+			args := x.Children()
+			c := expression.NewCase(nil, []expression.CaseBranch{{Cond: args[0], Value: args[1]}}, args[2])
+			if out, ok := newTypedCase(ctx, c, x.Type()); ok {
+				return out, transform.NewTree, nil
 			}
 		}
 		return e, transform.SameTree, nil
 	})
+}
+
+// newTypedCase is c with the aggregate type of its values, when that is not
+// gmsType or some value needs converting to it.
+func newTypedCase(ctx *sql.Context, c *expression.Case, gmsType sql.Type) (*typedCase, bool) {
+	typ, ok := caseType(c)
+	if !ok || types.TypesEqual(typ, gmsType) && sameTypes(ctx, caseValues(c), typ) {
+		return nil, false
+	}
+	return &typedCase{Case: c, typ: typ}, true
 }
 
 // typedCoalesce is GMS's COALESCE over the arguments converted to their

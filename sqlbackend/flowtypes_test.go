@@ -2,10 +2,10 @@ package sqlbackend
 
 import "testing"
 
-// COALESCE and CASE have the aggregate type of their values, as in MySQL:
-// the literal's narrow DECIMAL does not reject a wider column value, a
-// DATE stays a date when the aggregate is a string, and DECIMALs keep the
-// largest scale.
+// COALESCE, IFNULL, CASE and IF have the aggregate type of their values,
+// as in MySQL: the literal's narrow DECIMAL does not reject a wider column
+// value, a DATE stays a date when the aggregate is a string, and DECIMALs
+// keep the largest scale.
 func TestCoalesceAndCaseTypes(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
@@ -26,6 +26,10 @@ func TestCoalesceAndCaseTypes(t *testing.T) {
 		{"SELECT CASE WHEN id = 1 THEN amt ELSE rate END FROM t", []string{"decimal(13,3)"}, []string{"115.250", "NULL"}},
 		{"SELECT CASE id WHEN 2 THEN 2.5 ELSE k END FROM t", []string{"decimal(11,1)"}, []string{"100.0", "2.5"}},
 		{"SELECT CASE WHEN id = 1 THEN dt ELSE 'none' END FROM t", []string{"longtext"}, []string{"2024-01-01", "none"}},
+		{"SELECT IF(id = 1, amt, rate) FROM t", []string{"decimal(13,3)"}, []string{"115.250", "NULL"}},
+		{"SELECT IF(id = 2, 0.5, k) FROM t", []string{"decimal(11,1)"}, []string{"100.0", "0.5"}},
+		{"SELECT IFNULL(dt, 'none') FROM t", []string{"longtext"}, []string{"2024-01-01", "none"}},
+		{"SELECT IFNULL(k, 2.5) FROM t", []string{"decimal(11,1)"}, []string{"100.0", "2.5"}},
 	} {
 		c.expectTyped(t, tc.q, false, tc.types, tc.rows...)
 	}
