@@ -31,12 +31,15 @@ const ruleNumericComparisons analyzer.RuleId = 10_304
 // so filters on DOUBLE columns still push down), and puts the DECIMAL with
 // the larger scale on the left of a DECIMAL-DECIMAL pair, whose type then
 // holds the other value exactly. BETWEEN over such operands becomes the
-// two comparisons it means. A decimal literal compared with a column loses
+// two comparisons it means, and IN retypes its elements (inAsMySQL). A decimal literal compared with a column loses
 // the CAST decimalLiteralParser put around it.
 func compareNumbersAsMySQL(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return rewritePlan(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		if b, ok := e.(*expression.Between); ok {
-			return betweenAsMySQL(b)
+		switch x := e.(type) {
+		case *expression.Between:
+			return betweenAsMySQL(x)
+		case *expression.InTuple:
+			return inAsMySQL(x)
 		}
 		return comparisonAsMySQL(e)
 	})
@@ -109,6 +112,48 @@ func betweenAsMySQL(b *expression.Between) (sql.Expression, transform.TreeIdenti
 		return b, transform.SameTree, nil
 	}
 	return expression.NewAnd(lower, upper), transform.NewTree, nil
+}
+
+// inAsMySQL retypes the elements of x IN (…) that GMS would compare
+// otherwise than MySQL. GMS's InTuple.Eval compares x with a DECIMAL or
+// float element in the element's type, which rounds a DOUBLE or DECIMAL x
+// to a DECIMAL element's scale: rate IN (1.13, id) matched rate 1.125.
+// Such a DECIMAL element is compared with a DOUBLE x as a DOUBLE, with a
+// DECIMAL x of larger scale in a DECIMAL of x's scale. (GMS's HashInTuple,
+// which replaces IN over constants later, compares the exact values.)
+func inAsMySQL(in *expression.InTuple) (sql.Expression, transform.TreeIdentity, error) {
+	elems, ok := in.Right().(expression.Tuple)
+	lt := in.Left().Type()
+	if !ok || !types.IsFloat(lt) && !types.IsDecimal(lt) {
+		return in, transform.SameTree, nil
+	}
+	out := make(expression.Tuple, len(elems))
+	changed := false
+	for i, el := range elems {
+		out[i] = el
+		et := el.Type()
+		switch {
+		case !types.IsDecimal(et):
+		case types.IsFloat(lt):
+			out[i], changed = asDouble(el), true
+		case et.(sql.DecimalType).Scale() < lt.(sql.DecimalType).Scale():
+			out[i], changed = atScale(el, lt.(sql.DecimalType).Scale()), true
+		}
+	}
+	if !changed {
+		return in, transform.SameTree, nil
+	}
+	return expression.NewInTuple(in.Left(), out), transform.NewTree, nil
+}
+
+// atScale is the DECIMAL expression e as a DECIMAL of the larger scale,
+// which holds its values exactly and rounds nothing.
+func atScale(e sql.Expression, scale uint8) sql.Expression {
+	typ := types.MustCreateDecimalType(maxDecimalPrecision, scale)
+	if lit, ok := e.(*expression.Literal); ok {
+		return expression.NewLiteral(lit.Value(), typ)
+	}
+	return &toAggregate{child: e, typ: typ}
 }
 
 // asDouble is the exact-value expression e as a DOUBLE.
