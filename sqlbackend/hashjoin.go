@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -29,13 +30,18 @@ const ruleDecimalHashKeys analyzer.RuleId = 10_007
 //   - a string longer than the probe's VARCHAR length failed: JOIN … ON
 //     a2.day = a1.tag with day VARCHAR(10) and tag VARCHAR(8) gave
 //     "string '…' is too large for column 'varchar(8)'", where MySQL
-//     compares the strings as they are.
+//     compares the strings as they are;
+//   - a DATE key against a string one became the string
+//     '2024-02-29 00:00:00', which never equals '2024-02-29': LEFT JOIN t
+//     a3 ON a3.dt = '2024-02-29' matched one left row only.
 //
 // Keys of signed integers of different widths hash as BIGINTs, other
 // pairs of integers and DECIMALs by the exact value's text, strings of one
-// collation by that collation's hash of the text, each element of a
-// multi-column key alike. The join condition is still evaluated on every
-// match, so the key only has to be equal for values that compare equal.
+// collation by that collation's hash of the text, and dates, datetimes
+// and strings compared with them as the DATETIME they are (as GMS's
+// comparison converts them), each element of a multi-column key alike.
+// The join condition is still evaluated on every match, so the key only
+// has to be equal for values that compare equal.
 func hashKeysByValue(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		hl, ok := n.(*plan.HashLookup)
@@ -82,6 +88,8 @@ func valueKey(a, b sql.Expression) (sql.Expression, sql.Expression, bool) {
 		return &valueHashKey{child: a, kind: signedKey}, &valueHashKey{child: b, kind: signedKey}, true
 	case isExact(at) && isExact(bt) && (types.IsDecimal(at) || types.IsDecimal(bt) || !types.TypesEqual(at, bt)):
 		return &valueHashKey{child: a}, &valueHashKey{child: b}, true
+	case isTemporalOrText(at) && isTemporalOrText(bt) && (types.IsTime(at) || types.IsTime(bt)) && !types.TypesEqual(at, bt):
+		return &valueHashKey{child: a, kind: datetimeKey}, &valueHashKey{child: b, kind: datetimeKey}, true
 	case types.IsTextOnly(at) && types.IsTextOnly(bt) && !types.TypesEqual(at, bt):
 		ca, cb := at.(sql.StringType).Collation(), bt.(sql.StringType).Collation()
 		if ca != cb {
@@ -93,6 +101,8 @@ func valueKey(a, b sql.Expression) (sql.Expression, sql.Expression, bool) {
 }
 
 func isExact(t sql.Type) bool { return types.IsInteger(t) || types.IsDecimal(t) }
+
+func isTemporalOrText(t sql.Type) bool { return types.IsTime(t) || types.IsTextOnly(t) }
 
 // valueHashKey is a hash join key element as a value whose equality is
 // the SQL equality of the element: an exact number as its decimal text
@@ -110,6 +120,7 @@ const (
 	exactKey keyKind = iota
 	signedKey
 	textKey
+	datetimeKey
 )
 
 var _ sql.Expression = (*valueHashKey)(nil)
@@ -123,6 +134,8 @@ func (k *valueHashKey) String() string {
 		return fmt.Sprintf("bigint_key(%s)", k.child)
 	case textKey:
 		return fmt.Sprintf("text_key(%s)", k.child)
+	case datetimeKey:
+		return fmt.Sprintf("datetime_key(%s)", k.child)
 	}
 	return fmt.Sprintf("decimal_key(%s)", k.child)
 }
@@ -130,7 +143,7 @@ func (k *valueHashKey) String() string {
 // Type is what GetHashKey converts the key to: nothing changes the value.
 func (k *valueHashKey) Type() sql.Type {
 	switch k.kind {
-	case signedKey:
+	case signedKey, datetimeKey:
 		return types.Int64
 	case textKey:
 		return types.Uint64
@@ -156,6 +169,13 @@ func (k *valueHashKey) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	case signedKey:
 		out, _, err := types.Int64.Convert(ctx, v)
 		return out, err
+	case datetimeKey:
+		t, _, err := types.DatetimeMaxPrecision.Convert(ctx, v)
+		if err != nil || t == nil {
+			// Text that is no datetime equals no DATE or DATETIME.
+			return nil, nil
+		}
+		return t.(time.Time).UnixMicro(), nil
 	case textKey:
 		s, _, err := types.LongText.Convert(ctx, v)
 		if err != nil {

@@ -107,3 +107,27 @@ func TestDecimalLiteralComparedWithColumn(t *testing.T) {
 	c.mustExec("UPDATE t SET amt = 0 WHERE qty = 7.5", "DELETE FROM t WHERE qty = 7.5")
 	c.expectTyped(t, "SELECT id, amt FROM t", false, nil, "1 | 2.51", "2 | 2.50")
 }
+
+// A hash join of a DATE with a string (or a DATETIME) matches by the
+// datetime values: the DATE key converted to the string's type read
+// '2024-02-29 00:00:00' and never matched '2024-02-29'.
+func TestHashJoinOnDateAndString(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id BIGINT NOT NULL, dt DATE, ts DATETIME, n BIGINT)",
+		"INSERT INTO t VALUES (1, '2024-02-29', '2024-02-29 00:00:00', 17), (2, '2024-01-02', '2024-01-02 10:00:00', 27),"+
+			" (3, '2024-01-05', '2024-01-02 00:00:00', 22)")
+	var more []string
+	for i := 4; i < 100; i++ {
+		more = append(more, fmt.Sprintf("(%d, '2023-01-01', NULL, %d)", i, i))
+	}
+	c.mustExec("INSERT INTO t VALUES " + strings.Join(more, ", "))
+	q := "SELECT COUNT(*), COUNT(a3.id) FROM t a1 LEFT JOIN t a3 ON a3.dt = '2024-02-29'"
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN "+q)), "\n")
+	if !strings.Contains(plan, "HashJoin") {
+		t.Errorf("%s is not a hash join:\n%s", q, plan)
+	}
+	c.expectTyped(t, q, false, nil, "99 | 99")
+	c.expectTyped(t, "SELECT a.id, b.id FROM t a JOIN t b ON b.ts = a.dt", false, nil, "1 | 1", "2 | 3")
+}
