@@ -11,8 +11,9 @@ import (
 // mis-binds, after parsing and before GMS binds them: single-table UPDATE
 // and DELETE with EXISTS subqueries (markDMLSubqueries), HAVING
 // aggregates over a column another table has too (hoistHavingAggregates),
-// and window functions that name a WINDOW clause or sit beside grouping
-// (rewriteWindows).
+// window functions that name a WINDOW clause or sit beside grouping
+// (rewriteWindows), and decimal literals compared with a column
+// (keepDecimalLiterals).
 type astFixingParser struct{ sql.Parser }
 
 func (p astFixingParser) ParseSimple(query string) (ast.Statement, error) {
@@ -45,5 +46,7 @@ func fixAST(query string, stmt ast.Statement) ast.Statement {
 	}
 	markDMLSubqueries(stmt)
 	hoistHavingAggregates(stmt)
-	return rewriteWindows(query, stmt)
+	rewriteWindows(query, stmt)
+	// Last, so that it sees the comparisons the other rewrites made.
+	return keepDecimalLiterals(stmt)
 }

@@ -32,6 +32,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		"version_comment": VersionComment,
 	})
 	pro := NewProvider(b, procedures)
+	registerTypeRules()
 	a := analyzer.NewBuilder(pro).
 		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
@@ -41,7 +42,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
 		AddPostAnalyzeRule(ruleDerivedTypes, typeDerivedColumns).
 		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
-		AddPostAnalyzeRule(ruleDecimalHashKeys, hashDecimalKeysByValue).
+		AddPostAnalyzeRule(ruleDecimalHashKeys, hashKeysByValue).
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()

@@ -38,7 +38,7 @@ type columnRule int
 const (
 	exactText  columnRule = iota // integers, DECIMALs with their scale, strings, dates
 	floatClose                   // DOUBLEs, within a relative tolerance
-	avgClose                     // lakesql's DOUBLE AVG of a DECIMAL against MySQL's DECIMAL
+	avgClose                     // lakesql's DOUBLE AVG OVER of a DECIMAL against MySQL's DECIMAL
 )
 
 // compare compares answers a and b of one query with the plan's ordering
@@ -65,8 +65,8 @@ func (c comparison) compare(a, b *Result) *Mismatch {
 
 // rules checks the column types and picks each column's value rule.
 // Types compare by class (doc.go: MariaDB and MySQL 8.0), exactly
-// between lakesql's two modes; AVG of a DECIMAL may be a DOUBLE on one side (README, Not
-// supported yet).
+// between lakesql's two modes; AVG over a window of a DECIMAL may be a
+// DOUBLE on one side (README, Not supported yet).
 func (c comparison) rules(a, b []ResultColumn) ([]columnRule, *Mismatch) {
 	rules := make([]columnRule, len(a))
 	for i := range a {

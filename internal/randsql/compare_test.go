@@ -89,8 +89,8 @@ func TestCompareOrdered(t *testing.T) {
 	expectMismatch(t, unordered, a, answer(types, []string{"2", "z"}, []string{"1", "x"}, []string{"1", "y"}), "")
 }
 
-// TestCompareAvgOfDecimal: README documents AVG of a DECIMAL as a DOUBLE
-// in lakesql; only such columns may be a DOUBLE against MySQL's DECIMAL,
+// TestCompareAvgOfDecimal: README documents AVG over a window of a DECIMAL
+// as a DOUBLE in lakesql; only such columns may be a DOUBLE against MySQL's DECIMAL,
 // and only within the DECIMAL's last place.
 func TestCompareAvgOfDecimal(t *testing.T) {
 	avg := comparison{plan: Plan{AvgDecimal: []int{0}}}

@@ -103,11 +103,10 @@
 //     work as in MySQL" (lakesql refuses UPDATE of an append table with
 //     1235): UPDATE, REPLACE and ON DUPLICATE KEY UPDATE only write
 //     primary-key tables.
-//   - README, Not supported yet: "AVG of a DECIMAL is a DOUBLE": normalized
-//     (Plan.AvgDecimal: such a column may be a DOUBLE equal within the
-//     DECIMAL's last place); AVG appears only as an output column of a
-//     single block, since inside an expression, a predicate, a subquery or
-//     a UNION the DOUBLE would change other values and types.
+//   - README, Not supported yet: "AVG(…) OVER (…) of a DECIMAL is a
+//     DOUBLE": normalized (Plan.AvgDecimal: such a column may be a DOUBLE
+//     equal within the DECIMAL's last place); window functions appear only
+//     as output columns.
 //   - README, Not supported yet: secondary indexes and CHECK constraints
 //     are refused: the DDL has none.
 //   - README, Not supported yet: "a transaction may write one table": every

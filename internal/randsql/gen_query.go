@@ -116,7 +116,7 @@ func (g *queryGen) grouped() *Query {
 	}
 	s.Items = append(s.Items, s.GroupBy...)
 	for range 1 + g.r.IntN(3) {
-		s.Items = append(s.Items, g.aggregate(sc.cols(), true))
+		s.Items = append(s.Items, g.aggregate(sc.cols()))
 	}
 	if g.r.IntN(3) == 0 {
 		s.Having = []Expr{g.havingPred(sc.cols(), s.GroupBy)}
@@ -332,12 +332,13 @@ func (g *queryGen) subqueryPred(outer *scope) Expr {
 	}
 }
 
-// scalarAggregate is MIN, MAX or SUM (of a number) of c, or COUNT of c
-// when c is a number, for a scalar subquery: one row whatever matches.
+// scalarAggregate is MIN, MAX, or SUM or AVG (of a number) of c, or
+// COUNT of c when c is a number, for a scalar subquery: one row whatever
+// matches.
 func (g *queryGen) scalarAggregate(c *Col) Expr {
 	names := []string{"MIN", "MAX"}
 	if c.T.numeric() {
-		names = append(names, "SUM", "COUNT")
+		names = append(names, "SUM", "AVG", "COUNT")
 	}
 	return &Agg{Name: names[g.r.IntN(len(names))], Arg: c}
 }
@@ -416,9 +417,8 @@ func (g *queryGen) itemOfClass(cols []*Col, t Type) Expr {
 	}
 }
 
-// aggregate is an aggregate over cols; AVG only when top is set (an
-// output column: see avoidances).
-func (g *queryGen) aggregate(cols []*Col, top bool) Expr {
+// aggregate is an aggregate over cols.
+func (g *queryGen) aggregate(cols []*Col) Expr {
 	c := g.pickCol(cols)
 	switch weighted(g.r, 2, 2, 3, 3, 2) {
 	case 0:
@@ -430,7 +430,7 @@ func (g *queryGen) aggregate(cols []*Col, top bool) Expr {
 			return &Agg{Name: "SUM", Arg: n, Distinct: g.r.IntN(6) == 0}
 		}
 	case 3:
-		if n := g.numericCol(cols); n != nil && top {
+		if n := g.numericCol(cols); n != nil {
 			return &Agg{Name: "AVG", Arg: n}
 		}
 	}
@@ -451,8 +451,8 @@ func (g *queryGen) havingPred(cols []*Col, groupBy []Expr) Expr {
 		return &Cmp{Op: g.cmpOp(), L: &Agg{Name: "COUNT"}, R: intLit(1 + g.r.IntN(3))}
 	}
 	c := g.pickCol(cols)
-	name := []string{"MIN", "MAX", "SUM"}[g.r.IntN(3)]
-	if name == "SUM" && !c.T.numeric() {
+	name := []string{"MIN", "MAX", "SUM", "AVG"}[g.r.IntN(4)]
+	if (name == "SUM" || name == "AVG") && !c.T.numeric() {
 		name = "MIN"
 	}
 	return &Cmp{Op: g.cmpOp(), L: &Agg{Name: name, Arg: c}, R: g.lit(c)}
@@ -479,7 +479,7 @@ func (g *queryGen) window(sc *scope) Expr {
 		w.OrderBy = []SortExpr{{E: g.pickCol(cols), Desc: g.r.IntN(2) == 0}}
 	default:
 		// MySQL has no DISTINCT in window aggregates (error 1235).
-		agg := g.aggregate(cols, true).(*Agg)
+		agg := g.aggregate(cols).(*Agg)
 		agg.Distinct = false
 		w.Fn = agg
 		if g.r.IntN(2) == 0 {
@@ -517,7 +517,7 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 		return w
 	case 1:
 		return &Window{Fn: &Rank{Name: []string{"RANK", "DENSE_RANK"}[g.r.IntN(2)]},
-			OrderBy: []SortExpr{{E: g.aggregate(cols, false), Desc: g.r.IntN(2) == 0}}}
+			OrderBy: []SortExpr{{E: g.aggregate(cols), Desc: g.r.IntN(2) == 0}}}
 	default:
 		agg := &Agg{Name: "COUNT"}
 		if n := g.numericCol(cols); n != nil && g.r.IntN(2) == 0 {

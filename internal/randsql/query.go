@@ -141,8 +141,8 @@ type Plan struct {
 	// SortKeys are the output columns the result is ordered by, in ORDER
 	// BY order; empty: the rows are a multiset.
 	SortKeys []int
-	// AvgDecimal marks the output columns that are AVG of a DECIMAL,
-	// which README documents lakesql answers as a DOUBLE.
+	// AvgDecimal marks the output columns that are AVG over a window of
+	// a DECIMAL, which README documents lakesql answers as a DOUBLE.
 	AvgDecimal []int
 }
 
@@ -160,12 +160,13 @@ func (q *Query) Plan() Plan {
 	return p
 }
 
-// isAvgOfDecimal reports whether e is AVG, plain or over a window, of a
-// DECIMAL argument.
+// isAvgOfDecimal reports whether e is AVG over a window of a DECIMAL
+// argument.
 func isAvgOfDecimal(e Expr) bool {
-	if w, ok := e.(*Window); ok {
-		e = w.Fn
+	w, ok := e.(*Window)
+	if !ok {
+		return false
 	}
-	a, ok := e.(*Agg)
+	a, ok := w.Fn.(*Agg)
 	return ok && a.Name == "AVG" && a.Arg.Type().Kind == KindDecimal
 }

@@ -51,6 +51,14 @@
 //     are refused with an error naming what to use instead: WHERE on the
 //     partition columns, DELETE … WHERE, or INSERT OVERWRITE.
 //
+//   - Typed date and time literals. The grammar drops the keyword of DATE
+//     '…', TIME '…' and TIMESTAMP '…' and keeps a string, so GMS typed them
+//     as text. They become CAST('…' AS DATE), CAST('…' AS TIME) and
+//     CAST('…' AS DATETIME(fsp)), their MySQL types, which GMS folds into
+//     typed constants (filters on them still prune). An unaliased select
+//     item is then named by the CAST. Not rewritten: the value of AS OF,
+//     a DEFAULT, and a name after '.'.
+//
 // Errors are *Error values whose message is meant for the SQL user and
 // whose class (lakeerr.ErrUnsupported, ErrSyntax, ErrInvalidAsOf) the
 // backend maps to a MySQL error code.

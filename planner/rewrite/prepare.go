@@ -21,7 +21,7 @@ func (rw *rewriter) prepare(sc *scanner) error {
 		return nil
 	}
 	text, last := rw.adjacentStrings(&look, first)
-	inner := rewriter{src: text}
+	inner := rewriter{src: text, asOfValue: -1}
 	if err := inner.run(); err != nil {
 		return inPrepare(name.text(rw.src), err)
 	}

@@ -18,7 +18,7 @@ type Result struct {
 // lists the rewrites and rejections. On error the Result is empty and the
 // error is an *Error.
 func Rewrite(query string) (Result, error) {
-	rw := rewriter{src: query}
+	rw := rewriter{src: query, asOfValue: -1}
 	if err := rw.run(); err != nil {
 		return Result{}, err
 	}
@@ -45,6 +45,9 @@ type rewriter struct {
 	edits      []edit
 	overwrite  *Overwrite
 	statements int
+	// asOfValue is the offset of the value of the last AS OF clause read,
+	// which typedLiteral leaves alone.
+	asOfValue int
 }
 
 func (rw *rewriter) replace(start, end int, text string) {
@@ -141,7 +144,15 @@ func (rw *rewriter) body(sc *scanner, st statement) (lastEnd int, err error) {
 // the two tokens before it.
 func (rw *rewriter) word(sc *scanner, st statement, before, prev, t token) error {
 	switch {
-	case t.is(rw.src, "FOR") || t.is(rw.src, "AS") || t.is(rw.src, "VERSION") || t.is(rw.src, "TIMESTAMP"):
+	case t.is(rw.src, "TIMESTAMP"):
+		at := sc.pos
+		if err := rw.timeTravel(sc, t); err != nil || sc.pos != at {
+			return err
+		}
+		rw.typedLiteral(sc, prev, t)
+	case t.is(rw.src, "DATE") || t.is(rw.src, "TIME"):
+		rw.typedLiteral(sc, prev, t)
+	case t.is(rw.src, "FOR") || t.is(rw.src, "AS") || t.is(rw.src, "VERSION"):
 		return rw.timeTravel(sc, t)
 	case t.is(rw.src, "PARTITION") || t.is(rw.src, "PARTITIONING"):
 		return rw.partition(sc, st, before, prev, t)

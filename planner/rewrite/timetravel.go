@@ -38,6 +38,8 @@ func (rw *rewriter) timeTravel(sc *scanner, t token) error {
 		rw.replace(clause.start, clause.keywordsEnd, clause.canonical)
 	}
 	*sc = look
+	value := look
+	rw.asOfValue = value.next().start
 	return rw.checkAsOfValue(look, clause)
 }
 
