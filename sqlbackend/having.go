@@ -37,13 +37,41 @@ const hiddenHavingPrefix = "__lakesql_having_"
 const ruleDropHiddenHaving analyzer.RuleId = 10_207
 
 // hoistHavingAggregates rewrites the HAVING of a SELECT statement (not of
-// a UNION or subquery, whose select list must keep its columns, nor of a
-// SELECT DISTINCT, which the hidden columns would change).
+// a UNION, whose select list must keep its columns, nor of a SELECT
+// DISTINCT, which the hidden columns would change), and that of each
+// derived table whose select items all have aliases, which it wraps as
+// SELECT <aliases> FROM (<block with hidden columns>) AS lakesql_having.
 func hoistHavingAggregates(stmt ast.Statement) {
-	sel, ok := stmt.(*ast.Select)
-	if !ok || sel.Having == nil || sel.QueryOpts.Distinct || sel.Into != nil {
-		return
+	if sel, ok := stmt.(*ast.Select); ok && hoistable(sel) {
+		hoistInto(sel)
 	}
+	_ = ast.Walk(func(n ast.SQLNode) (bool, error) {
+		if t, ok := n.(*ast.AliasedTableExpr); ok {
+			if sub, ok := t.Expr.(*ast.Subquery); ok {
+				if sel, ok := sub.Select.(*ast.Select); ok && hoistable(sel) && allAliased(sel) {
+					sub.Select = hiddenHavingBlock(sel)
+				}
+			}
+		}
+		return true, nil
+	}, stmt)
+}
+
+func hoistable(sel *ast.Select) bool {
+	return sel.Having != nil && !sel.QueryOpts.Distinct && sel.Into == nil && len(havingAggregates(sel.Having.Expr)) > 0
+}
+
+func allAliased(sel *ast.Select) bool {
+	for _, e := range sel.SelectExprs {
+		if a, ok := e.(*ast.AliasedExpr); !ok || a.As.IsEmpty() {
+			return false
+		}
+	}
+	return true
+}
+
+// hoistInto moves sel's HAVING aggregates into its select list.
+func hoistInto(sel *ast.Select) {
 	unaliased := map[string]bool{}
 	for _, e := range sel.SelectExprs {
 		if a, ok := e.(*ast.AliasedExpr); ok && a.As.IsEmpty() {
@@ -60,6 +88,26 @@ func hoistHavingAggregates(stmt ast.Statement) {
 		sel.SelectExprs = append(sel.SelectExprs, &ast.AliasedExpr{Expr: agg, As: ast.NewColIdent(alias)})
 		sel.Having.Expr = ast.ReplaceExpr(sel.Having.Expr, agg, &ast.ColName{Name: ast.NewColIdent(alias)})
 	}
+}
+
+// hiddenHavingName is the derived table hiddenHavingBlock introduces.
+const hiddenHavingName = "lakesql_having"
+
+// hiddenHavingBlock returns a block selecting the aliased columns of sel
+// from sel with its HAVING aggregates hoisted: the block keeps sel's
+// columns, which its enclosing query reads by name.
+func hiddenHavingBlock(sel *ast.Select) *ast.Select {
+	outer := make(ast.SelectExprs, len(sel.SelectExprs))
+	for i, e := range sel.SelectExprs {
+		name := e.(*ast.AliasedExpr).As
+		outer[i] = &ast.AliasedExpr{Expr: &ast.ColName{Name: name, Qualifier: ast.TableName{Name: ast.NewTableIdent(hiddenHavingName)}}, As: name}
+	}
+	hoistInto(sel)
+	return &ast.Select{SelectExprs: outer, From: ast.TableExprs{&ast.AliasedTableExpr{
+		Expr: &ast.Subquery{Select: sel},
+		As:   ast.NewTableIdent(hiddenHavingName),
+		Auth: ast.AuthInformation{AuthType: ast.AuthType_IGNORE},
+	}}}
 }
 
 // havingAggregates is the aggregates of e, outside subqueries, that read

@@ -76,6 +76,21 @@
 //     MariaDB 10.11 matches by name alone and refuses `GROUP BY a1.k,
 //     a2.k HAVING a1.k IS NULL` with 1463. Avoided: HAVING uses a grouping
 //     column only when no other one has its name.
+//   - Grouped blocks with window functions. MariaDB 10.11 returns no rows
+//     for `SELECT COUNT(DISTINCT x), SUM(SUM(y)) OVER (…) … GROUP BY g
+//     HAVING …` where MySQL returns the groups HAVING keeps, and ignores
+//     `ORDER BY c0 DESC` of `SELECT k AS c0, ROW_NUMBER() OVER (ORDER BY
+//     k) … GROUP BY k` over two rows; MySQL applies ORDER BY to the
+//     window functions' result
+//     (https://dev.mysql.com/doc/refman/8.0/en/window-functions-usage.html).
+//     MariaDB also ranks a group whose AVG of a DECIMAL or integer is
+//     NULL as a peer of the first group in `RANK() OVER (ORDER BY AVG(x)
+//     DESC)`, where MySQL sorts NULL after every value in descending order
+//     (https://dev.mysql.com/doc/refman/8.0/en/sorting-rows.html).
+//     Avoided: such a block has no DISTINCT aggregates when it has
+//     HAVING, is ordered and limited as a derived table, SELECT * FROM
+//     (…) AS ordered ORDER BY …, and its windows order by no AVG of an
+//     exact type (gen_query.go).
 //   - VALUES() in ON DUPLICATE KEY UPDATE. MySQL 8.0.20 deprecates it for
 //     row aliases, which MariaDB lacks
 //     (https://dev.mysql.com/doc/refman/8.0/en/insert-on-duplicate.html).

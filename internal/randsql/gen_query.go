@@ -121,12 +121,34 @@ func (g *queryGen) grouped() *Query {
 	if g.r.IntN(3) == 0 {
 		s.Having = []Expr{g.havingPred(sc.cols(), s.GroupBy)}
 	}
-	if len(s.GroupBy) > 0 && g.r.IntN(4) == 0 {
+	windowed := len(s.GroupBy) > 0 && g.r.IntN(4) == 0
+	if windowed {
 		s.Items = append(s.Items, g.groupWindow(sc.cols(), s.GroupBy))
 	}
 	q := &Query{Branches: []*Select{s}}
 	g.orderAndLimit(q)
+	if windowed {
+		avoidMariaDBGroupedWindowBugs(q)
+	}
 	return q
+}
+
+// avoidMariaDBGroupedWindowBugs keeps a grouped block with a window
+// function clear of two MariaDB 10.11 bugs (see doc.go): with HAVING its
+// aggregates are not DISTINCT, and its ORDER BY applies to it as a
+// derived table.
+func avoidMariaDBGroupedWindowBugs(q *Query) {
+	s := q.Branches[0]
+	if len(s.Having) > 0 {
+		// The select list's aggregates are its items; HAVING's never
+		// say DISTINCT (havingPred).
+		for _, e := range s.Items {
+			if a, ok := e.(*Agg); ok {
+				a.Distinct = false
+			}
+		}
+	}
+	q.Derived = len(q.OrderBy) > 0
 }
 
 // union is two or three blocks of the same column classes, UNION or
@@ -517,7 +539,7 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 		return w
 	case 1:
 		return &Window{Fn: &Rank{Name: []string{"RANK", "DENSE_RANK"}[g.r.IntN(2)]},
-			OrderBy: []SortExpr{{E: g.aggregate(cols), Desc: g.r.IntN(2) == 0}}}
+			OrderBy: []SortExpr{{E: notExactAvg(g.aggregate(cols)), Desc: g.r.IntN(2) == 0}}}
 	default:
 		agg := &Agg{Name: "COUNT"}
 		if n := g.numericCol(cols); n != nil && g.r.IntN(2) == 0 {
@@ -525,6 +547,16 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 		}
 		return &Window{Fn: &Agg{Name: "SUM", Arg: agg}, PartitionBy: []Expr{groupBy[g.r.IntN(len(groupBy))]}}
 	}
+}
+
+// notExactAvg turns an AVG of an integer or DECIMAL, whose NULL MariaDB
+// 10.11 ranks as a peer of the first value when a window orders by it
+// (see doc.go), into a SUM.
+func notExactAvg(e Expr) Expr {
+	if a, ok := e.(*Agg); ok && a.Name == "AVG" && a.Arg.Type().Kind != KindDouble {
+		a.Name = "SUM"
+	}
+	return e
 }
 
 // orderAndLimit orders the result by some output columns, or by all of

@@ -14,6 +14,10 @@ type Query struct {
 	OrderBy  []OrderKey
 	Limit    int // 0: none
 	Offset   int
+	// Derived orders and limits the branches as a derived table, SELECT *
+	// FROM (…) AS ordered ORDER BY …, where MariaDB 10.11 ignores an ORDER
+	// BY of the block itself (see doc.go).
+	Derived bool
 }
 
 // OrderKey orders the result by one output column, named by its alias.
@@ -48,6 +52,9 @@ func alias(i int) string { return fmt.Sprintf("c%d", i) }
 // SQL renders the query on one line.
 func (q *Query) SQL() string {
 	var b strings.Builder
+	if q.Derived {
+		b.WriteString("SELECT * FROM (")
+	}
 	for i, s := range q.Branches {
 		if i > 0 {
 			if q.All {
@@ -57,6 +64,9 @@ func (q *Query) SQL() string {
 			}
 		}
 		s.write(&b)
+	}
+	if q.Derived {
+		b.WriteString(") AS ordered")
 	}
 	if len(q.OrderBy) > 0 {
 		b.WriteString(" ORDER BY ")
