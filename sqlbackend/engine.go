@@ -46,6 +46,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
 		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
 		Build()
+	insertBeforeJoinPlanning(a, ruleConnectCrossJoins, connectCrossJoins)
 	insertBeforeJoinPlanning(a, rulePushJoinConditions, pushInnerJoinConditions)
 	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
 	appendAfterAll(a, ruleExplainInputs, explainInputRows)

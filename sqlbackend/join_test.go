@@ -495,3 +495,48 @@ func TestInnerJoinConditionOfOneSideSurvivesReordering(t *testing.T) {
 	c.mustExec("SET lakesql_planner_rewrites = OFF")
 	wantQueryRows(t, c, q, want)
 }
+
+// A comma join whose WHERE chains its tables in another order than the
+// FROM lists them (sqllogictest's select5) is planned without cross joins:
+// GMS kept four cross joins of 10-row tables under lookup joins for a
+// 15-table query of this shape (22 s).
+func TestCommaJoinInAnotherOrderIsConnected(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d")
+	const tables = 16
+	var from, where []string
+	for i := 1; i <= tables; i++ {
+		c.mustExec(fmt.Sprintf("CREATE TABLE t%d (a%d INT PRIMARY KEY, b%d INT)", i, i, i))
+		var rows []string
+		for k := 1; k <= 10; k++ {
+			// b is a permutation of 1..10, so each chain step matches once.
+			rows = append(rows, fmt.Sprintf("(%d, %d)", k, (k*3+i)%10+1))
+		}
+		c.mustExec(fmt.Sprintf("INSERT INTO t%d VALUES %s", i, strings.Join(rows, ", ")))
+		// FROM lists the chain's tables interleaved from both ends.
+		if i%2 == 1 {
+			from = append(from, fmt.Sprintf("t%d", (i+1)/2))
+		} else {
+			from = append(from, fmt.Sprintf("t%d", tables+1-i/2))
+		}
+		if i > 1 {
+			where = append(where, fmt.Sprintf("b%d = a%d", i-1, i))
+		}
+	}
+	q := fmt.Sprintf("SELECT a%d FROM %s WHERE a1 = 4 AND %s", tables, strings.Join(from, ", "), strings.Join(where, " AND "))
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN "+q)), "\n")
+	if strings.Contains(plan, "CrossJoin") {
+		t.Errorf("plan has cross joins:\n%s", plan)
+	}
+	want := 4
+	for i := 1; i < tables; i++ {
+		want = (want*3+i)%10 + 1
+	}
+	for _, mode := range []string{"ON", "OFF"} {
+		c.mustExec("SET lakesql_planner_rewrites = " + mode)
+		if got := strings.Join(format(c.mustQuery(q)), " "); got != fmt.Sprintf("[%d]", want) {
+			t.Errorf("rewrites %s: got %s, want [%d]", mode, got, want)
+		}
+	}
+}
