@@ -10,6 +10,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/fixtures"
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -181,4 +182,42 @@ func renderStats(stats []spec.ColumnStats) string {
 		parts = append(parts, renderRow([]any{s.Min, s.Max})+" nulls "+renderCount(s.NullCount))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Compaction output takes the stats mode metadata.stats-mode.per.level
+// gives its level, as Java's KeyValueFileWriterFactory does.
+func TestCompactionStatsModeOfLevel(t *testing.T) {
+	tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType), field("name", stringType)},
+		PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1", "metadata.stats-mode.per.level": "0:full,2:counts"}})
+	long := strings.Repeat("n", 20)
+	zero := int64(0)
+	for _, tc := range []struct {
+		level int
+		name  spec.ColumnStats
+	}{
+		{0, spec.ColumnStats{Min: long, Max: long, NullCount: &zero}},
+		{1, spec.ColumnStats{Min: long[:16], Max: long[:15] + "o", NullCount: &zero}},
+		{2, spec.ColumnStats{NullCount: &zero}},
+	} {
+		w, err := NewCompactionWriter(CompactionWriterOptions{FileIO: tt.io, Schema: tt.schema(),
+			BucketDir: tt.dataPath("", 0, ""), Level: tc.level, NewUUID: tt.newUUID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kv := lsm.KeyValue{Key: []any{int64(1)}, Seq: 1, Kind: spec.RowKindInsert, Value: []any{int64(1), long}}
+		if err := w.WriteKeyValue(t.Context(), kv); err != nil {
+			t.Fatal(err)
+		}
+		files, err := w.Finish(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := spec.DecodeValueStats(files[0].ValueStats, tt.schema().Fields, files[0].ValueStatsCols)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[1], tc.name) {
+			t.Errorf("level %d: name stats %s, want %s", tc.level, renderStats(got[1:]), renderStats([]spec.ColumnStats{tc.name}))
+		}
+	}
 }
