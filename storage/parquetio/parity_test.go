@@ -2,6 +2,7 @@ package parquetio
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -11,7 +12,8 @@ import (
 )
 
 // The writer's footer schema must match what Java wrote for the same table
-// schema, element by element (field id 0 aside: it cannot be encoded).
+// schema, element by element, field ids included (format.SchemaElement
+// reads a missing id as 0, so the ids are compared apart).
 func TestWriterSchemaMatchesJava(t *testing.T) {
 	cases := []struct{ table, file string }{
 		{"paimon-java/parquet_append_table", "bucket-0/data-9ea62f34-1dca-49c1-bf7a-d37303d8fb76-0.parquet"},
@@ -39,7 +41,20 @@ func TestWriterSchemaMatchesJava(t *testing.T) {
 			t.Fatal(err)
 		}
 		compareSchemas(t, c.table, java, r.meta.Schema)
+		javaIDs := footerFieldIDs(t, mustReadFile(t, filepath.Join(dir, c.file)))
+		if ours := footerFieldIDs(t, data); !reflect.DeepEqual(ours, javaIDs) {
+			t.Errorf("%s field ids:\n java %v\n ours %v", c.table, javaIDs, ours)
+		}
 	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func trimmedKeys(s testSchema) []string {

@@ -50,8 +50,9 @@ const createdBy = "lakesql version 0.1"
 // zstd, and the timestamp layouts of ParquetSchemaConverter. It avoids
 // dictionary and DELTA encodings so every Paimon release can read it.
 //
-// Paimon field id 0 cannot be stored (the footer encoder drops zero ids);
-// Paimon matches columns by name, so this does not affect it.
+// Every field node carries its Paimon field id, 0 included, as Java's
+// do: Paimon matches columns by name, but engines reading Paimon files by
+// field id (Iceberg-compatible readers) need them all.
 //
 // A failed Write leaves the file incomplete: the Writer then returns the
 // same error from every call and the caller must discard the output.
@@ -60,7 +61,7 @@ type Writer struct {
 	offset    int64
 	opts      WriterOptions
 	encoder   *zstd.Encoder
-	schema    []format.SchemaElement
+	schema    []schemaElement
 	columns   []*columnWriter
 	fields    []fieldShredder
 	rowGroups []format.RowGroup
@@ -76,7 +77,7 @@ var errWriterClosed = errors.New("parquetio: writer closed")
 func NewWriter(out io.Writer, fields []spec.DataField, opts WriterOptions) (*Writer, error) {
 	opts = opts.withDefaults()
 	b := &writerBuilder{}
-	root := format.SchemaElement{Name: paimonMessageName}
+	root := schemaElement{Name: paimonMessageName}
 	root.NumChildren.Set(int32(len(fields)))
 	b.schema = append(b.schema, root)
 	w := &Writer{out: out, opts: opts}
@@ -193,7 +194,7 @@ func (w *Writer) Close() error {
 	for i := range orders {
 		orders[i] = format.ColumnOrder{Value: &format.TypeDefinedOrder{}}
 	}
-	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &format.FileMetaData{
+	footer, err := thrift.Marshal(new(thrift.CompactProtocol), &fileMetaData{
 		Version: 1, Schema: w.schema, NumRows: w.numRows, RowGroups: w.rowGroups,
 		CreatedBy: createdBy, ColumnOrders: orders,
 	})
@@ -225,7 +226,7 @@ func (l levels) child(name string, optional, repeated bool) levels {
 // writerBuilder lays out the footer schema and the column writers of a
 // file, mirroring Java's ParquetSchemaConverter.
 type writerBuilder struct {
-	schema  []format.SchemaElement
+	schema  []schemaElement
 	columns []*columnWriter
 }
 
@@ -233,7 +234,7 @@ type writerBuilder struct {
 // ids of collection parts as Java's SpecialFields does.
 func (b *writerBuilder) field(name string, t spec.DataType, id, owner, depth int, parent levels) (fieldShredder, error) {
 	at := parent.child(name, t.Nullable, false)
-	e := schemaElement(name, t, id)
+	e := newSchemaElement(name, t, id)
 	switch t.Root {
 	case spec.Array:
 		return b.list(e, t, owner, depth, at)
@@ -251,7 +252,7 @@ func (b *writerBuilder) field(name string, t spec.DataType, id, owner, depth int
 	return &leafShredder{path: columnPathString(at.path), column: c, optional: t.Nullable, encode: encoderFor(t)}, nil
 }
 
-func (b *writerBuilder) list(e format.SchemaElement, t spec.DataType, owner, depth int, at levels) (fieldShredder, error) {
+func (b *writerBuilder) list(e schemaElement, t spec.DataType, owner, depth int, at levels) (fieldShredder, error) {
 	if t.Element == nil {
 		return nil, fmt.Errorf("parquetio: column %s: ARRAY without element type", columnPathString(at.path))
 	}
@@ -269,7 +270,7 @@ func (b *writerBuilder) list(e format.SchemaElement, t spec.DataType, owner, dep
 		leaves: slices.Clone(b.columns[first:]), entryRep: repeated.rep}, nil
 }
 
-func (b *writerBuilder) mapField(e format.SchemaElement, t spec.DataType, owner, depth int, at levels) (fieldShredder, error) {
+func (b *writerBuilder) mapField(e schemaElement, t spec.DataType, owner, depth int, at levels) (fieldShredder, error) {
 	keyType, valueType := t.Key, t.Value
 	if t.Root == spec.Multiset {
 		keyType, valueType = t.Element, &spec.DataType{Root: spec.Int}
@@ -298,7 +299,7 @@ func (b *writerBuilder) mapField(e format.SchemaElement, t spec.DataType, owner,
 		leaves: slices.Clone(b.columns[first:]), entryRep: repeated.rep}, nil
 }
 
-func (b *writerBuilder) row(e format.SchemaElement, t spec.DataType, at levels) (fieldShredder, error) {
+func (b *writerBuilder) row(e schemaElement, t spec.DataType, at levels) (fieldShredder, error) {
 	if len(t.Fields) == 0 {
 		return nil, fmt.Errorf("parquetio: column %s: %w: ROW without fields", columnPathString(at.path), lakeerr.ErrUnsupported)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -30,10 +31,40 @@ func mapValueFieldID(fieldID, depth int) int {
 // paimonMessageName is the root name Java gives every data file schema.
 const paimonMessageName = "paimon_schema"
 
-// schemaElement starts the footer element of a field as Java's
+// schemaElement is format.SchemaElement with field_id optional in Go as it
+// is in the thrift definition. parquet-go declares it a plain int32 and
+// its encoder omits zero optional fields, so Paimon field id 0 (the first
+// column of most tables) would lose its id; Java's ParquetSchemaConverter
+// sets an id on every field node, 0 included, and none on the message
+// root or the repeated list and key_value groups.
+type schemaElement struct {
+	Type           thrift.Null[format.Type]                `thrift:"1,optional"`
+	TypeLength     thrift.Null[int32]                      `thrift:"2,optional"`
+	RepetitionType thrift.Null[format.FieldRepetitionType] `thrift:"3,optional"`
+	Name           string                                  `thrift:"4,required"`
+	NumChildren    thrift.Null[int32]                      `thrift:"5,optional"`
+	ConvertedType  thrift.Null[deprecated.ConvertedType]   `thrift:"6,optional"`
+	Scale          thrift.Null[int32]                      `thrift:"7,optional"`
+	Precision      thrift.Null[int32]                      `thrift:"8,optional"`
+	FieldID        thrift.Null[int32]                      `thrift:"9,optional"`
+	LogicalType    format.LogicalType                      `thrift:"10,optional"`
+}
+
+// fileMetaData is the part of format.FileMetaData the writer sets, with
+// the schema elements above.
+type fileMetaData struct {
+	Version      int32                            `thrift:"1,required"`
+	Schema       thrift.Slice[schemaElement]      `thrift:"2,required"`
+	NumRows      int64                            `thrift:"3,required"`
+	RowGroups    thrift.Slice[format.RowGroup]    `thrift:"4,required"`
+	CreatedBy    string                           `thrift:"6,optional"`
+	ColumnOrders thrift.Slice[format.ColumnOrder] `thrift:"7,optional"`
+}
+
+// newSchemaElement starts the footer element of a field as Java's
 // ParquetSchemaConverter writes it.
-func schemaElement(name string, t spec.DataType, id int) format.SchemaElement {
-	e := format.SchemaElement{Name: name, FieldID: int32(id)}
+func newSchemaElement(name string, t spec.DataType, id int) schemaElement {
+	e := schemaElement{Name: name, FieldID: thrift.New(int32(id))}
 	rep := format.Required
 	if t.Nullable {
 		rep = format.Optional
@@ -42,14 +73,14 @@ func schemaElement(name string, t spec.DataType, id int) format.SchemaElement {
 	return e
 }
 
-func groupElement(name string, rep format.FieldRepetitionType, children int) format.SchemaElement {
-	e := format.SchemaElement{Name: name}
+func groupElement(name string, rep format.FieldRepetitionType, children int) schemaElement {
+	e := schemaElement{Name: name}
 	e.RepetitionType.Set(rep)
 	e.NumChildren.Set(int32(children))
 	return e
 }
 
-func annotate(e *format.SchemaElement, physical format.Type, logical format.LogicalTypeValue, converted deprecated.ConvertedType) {
+func annotate(e *schemaElement, physical format.Type, logical format.LogicalTypeValue, converted deprecated.ConvertedType) {
 	e.Type.Set(physical)
 	e.LogicalType.Value = logical
 	e.ConvertedType.Set(converted)
@@ -57,7 +88,7 @@ func annotate(e *format.SchemaElement, physical format.Type, logical format.Logi
 
 // annotatePrimitive sets the physical type and annotations of a leaf; ok
 // is false for types that are not primitive in Parquet.
-func annotatePrimitive(e *format.SchemaElement, t spec.DataType) bool {
+func annotatePrimitive(e *schemaElement, t spec.DataType) bool {
 	switch t.Root {
 	case spec.Char, spec.VarChar:
 		annotate(e, format.ByteArray, &format.StringType{}, deprecated.UTF8)
@@ -92,7 +123,7 @@ func annotatePrimitive(e *format.SchemaElement, t spec.DataType) bool {
 	return true
 }
 
-func annotateDecimal(e *format.SchemaElement, t spec.DataType) {
+func annotateDecimal(e *schemaElement, t spec.DataType) {
 	physical := format.FixedLenByteArray
 	switch {
 	case t.Precision <= 9:
@@ -109,7 +140,7 @@ func annotateDecimal(e *format.SchemaElement, t spec.DataType) {
 
 // annotateTimestamp uses Java's layouts: millis up to precision 3, micros
 // up to 6, INT96 beyond; adjustedToUTC marks TIMESTAMP_LTZ.
-func annotateTimestamp(e *format.SchemaElement, t spec.DataType) {
+func annotateTimestamp(e *schemaElement, t spec.DataType) {
 	if t.Precision > 6 {
 		e.Type.Set(format.Int96)
 		return

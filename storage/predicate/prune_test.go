@@ -210,6 +210,53 @@ func TestTruncatedStringStats(t *testing.T) {
 	}
 }
 
+// Truncated bounds of multi-byte strings and of binaries, and the null
+// bounds of a maximum that could not be rounded up, as Java's
+// truncate(16) writes them: no decision drops a file holding a match.
+func TestTruncatedBoundsPruning(t *testing.T) {
+	str := column(t, 0, "name", "STRING")
+	bin := column(t, 0, "hash", "BYTES")
+	ff := func(n int) []byte { return []byte(strings.Repeat("\xff", n)) }
+	// Values "日本語の文字列を十六文字より長く書く" .. "日本語の文字列を十六文字より長く書け".
+	jaLo, jaHi := "日本語の文字列を十六文字より長く", "日本語の文字列を十六文字より長ぐ"
+	// Values 0x01 0xff*19 .. 0x02 0xff*19: the max rounds up past its 0xff
+	// bytes to 0x03.
+	binLo, binHi := append([]byte{1}, ff(15)...), []byte{3}
+	cases := []struct {
+		name  string
+		col   Column
+		op    Op
+		lit   any
+		stats Stats
+		want  Maybe
+	}{
+		{"= a value longer than the cut bounds", str, OpEq, "日本語の文字列を十六文字より長く書け", stats1(5, jaLo, jaHi, count(0)), Might},
+		{"= the cut minimum", str, OpEq, jaLo, stats1(5, jaLo, jaHi, count(0)), Might},
+		{"= past the rounded-up maximum", str, OpEq, "日本語の文字列を十六文字より長げ", stats1(5, jaLo, jaHi, count(0)), Cannot},
+		{"> below the rounded-up maximum", str, OpGt, "日本語の文字列を十六文字より長く書け", stats1(5, jaLo, jaHi, count(0)), Might},
+		{"LIKE a prefix longer than the bounds", str, OpStartsWith, "日本語の文字列を十六文字より長く書", stats1(5, jaLo, jaHi, count(0)), Might},
+		{"binary = the largest value", bin, OpEq, append([]byte{2}, ff(19)...), stats1(5, binLo, binHi, count(0)), Might},
+		{"binary = the smallest value", bin, OpEq, append([]byte{1}, ff(19)...), stats1(5, binLo, binHi, count(0)), Might},
+		{"binary > below the rounded-up maximum", bin, OpGt, []byte{2, 0xff}, stats1(5, binLo, binHi, count(0)), Might},
+		{"binary >= the rounded-up maximum", bin, OpGe, []byte{3}, stats1(5, binLo, binHi, count(0)), Might},
+		{"binary past the rounded-up maximum", bin, OpGt, []byte{3}, stats1(5, binLo, binHi, count(0)), Cannot},
+		{"no bounds: = keeps the file", str, OpEq, "x", stats1(5, nil, nil, count(0)), Might},
+		{"no bounds: < keeps the file", str, OpLt, "x", stats1(5, nil, nil, count(0)), Might},
+		{"no bounds: NOT LIKE keeps the file", str, OpNotStartsWith, "x", stats1(5, nil, nil, count(0)), Might},
+		{"no bounds: IS NULL decided by the count", str, OpIsNull, nil, stats1(5, nil, nil, count(0)), Cannot},
+	}
+	for _, tc := range cases {
+		var lits []any
+		if tc.lit != nil {
+			lits = []any{tc.lit}
+		}
+		p := mustLeaf(t, tc.col, tc.op, lits...)
+		if got := p.Test(tc.stats); got != tc.want {
+			t.Errorf("%s: %s = %s, want %s", tc.name, p, got, tc.want)
+		}
+	}
+}
+
 func TestTruncateMaxCarries(t *testing.T) {
 	top := string(rune(0x10FFFF))
 	got, ok := paimonTruncateMax("abcdefghijklmno" + top + "z")

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 // a filter keeps and why.
 //
 //	define-table                      schema and options, one "key: value" per line
+//	alter-options k=v ...             a new schema with these options changed
 //	add-files                         one file per line; commits one snapshot
 //	delete-files                      file names; commits one snapshot
 //	deletion-vector file=f rows=n     deletion vector of f in the current snapshot
@@ -40,6 +42,7 @@ func TestPlanDataDriven(t *testing.T) {
 type ddHarness struct {
 	t         *testing.T
 	schema    *spec.TableSchema
+	schemas   []*spec.TableSchema // by id; schema is the last
 	manifests map[string][]spec.ManifestEntry
 	snapshots [][]spec.ManifestFileMeta // snapshots[i] is snapshot i+1
 	index     [][]spec.IndexManifestEntry
@@ -51,6 +54,8 @@ func (h *ddHarness) run(d *datadriven.TestData) (string, error) {
 	switch d.Cmd {
 	case "define-table":
 		return h.defineTable(d.Input)
+	case "alter-options":
+		return h.alterOptions(d.CmdArgs)
 	case "add-files":
 		return h.addFiles(d.Input)
 	case "delete-files":
@@ -93,7 +98,8 @@ func (h *ddHarness) defineTable(input string) (string, error) {
 		i := s.FieldIndex(pk)
 		s.Fields[i].Type = s.Fields[i].Type.WithNullable(false)
 	}
-	h.schema, h.manifests, h.files = s, map[string][]spec.ManifestEntry{}, map[string]spec.ManifestEntry{}
+	h.schema, h.schemas = s, []*spec.TableSchema{s}
+	h.manifests, h.files = map[string][]spec.ManifestEntry{}, map[string]spec.ManifestEntry{}
 	h.snapshots, h.index = nil, nil
 	return "ok\n", nil
 }
@@ -108,7 +114,25 @@ func splitList(s string) []string {
 	return out
 }
 
-func (h *ddHarness) schemaOf(int64) (*spec.TableSchema, error) { return h.schema, nil }
+// alterOptions commits a new schema whose options differ by args; files
+// added after it are written under it.
+func (h *ddHarness) alterOptions(args []datadriven.CmdArg) (string, error) {
+	s := *h.schema
+	s.ID++
+	s.Options = maps.Clone(s.Options)
+	for _, a := range args {
+		s.Options[a.Key] = strings.Join(a.Vals, ",")
+	}
+	h.schema, h.schemas = &s, append(h.schemas, &s)
+	return fmt.Sprintf("schema %d\n", s.ID), nil
+}
+
+func (h *ddHarness) schemaOf(id int64) (*spec.TableSchema, error) {
+	if id < 0 || int(id) >= len(h.schemas) {
+		return nil, fmt.Errorf("no schema %d", id)
+	}
+	return h.schemas[id], nil
+}
 
 func (h *ddHarness) addFiles(input string) (string, error) {
 	var entries []spec.ManifestEntry
@@ -304,7 +328,8 @@ func (h *ddHarness) render(d *datadriven.TestData, plan *Plan) (string, error) {
 // default to the key range.
 func (h *ddHarness) parseFile(line string) (spec.ManifestEntry, error) {
 	words := strings.Fields(line)
-	e := spec.ManifestEntry{Kind: spec.FileKindAdd, File: spec.DataFileMeta{FileName: words[0], FileSize: 1 << 20, Level: 0}}
+	e := spec.ManifestEntry{Kind: spec.FileKindAdd, File: spec.DataFileMeta{FileName: words[0], FileSize: 1 << 20, Level: 0,
+		SchemaID: h.schema.ID}}
 	bucket, _ := h.schema.CoreOptions().Bucket()
 	e.TotalBuckets = int32(max(bucket, 1))
 	f := &e.File

@@ -3,8 +3,7 @@ package scan
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/lakesql/lakesql/storage/spec"
@@ -56,10 +55,9 @@ func (p *Plan) CountRows() (int64, error) {
 // decided by partition values, no split merges, no file has a deletion
 // vector (a deleted row may hold the extreme), the column is not a float
 // (statistics leave NaN out and mix the zeros) nor nested, every file has
-// a null count and, unless all its values are null, both bounds, and
-// string bounds are not truncated (metadata.stats-mode full, or shorter
-// than the truncate(N) length). Both are nil when every value is null or
-// there is no row.
+// a null count and, unless all its values are null, both bounds, and no
+// bound may have been truncated (see boundsExact). Both are nil when every
+// value is null or there is no row.
 func (p *Plan) Extremes(column string) (minValue, maxValue any, err error) {
 	col := p.Schema.FieldIndex(column)
 	if col < 0 {
@@ -69,13 +67,9 @@ func (p *Plan) Extremes(column string) (minValue, maxValue any, err error) {
 		return nil, nil, err
 	}
 	t := p.Schema.Fields[col].Type
-	exact, err := exactBounds(p.Schema, p.Schema.Fields[col])
-	if err != nil {
-		return nil, nil, err
-	}
 	for i := range p.Splits {
 		for j := range p.Splits[i].Files {
-			lo, hi, err := p.fileExtremes(&p.Splits[i].Files[j], col, exact)
+			lo, hi, err := p.fileExtremes(&p.Splits[i].Files[j], col)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -112,7 +106,7 @@ func (p *Plan) checkExtremes(col int) error {
 
 // fileExtremes returns a file's bounds of a column, nil when all its
 // values are null.
-func (p *Plan) fileExtremes(f *spec.DataFileMeta, col int, exact func(any) bool) (lo, hi any, err error) {
+func (p *Plan) fileExtremes(f *spec.DataFileMeta, col int) (lo, hi any, err error) {
 	stats := p.mapper().valueStats(f)
 	cs := stats.Columns[col]
 	switch {
@@ -122,10 +116,115 @@ func (p *Plan) fileExtremes(f *spec.DataFileMeta, col int, exact func(any) bool)
 		return nil, nil, nil
 	case cs.Min == nil || cs.Max == nil:
 		return nil, nil, cannot("file %s has no bounds for the column", f.FileName)
-	case !exact(cs.Min) || !exact(cs.Max):
-		return nil, nil, cannot("file %s has truncated bounds for the column", f.FileName)
+	}
+	exact, err := p.boundsExact(f, col, cs.Min, cs.Max)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !exact {
+		return nil, nil, cannot("file %s may have truncated bounds for the column", f.FileName)
 	}
 	return cs.Min, cs.Max, nil
+}
+
+// boundsExact reports whether a file's bounds of a column are values of
+// the column rather than truncated ones. Only string and binary bounds are
+// truncated, under the stats mode the file was written with: that of the
+// options of its own schema at its level, since altering the options
+// leaves written stats as they are. Under truncate(N) a string bound of
+// fewer than N code points is exact (a cut one has N, and a rounded-up
+// maximum is shorter only when the cut ended in U+10FFFF, a
+// noncharacter); binary bounds are exact only under full, since a
+// rounded-up maximum drops every trailing 0xff byte. Files written with
+// options Java was given at run time rather than in the schema are not
+// covered: their modes are unknowable.
+func (p *Plan) boundsExact(f *spec.DataFileMeta, col int, lo, hi any) (bool, error) {
+	if !truncatable(lo) {
+		return true, nil
+	}
+	l, err := p.mapper().layout(f.SchemaID)
+	if err != nil {
+		return false, err
+	}
+	mode, err := valueStatsMode(l.schema, p.Schema.Fields[col].ID, int(f.Level))
+	if err != nil {
+		return false, cannot("stats mode: %v", err)
+	}
+	return exactUnder(mode, lo, hi), nil
+}
+
+// truncatable reports whether a stats mode may truncate bound v.
+func truncatable(v any) bool {
+	switch v.(type) {
+	case string, []byte:
+		return true
+	}
+	return false
+}
+
+// exactUnder reports whether string or binary bounds kept under mode are
+// sure to be values (see boundsExact).
+func exactUnder(mode spec.StatsMode, lo, hi any) bool {
+	switch mode.Kind {
+	case spec.StatsFull:
+		return true
+	case spec.StatsTruncate:
+		l, lok := lo.(string)
+		h, hok := hi.(string)
+		return lok && hok && utf8.RuneCountInString(l) < mode.Length && utf8.RuneCountInString(h) < mode.Length
+	}
+	return false
+}
+
+// valueStatsMode is the stats mode of the value column with field id id
+// in files written under schema s at level, resolved over the physical
+// columns of the file as the writer resolves them. Key columns are held
+// to truncate(128) at most: Java gives them that mode in thin-mode files
+// (data-file.thin-mode), which a schema without the option may still have
+// been written with.
+func valueStatsMode(s *spec.TableSchema, id, level int) (spec.StatsMode, error) {
+	primaryKey := len(s.PrimaryKeys) > 0
+	o := s.CoreOptions()
+	def, err := o.DataFileStatsMode(primaryKey, level)
+	if err != nil {
+		return spec.StatsMode{}, err
+	}
+	var names []string
+	if primaryKey {
+		for _, k := range s.TrimmedPrimaryKeys() {
+			names = append(names, "_KEY_"+k)
+		}
+		names = append(names, "_SEQUENCE_NUMBER", "_VALUE_KIND")
+	}
+	at := -1
+	for i, f := range s.Fields {
+		if f.ID == id {
+			at = len(names) + i
+		}
+	}
+	for _, f := range s.Fields {
+		names = append(names, f.Name)
+	}
+	modes, err := o.ColumnStatsModes(names, def)
+	if err != nil || at < 0 {
+		return spec.StatsMode{}, err
+	}
+	mode := modes[at]
+	if primaryKey && slices.Contains(s.TrimmedPrimaryKeys(), names[at]) {
+		mode = leastExact(mode, spec.StatsMode{Kind: spec.StatsTruncate, Length: 128})
+	}
+	return mode, nil
+}
+
+// leastExact is the mode of a and b whose bounds are exact less often.
+func leastExact(a, b spec.StatsMode) spec.StatsMode {
+	switch {
+	case a.Kind != spec.StatsTruncate && a.Kind != spec.StatsFull:
+		return a
+	case a.Kind == spec.StatsFull || b.Length < a.Length:
+		return b
+	}
+	return a
 }
 
 // mapper lays statistics onto the plan's read row.
@@ -134,49 +233,4 @@ func (p *Plan) mapper() *statsMapper {
 		p.stats = newStatsMapper(p.Schema, p.Filter.partitionColumns, p.schemaOf)
 	}
 	return p.stats
-}
-
-// Option names of the statistics collected for data files.
-const (
-	optionStatsMode     = "metadata.stats-mode"
-	defaultStatsMode    = "truncate(16)"
-	fieldStatsModeFmt   = "fields.%s.stats-mode"
-	statsModeTruncatePf = "truncate("
-)
-
-// exactBounds returns a test of whether a bound of field is a real value
-// rather than a truncated one, from the column's stats mode. Only string
-// and binary bounds are truncated, to the first N characters (bytes),
-// with the maximum rounded up; a bound shorter than N is exact.
-func exactBounds(s *spec.TableSchema, field spec.DataField) (func(any) bool, error) {
-	mode, ok := s.Options[fmt.Sprintf(fieldStatsModeFmt, field.Name)]
-	if !ok {
-		if mode, ok = s.Options[optionStatsMode]; !ok {
-			mode = defaultStatsMode
-		}
-	}
-	mode = strings.ToLower(strings.TrimSpace(mode))
-	switch {
-	case mode == "full":
-		return func(any) bool { return true }, nil
-	case strings.HasPrefix(mode, statsModeTruncatePf) && strings.HasSuffix(mode, ")"):
-		n, err := strconv.Atoi(mode[len(statsModeTruncatePf) : len(mode)-1])
-		if err != nil || n <= 0 {
-			return nil, cannot("stats mode %q", mode)
-		}
-		return func(v any) bool { return boundLength(v) < n }, nil
-	}
-	return nil, cannot("stats mode %s keeps no bounds", mode)
-}
-
-// boundLength is the length truncation counts: characters of strings,
-// bytes of binaries; values of other types are never truncated.
-func boundLength(v any) int {
-	switch x := v.(type) {
-	case string:
-		return utf8.RuneCountInString(x)
-	case []byte:
-		return len(x)
-	}
-	return -1
 }

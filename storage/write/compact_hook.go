@@ -35,7 +35,7 @@ type CompactionWriterOptions struct {
 // CompactionWriter writes the output of a compaction into one bucket:
 // Parquet files in the table's layout (the key-value layout for
 // primary-key tables), named and rolled at target-file-size as the write
-// path does, with exact stats, at the compaction's output level and with
+// path does, with the stats modes of the output level, at that level and with
 // file source COMPACT. Mirrors the rolling writers Java's
 // MergeTreeCompactRewriter and append compactRewrite create. It is not safe
 // for concurrent use.
@@ -55,7 +55,7 @@ func NewCompactionWriter(opts CompactionWriterOptions) (*CompactionWriter, error
 	if opts.FileIO == nil || opts.Schema == nil {
 		return nil, errors.New("write: CompactionWriterOptions needs a FileIO and a schema")
 	}
-	settings, err := parseCompactionSettings(opts.Schema)
+	settings, err := parseCompactionSettings(opts.Schema, opts.Level)
 	if err != nil {
 		return nil, err
 	}
@@ -78,10 +78,11 @@ func NewCompactionWriter(opts CompactionWriterOptions) (*CompactionWriter, error
 }
 
 // parseCompactionSettings derives the write settings of a table whose
-// existing files are rewritten.
-func parseCompactionSettings(s *spec.TableSchema) (*tableSettings, error) {
+// existing files are rewritten into files at level.
+func parseCompactionSettings(s *spec.TableSchema, level int) (*tableSettings, error) {
 	ts := &tableSettings{schema: s, primaryKey: len(s.PrimaryKeys) > 0}
-	steps := []func() error{ts.checkRewritable, ts.parseColumns, ts.parseSizes, ts.parseBehaviour}
+	steps := []func() error{ts.checkRewritable, ts.parseColumns, ts.parseSizes, ts.parseBehaviour,
+		func() error { return ts.parseStats(level) }}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

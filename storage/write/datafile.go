@@ -141,7 +141,8 @@ func (b *bucketFiles) closeFile(ctx context.Context) error {
 
 // meta fills the DataFileMeta fields the way Java's writers do.
 func (b *bucketFiles) meta(f *dataFile) (spec.DataFileMeta, error) {
-	valueStats, err := simpleStats(f.values)
+	modes := &b.env.settings.stats
+	valueStats, statsCols, err := simpleStats(b.env.settings.schema.Fields, storedColumns(f.values, modes.value), modes.dense)
 	if err != nil {
 		return spec.DataFileMeta{}, fmt.Errorf("value stats of %s: %w", f.name, err)
 	}
@@ -152,7 +153,7 @@ func (b *bucketFiles) meta(f *dataFile) (spec.DataFileMeta, error) {
 		FileName: f.name, FileSize: int64(f.buf.Len()), RowCount: f.rows,
 		ValueStats: valueStats, MinSequenceNumber: f.minSeq, MaxSequenceNumber: f.maxSeq,
 		SchemaID: b.env.settings.schema.ID, Level: 0, ExtraFiles: []string{},
-		CreationTime: &created, DeleteRowCount: &deletes, FileSource: &source,
+		CreationTime: &created, DeleteRowCount: &deletes, FileSource: &source, ValueStatsCols: statsCols,
 	}
 	if err := b.layout.finish(f, &meta); err != nil {
 		return spec.DataFileMeta{}, fmt.Errorf("key stats of %s: %w", f.name, err)
@@ -196,7 +197,9 @@ type keyValueLayout struct{ settings *tableSettings }
 func (l keyValueLayout) fields() []spec.DataField { return l.settings.fileFields }
 
 // finish sets the first and last key (rows are written in key order) and
-// the key stats, which are the stats of the key columns among the values.
+// the key stats: the stats of the _KEY_ columns, which hold the key
+// columns' values, under the _KEY_ columns' modes, never dense
+// (KeyValueDataFileWriter uses SimpleStatsConverter.toBinaryAllMode).
 func (l keyValueLayout) finish(f *dataFile, meta *spec.DataFileMeta) error {
 	key := l.settings.key
 	var err error
@@ -206,10 +209,21 @@ func (l keyValueLayout) finish(f *dataFile, meta *spec.DataFileMeta) error {
 	if meta.MaxKey, err = spec.SerializeBinaryRow(key.types, f.lastKey); err != nil {
 		return err
 	}
-	keyColumns := make([]columnStats, len(key.indexes))
+	keyColumns := make([]storedStats, len(key.indexes))
+	keyFields := make([]spec.DataField, len(key.indexes))
 	for i, col := range key.indexes {
-		keyColumns[i] = f.values[col]
+		keyColumns[i] = f.values[col].result(l.settings.stats.key[i])
+		keyFields[i] = l.settings.schema.Fields[col]
 	}
-	meta.KeyStats, err = simpleStats(keyColumns)
+	meta.KeyStats, _, err = simpleStats(keyFields, keyColumns, false)
 	return err
+}
+
+// storedColumns keeps of each column's stats what its mode keeps.
+func storedColumns(columns []columnStats, modes []spec.StatsMode) []storedStats {
+	out := make([]storedStats, len(columns))
+	for i := range columns {
+		out[i] = columns[i].result(modes[i])
+	}
+	return out
 }

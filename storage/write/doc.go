@@ -39,10 +39,15 @@
 //
 // # Differences from Java
 //
-//   - Stats bounds are exact: Java's default metadata.stats-mode
-//     truncate(16) shortens string bounds, lakesql keeps them whole; both
-//     are valid bounds to every reader. Binary bounds are kept too (Java's
-//     Parquet extractor leaves them null).
+//   - Stats follow Java's stats modes (metadata.stats-mode, default
+//     truncate(16); fields.<name>.stats-mode; truncate(128) for the _KEY_
+//     columns; metadata.stats-keep-first-n-columns; per level for
+//     primary-key files; metadata.stats-dense-store), with three
+//     differences, each still a valid bound: a maximum whose last kept
+//     character is U+D7FF rounds up to U+E000 (Java writes '?', below the
+//     value); TIMESTAMP(7..9) columns keep bounds (Java's Parquet extractor
+//     finds none in INT96 columns); binary bounds are kept, truncated, as
+//     Java 2.0 does (earlier Java leaves them null).
 //   - Bucket-unaware append tables restore their sequence numbers too (Java
 //     starts them at 0), so that files keep their write order.
 //   - The bucket count is checked against every live file of the

@@ -55,6 +55,45 @@ type tableSettings struct {
 	keyComparator func(a, b []any) int
 	// columnCheckers validate and normalize each column's values.
 	columnCheckers []valueChecker
+	// stats are the stats modes of the files written.
+	stats fileStatsModes
+}
+
+// fileStatsModes are the stats modes of the columns of a data file.
+type fileStatsModes struct {
+	// key are the modes of the _KEY_ columns (primary-key tables).
+	key []spec.StatsMode
+	// value are the modes of the table columns.
+	value []spec.StatsMode
+	// dense is metadata.stats-dense-store.
+	dense bool
+}
+
+// parseStats resolves the stats modes of the files written at level, as
+// Java's writers of append and key-value files do
+// (StatsCollectorFactories): per physical file column, so that the
+// _KEY_ columns get the mode of system columns.
+func (ts *tableSettings) parseStats(level int) error {
+	o := ts.schema.CoreOptions()
+	def, err := o.DataFileStatsMode(ts.primaryKey, level)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(ts.fileFields))
+	for i, f := range ts.fileFields {
+		names[i] = f.Name
+	}
+	modes, err := o.ColumnStatsModes(names, def)
+	if err != nil {
+		return err
+	}
+	if ts.primaryKey {
+		// _KEY_ columns, _SEQUENCE_NUMBER and _VALUE_KIND precede the values.
+		ts.stats.key, modes = modes[:len(ts.key.indexes)], modes[len(ts.key.indexes)+2:]
+	}
+	ts.stats.value = modes
+	ts.stats.dense, err = o.StatsDenseStore()
+	return err
 }
 
 // compareKeys orders trimmed primary keys as Paimon's key comparator does.
@@ -96,7 +135,8 @@ func newColumnSet(s *spec.TableSchema, names []string, nullable bool) (columnSet
 // the way Java would, with errors wrapping lakeerr.ErrUnsupported.
 func parseSettings(s *spec.TableSchema) (*tableSettings, error) {
 	ts := &tableSettings{schema: s, primaryKey: len(s.PrimaryKeys) > 0}
-	steps := []func() error{ts.checkSupported, ts.parseBuckets, ts.parseColumns, ts.parseSizes, ts.parseBehaviour}
+	steps := []func() error{ts.checkSupported, ts.parseBuckets, ts.parseColumns, ts.parseSizes, ts.parseBehaviour,
+		func() error { return ts.parseStats(0) }}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
