@@ -1,0 +1,98 @@
+package sqllogictest
+
+import (
+	"errors"
+	"regexp"
+	"slices"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Refusal is a statement an engine refuses on purpose. A record that
+// expects such a statement to succeed is skipped, not failed, when the
+// engine answers it with the refusal's error.
+type Refusal struct {
+	// Statement matches the SQL of the refused statements.
+	Statement *regexp.Regexp
+	// Codes are the MySQL error numbers of the refusal; empty means any
+	// error the server answers with, for statements that cannot succeed
+	// on the engine whatever they say.
+	Codes []uint16
+	// Message, when set, must match the error message too, where the code
+	// alone is shared with other errors.
+	Message *regexp.Regexp
+	// Why is the engine's documented reason.
+	Why string
+}
+
+// secondaryIndex is lakesql's refusal of any index but the primary key.
+var secondaryIndex = regexp.MustCompile(`secondary indexes are not supported yet`)
+
+// LakesqlRefusals are the statements of the corpus that lakesql refuses
+// by design, each documented in the README. Nothing may be added here
+// without such documentation: a wrong answer is a failure, never a skip.
+var LakesqlRefusals = []Refusal{
+	{
+		Statement: regexp.MustCompile(`(?is)^\s*CREATE\s+(UNIQUE\s+)?INDEX\b`),
+		Codes:     []uint16{1235},
+		Message:   secondaryIndex,
+		Why:       "secondary indexes are refused with 1235: Paimon tables have no index but the primary key",
+	},
+	{
+		// UNIQUE, KEY and INDEX inside CREATE TABLE are the same refusal;
+		// the message keeps out other 1235 errors of CREATE TABLE.
+		Statement: regexp.MustCompile(`(?is)^\s*CREATE\s+TABLE\b`),
+		Codes:     []uint16{1235},
+		Message:   secondaryIndex,
+		Why:       "UNIQUE, KEY and INDEX in CREATE TABLE are refused with 1235: Paimon tables have no index but the primary key",
+	},
+	{
+		// The index cannot exist since CREATE INDEX was refused, so every
+		// DROP INDEX fails, whatever the error says (the corpus spells it
+		// in SQLite's syntax, without ON table).
+		Statement: regexp.MustCompile(`(?is)^\s*DROP\s+INDEX\b`),
+		Why:       "secondary indexes are refused, so there is no index to drop",
+	},
+	{
+		// Any error: lakesql refuses every trigger, and the corpus spells
+		// them in SQLite's syntax, which the MySQL parser rejects before
+		// the refusal is reached.
+		Statement: regexp.MustCompile(`(?is)^\s*CREATE\s+TRIGGER\b`),
+		Why:       "triggers are refused",
+	},
+	{
+		Statement: regexp.MustCompile(`(?is)^\s*DROP\s+TRIGGER\b`),
+		Why:       "triggers are refused, so there is no trigger to drop",
+	},
+	{
+		Statement: regexp.MustCompile(`(?is)^\s*DELETE\b`),
+		Codes:     []uint16{1235},
+		Message:   regexp.MustCompile(`DELETE on append table .* must match whole partitions`),
+		Why:       "on a table without primary key (an append table) DELETE must match whole partitions",
+	},
+	{
+		Statement: regexp.MustCompile(`(?is)^\s*UPDATE\b`),
+		Codes:     []uint16{1235},
+		Message:   regexp.MustCompile(`UPDATE on append table`),
+		Why:       "on a table without primary key (an append table) UPDATE is refused",
+	},
+}
+
+// refusedBy returns the refusal that explains err for the statement, or
+// nil. Only an error the server answered with can be a refusal; a lost
+// connection never is.
+func refusedBy(refusals []Refusal, statement string, err error) *Refusal {
+	var merr *mysql.MySQLError
+	if !errors.As(err, &merr) {
+		return nil
+	}
+	for i := range refusals {
+		r := &refusals[i]
+		if r.Statement.MatchString(statement) &&
+			(len(r.Codes) == 0 || slices.Contains(r.Codes, merr.Number)) &&
+			(r.Message == nil || r.Message.MatchString(merr.Message)) {
+			return r
+		}
+	}
+	return nil
+}
