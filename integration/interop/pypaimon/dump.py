@@ -96,7 +96,9 @@ def encode(value, ptype, atype):
         return encode_float(float(value))
     if root == "DECIMAL":
         scale = args[1] if len(args) > 1 else 0
-        return format(decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-scale)), "f")
+        with decimal.localcontext() as ctx:
+            ctx.prec = 80  # DECIMAL(38, s) needs more than the default 28 digits
+            return format(decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-scale)), "f")
     if root in ("CHAR", "VARCHAR", "STRING"):
         return value
     if root in ("BINARY", "VARBINARY", "BYTES"):

@@ -203,7 +203,9 @@ public final class PaimonTool {
                 InternalRow row;
                 while ((row = batch.next()) != null) {
                     ObjectNode o = RowJson.row(row, type);
-                    if (row.getRowKind() != RowKind.INSERT) {
+                    // +I and +U are both rows of the table; a batch read never
+                    // returns -U or -D, so print them if it does.
+                    if (row.getRowKind() == RowKind.UPDATE_BEFORE || row.getRowKind() == RowKind.DELETE) {
                         o.put("$rowkind", row.getRowKind().shortString());
                     }
                     out.println(JSON.writeValueAsString(o));
