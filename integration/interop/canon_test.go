@@ -225,11 +225,11 @@ func firstDifference(want, got *table) string {
 			fmt.Fprintf(&b, "  first pair differs in %s\n", cols)
 		}
 	}
-	if len(onlyWant) > 0 {
-		fmt.Fprintf(&b, "  first only in lakesql: %s\n", clip(onlyWant[0]))
+	for i := 0; i < len(onlyWant) && i < 3; i++ {
+		fmt.Fprintf(&b, "  only in lakesql: %s\n", clip(onlyWant[i]))
 	}
-	if len(onlyGot) > 0 {
-		fmt.Fprintf(&b, "  first only in reader:  %s\n", clip(onlyGot[0]))
+	for i := 0; i < len(onlyGot) && i < 3; i++ {
+		fmt.Fprintf(&b, "  only in reader:  %s\n", clip(onlyGot[i]))
 	}
 	return b.String()
 }

@@ -89,9 +89,17 @@ func setUp(t *testing.T, db *sql.DB, c tableCase, checkpoint func(*testing.T, *s
 			checkpoint(t, conn, i-2)
 			continue
 		}
-		if _, err := conn.ExecContext(ctx, s); err != nil {
+		_, err := conn.ExecContext(ctx, s)
+		switch {
+		case err != nil && c.refused != "" && strings.Contains(err.Error(), c.refused):
+			t.Logf("refused as expected: %s: %v", s, err)
+			return conn
+		case err != nil:
 			t.Fatalf("%s: %v", s, err)
 		}
+	}
+	if c.refused != "" {
+		t.Fatalf("no statement was refused with %q", c.refused)
 	}
 	return conn
 }
