@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,10 +28,19 @@ func TestJavaReads(t *testing.T) {
 	db := connect(t, srv)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			conn := setUp(t, db, c, func(t *testing.T, conn *sql.Conn, step int) {
-				t.Run(fmt.Sprintf("before-step-%d", step), func(t *testing.T) {
-					checkPoints(t, conn, wh, c, rs)
-				})
+			conn := setUp(t, db, c, func(t *testing.T, conn *sql.Conn, step int, s string) {
+				switch {
+				case s == check:
+					t.Run(fmt.Sprintf("before-step-%d", step), func(t *testing.T) {
+						checkPoints(t, conn, wh, c, rs)
+					})
+				case strings.HasPrefix(s, javaStep):
+					javaWrite(t, wh, c, rs, strings.TrimPrefix(s, javaStep))
+				case strings.HasPrefix(s, expectStep):
+					expectResult(t, conn, strings.TrimPrefix(s, expectStep))
+				default:
+					t.Fatalf("unknown step %q", s)
+				}
 			})
 			checkPoints(t, conn, wh, c, rs)
 			t.Run("system-tables", func(t *testing.T) { compareSystemTables(t, conn, wh, c, rs) })
@@ -67,15 +77,20 @@ func connect(t *testing.T, srv *servertest.Server) *sql.DB {
 	return db
 }
 
-// check is a step that compares every snapshot and tag there at that
-// point (before an expiry or a rollback removes some), as a subtest named
-// before-step-N.
-const check = "CHECK"
+// Steps that are not SQL: check compares every snapshot and tag there at
+// that point (before an expiry or a rollback removes some), as a subtest
+// named before-step-N; javaStep writes commits with a Java reader (see
+// javaCommits); expectStep checks a query's answer (see expect).
+const (
+	check      = "CHECK"
+	javaStep   = "JAVA "
+	expectStep = "EXPECT "
+)
 
 // setUp creates the case's database and runs its statements on one
-// connection, which stays in that database; at each check step it calls
-// checkpoint.
-func setUp(t *testing.T, db *sql.DB, c tableCase, checkpoint func(*testing.T, *sql.Conn, int)) *sql.Conn {
+// connection, which stays in that database; the steps that are not SQL
+// go to special.
+func setUp(t *testing.T, db *sql.DB, c tableCase, special func(*testing.T, *sql.Conn, int, string)) *sql.Conn {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -85,8 +100,8 @@ func setUp(t *testing.T, db *sql.DB, c tableCase, checkpoint func(*testing.T, *s
 	t.Cleanup(func() { conn.Close() })
 	stmts := append([]string{"CREATE DATABASE " + c.name, "USE " + c.name, c.create}, c.steps...)
 	for i, s := range stmts {
-		if s == check {
-			checkpoint(t, conn, i-2)
+		if s == check || strings.HasPrefix(s, javaStep) || strings.HasPrefix(s, expectStep) {
+			special(t, conn, i-2, s)
 			continue
 		}
 		_, err := conn.ExecContext(ctx, s)
@@ -231,4 +246,60 @@ func jsonLines(out string) ([]map[string]any, error) {
 		rows = append(rows, m)
 	}
 	return rows, nil
+}
+
+// javaCommits is a step that writes commits to the case's table with the
+// Java tool of one version: commits is the JSON array of the write spec's
+// "commits" (see PaimonTool.write), rows in the interop encoding.
+func javaCommits(version, commits string) string {
+	return javaStep + version + " " + commits
+}
+
+func javaWrite(t *testing.T, wh string, c tableCase, rs []*reader, step string) {
+	t.Helper()
+	version, commits, _ := strings.Cut(step, " ")
+	spec := fmt.Sprintf(`{"table": %q, "commits": %s}`, c.name+".t", commits)
+	file := filepath.Join(t.TempDir(), "spec.json")
+	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.name == "java-"+version {
+			if _, err := r.call("write", "--warehouse", wh, "--spec", file); err != nil {
+				t.Fatalf("java write: %v", err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no reader java-%s", version)
+}
+
+// expect is a step that runs query and fails unless its one value, as
+// text, is want (NULL is "NULL"); want may itself be a query in
+// parentheses, whose answer it must equal.
+func expect(query, want string) string {
+	return expectStep + query + " => " + want
+}
+
+func expectResult(t *testing.T, conn *sql.Conn, step string) {
+	t.Helper()
+	query, want, _ := strings.Cut(step, " => ")
+	if strings.HasPrefix(want, "(") {
+		want = scalar(t, conn, strings.TrimSuffix(strings.TrimPrefix(want, "("), ")"))
+	}
+	if got := scalar(t, conn, query); got != want {
+		t.Errorf("%s: got %s, want %s", query, got, want)
+	}
+}
+
+func scalar(t *testing.T, conn *sql.Conn, query string) string {
+	t.Helper()
+	var v sql.NullString
+	if err := conn.QueryRowContext(context.Background(), query).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	if !v.Valid {
+		return "NULL"
+	}
+	return v.String
 }

@@ -247,8 +247,9 @@ public final class PaimonTool {
     }
 
     /**
-     * write creates the table the spec describes (unless it exists) and writes
-     * its commits in order, each one commit:
+     * write creates the table the spec describes (unless it exists, or the
+     * spec has no "columns": then the table must exist) and writes its
+     * commits in order, each one commit:
      *
      * <pre>
      * {"table": "db.t",
@@ -261,17 +262,9 @@ public final class PaimonTool {
         JsonNode spec = JSON.readTree(new File(need(a, "spec")));
         try (Catalog c = catalog(a)) {
             Identifier id = Identifier.fromString(spec.get("table").asText());
-            c.createDatabase(id.getDatabaseName(), true);
-            Schema.Builder sb = Schema.newBuilder();
-            for (JsonNode col : spec.get("columns")) {
-                sb.column(col.get("name").asText(), SpecJson.type(col.get("type")));
+            if (spec.has("columns")) {
+                createTable(c, id, spec);
             }
-            sb.primaryKey(strings(spec.get("primaryKeys")));
-            sb.partitionKeys(strings(spec.get("partitionKeys")));
-            if (spec.has("options")) {
-                spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
-            }
-            c.createTable(id, sb.build(), true);
             Table t = c.getTable(id);
             int n = 0;
             if (spec.has("commits")) {
@@ -282,6 +275,21 @@ public final class PaimonTool {
             }
             out.println(JSON.writeValueAsString(JSON.createObjectNode().put("table", id.getFullName()).put("commits", n)));
         }
+    }
+
+    /** createTable creates the spec's table unless it exists. */
+    private static void createTable(Catalog c, Identifier id, JsonNode spec) throws Exception {
+        c.createDatabase(id.getDatabaseName(), true);
+        Schema.Builder sb = Schema.newBuilder();
+        for (JsonNode col : spec.get("columns")) {
+            sb.column(col.get("name").asText(), SpecJson.type(col.get("type")));
+        }
+        sb.primaryKey(strings(spec.get("primaryKeys")));
+        sb.partitionKeys(strings(spec.get("partitionKeys")));
+        if (spec.has("options")) {
+            spec.get("options").fields().forEachRemaining(e -> sb.option(e.getKey(), e.getValue().asText()));
+        }
+        c.createTable(id, sb.build(), true);
     }
 
     private static List<String> strings(JsonNode n) {
