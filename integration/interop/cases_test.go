@@ -238,6 +238,15 @@ var alterCases = []tableCase{
 			`ALTER TABLE t MODIFY COLUMN c DOUBLE`,
 			`ALTER TABLE t MODIFY COLUMN d DECIMAL(20,2)`,
 			`INSERT INTO t (id, a, bb, c, d) VALUES (5, 5000000000, 'five', 5.5, 123456789012345678.12)`,
+			// Java writes and compacts with the evolved schema, over files of
+			// every older one; lakesql updates on top.
+			javaCommits("1.4.2", `[{"rows": [{"id": 6, "a": 6000000000, "bb": "six", "c": 6.5, "d": "6.25", "f": 600},
+  {"id": 1, "a": 1, "bb": "uno-java", "c": null, "d": "-1.00", "f": 100}]}]`),
+			javaRun("1.4.2", "compact"),
+			`UPDATE t SET f = f + 1 WHERE id IN (1, 6)`,
+			javaRun("1.3.1", "compact"),
+			expect("SELECT COUNT(*) FROM t", "6"),
+			expect("SELECT CONCAT(bb, ':', f) FROM t WHERE id = 1", "uno-java:101"),
 		},
 	},
 	{

@@ -79,6 +79,13 @@ var cowriteCases = []tableCase{
 			expect("SELECT COUNT(*) FROM t WHERE v = 'java-1.3.1'", "150"),
 			`UPDATE t SET v = 'lakesql-again' WHERE k1 <= 100`,
 			expect("SELECT COUNT(*) FROM t", "300"),
+			javaRun("1.4.2", "compact"),
+			check,
+			javaRun("1.4.2", "expire", "--retain", "2"),
+			`INSERT INTO t ` + keyRowsSQL + numbers(10),
+			expect("SELECT COUNT(*) FROM t", "300"),
+			expect("SELECT COUNT(*) FROM t WHERE v = 'lakesql'", "10"),
+			javaRun("1.3.1", "compact"),
 		},
 	},
 	{
@@ -130,7 +137,7 @@ var cowriteCases = []tableCase{
 		},
 	},
 	{
-		name: "cowrite_append_fixed_bucket",
+		name:   "cowrite_append_fixed_bucket",
 		create: `CREATE TABLE t (` + keyColumns + `) PARTITION BY KEY (k4, k5) PARTITIONS 4`,
 		steps: []string{
 			`INSERT INTO t ` + keyRowsSQL + numbers(100),

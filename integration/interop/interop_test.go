@@ -34,6 +34,8 @@ func TestJavaReads(t *testing.T) {
 					t.Run(fmt.Sprintf("before-step-%d", step), func(t *testing.T) {
 						checkPoints(t, conn, wh, c, rs)
 					})
+				case strings.HasPrefix(s, javaToolStep):
+					javaTool(t, wh, c, rs, strings.Fields(strings.TrimPrefix(s, javaToolStep)))
 				case strings.HasPrefix(s, javaStep):
 					javaWrite(t, wh, c, rs, strings.TrimPrefix(s, javaStep))
 				case strings.HasPrefix(s, expectStep):
@@ -82,9 +84,10 @@ func connect(t *testing.T, srv *servertest.Server) *sql.DB {
 // named before-step-N; javaStep writes commits with a Java reader (see
 // javaCommits); expectStep checks a query's answer (see expect).
 const (
-	check      = "CHECK"
-	javaStep   = "JAVA "
-	expectStep = "EXPECT "
+	check        = "CHECK"
+	javaStep     = "JAVA "
+	javaToolStep = "JAVA-TOOL "
+	expectStep   = "EXPECT "
 )
 
 // setUp creates the case's database and runs its statements on one
@@ -100,7 +103,8 @@ func setUp(t *testing.T, db *sql.DB, c tableCase, special func(*testing.T, *sql.
 	t.Cleanup(func() { conn.Close() })
 	stmts := append([]string{"CREATE DATABASE " + c.name, "USE " + c.name, c.create}, c.steps...)
 	for i, s := range stmts {
-		if s == check || strings.HasPrefix(s, javaStep) || strings.HasPrefix(s, expectStep) {
+		if s == check || strings.HasPrefix(s, javaStep) || strings.HasPrefix(s, javaToolStep) ||
+			strings.HasPrefix(s, expectStep) {
 			special(t, conn, i-2, s)
 			continue
 		}
@@ -263,15 +267,35 @@ func javaWrite(t *testing.T, wh string, c tableCase, rs []*reader, step string) 
 	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	javaTool(t, wh, c, rs, []string{version, "write", "--spec", file})
+}
+
+// javaRun is a step that runs a subcommand of the Java tool of one version
+// on the case's table: javaRun("1.4.2", "compact"), javaRun("1.3.1",
+// "expire", "--retain", "2").
+func javaRun(version string, args ...string) string {
+	return javaToolStep + version + " " + strings.Join(args, " ")
+}
+
+// javaTool runs args[1:] with the Java tool of version args[0]; the
+// warehouse is added, and the table unless it is a write.
+func javaTool(t *testing.T, wh string, c tableCase, rs []*reader, args []string) {
+	t.Helper()
+	call := append([]string{args[1], "--warehouse", wh}, args[2:]...)
+	if args[1] != "write" {
+		call = append(call, "--table", c.name+".t")
+	}
 	for _, r := range rs {
-		if r.name == "java-"+version {
-			if _, err := r.call("write", "--warehouse", wh, "--spec", file); err != nil {
-				t.Fatalf("java write: %v", err)
+		if r.name == "java-"+args[0] {
+			out, err := r.call(call...)
+			if err != nil {
+				t.Fatalf("java %v: %v", call, err)
 			}
+			t.Logf("java-%s %s: %s", args[0], args[1], strings.TrimSpace(out))
 			return
 		}
 	}
-	t.Fatalf("no reader java-%s", version)
+	t.Fatalf("no reader java-%s", args[0])
 }
 
 // expect is a step that runs query and fails unless its one value, as
