@@ -448,3 +448,15 @@ var volumeCases = []tableCase{
 		},
 	},
 }
+
+func init() {
+	cases = append(cases, tableCase{
+		name: "strings_edge",
+		create: `CREATE TABLE t (id INT NOT NULL, c CHAR(5), vc VARCHAR(10), bn BINARY(4), vb VARBINARY(4),
+  PRIMARY KEY (id)) PARTITION BY KEY (id) PARTITIONS 1`,
+		steps: []string{
+			`INSERT INTO t VALUES (1, 'ab  ', 'ab  ', x'01', x'01'), (2, ' a', ' a ', x'0100', x'0000'),
+  (3, CONCAT('a', CHAR(0), 'b'), CONCAT('a', CHAR(0), 'b'), x'00', x'00'), (4, '😀', '😀😀', x'', x'')`,
+		},
+	})
+}
