@@ -12,6 +12,8 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
@@ -22,6 +24,7 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 
@@ -42,7 +45,8 @@ import java.util.Set;
  * lakesql's command-line tool over Apache Paimon's Java API (see ../README.md).
  *
  * <pre>
- * dump      --warehouse W --table db.t [--snapshot N | --tag NAME]   rows, one JSON object a line
+ * dump      --warehouse W --table db.t [--snapshot N | --tag NAME] [--filter JSON]
+ *                                                                    rows, one JSON object a line
  * snapshots --warehouse W --table db.t                               {"snapshots": […], "tags": […]}
  * systable  --warehouse W --table db.t --name snapshots|files|partitions|…   JSON rows
  * write     --warehouse W --spec FILE                                create a table, write commits
@@ -189,19 +193,77 @@ public final class PaimonTool {
             if (!travel.isEmpty()) {
                 t = t.copy(travel);
             }
-            printRows(t);
+            Predicate f = a.containsKey("filter") ? filter(t.rowType(), JSON.readTree(a.get("filter"))) : null;
+            if (f != null && a.getOrDefault("pushdown", "true").equals("false")) {
+                printRows(t, null, f);
+            } else {
+                printRows(t, f, null);
+            }
         }
     }
 
+    /**
+     * filter is the conjunction of --filter's terms, [{"column": c, "op":
+     * "=" | "<" | ">" | "isnull", "value": v}, …], v in the interop encoding.
+     * Paimon prunes partitions, buckets, files and row groups with it (by the
+     * stats lakesql wrote), and the read applies it exactly.
+     */
+    private static Predicate filter(RowType type, JsonNode terms) {
+        PredicateBuilder pb = new PredicateBuilder(type);
+        List<Predicate> all = new ArrayList<>();
+        for (JsonNode term : terms) {
+            int i = type.getFieldIndex(term.get("column").asText());
+            if (i < 0) {
+                throw new IllegalArgumentException("no column " + term.get("column"));
+            }
+            Object v = SpecJson.value(term.get("value"), type.getTypeAt(i));
+            switch (term.get("op").asText()) {
+                case "=":
+                    all.add(pb.equal(i, v));
+                    break;
+                case "<":
+                    all.add(pb.lessThan(i, v));
+                    break;
+                case ">":
+                    all.add(pb.greaterThan(i, v));
+                    break;
+                case "isnull":
+                    all.add(pb.isNull(i));
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown filter op " + term.get("op"));
+            }
+        }
+        return PredicateBuilder.and(all);
+    }
+
     private void printRows(Table t) throws Exception {
+        printRows(t, null, null);
+    }
+
+    /**
+     * printRows prints the rows of t; filter is pushed down into the scan and
+     * applied exactly, test (--pushdown false) only tested on each row read.
+     */
+    private void printRows(Table t, Predicate filter, Predicate test) throws Exception {
         RowType type = t.rowType();
         ReadBuilder rb = t.newReadBuilder();
+        if (filter != null) {
+            rb = rb.withFilter(filter);
+        }
         List<Split> splits = rb.newScan().plan().splits();
-        try (RecordReader<InternalRow> reader = rb.newRead().createReader(splits)) {
+        TableRead read = rb.newRead();
+        if (filter != null) {
+            read = read.executeFilter();
+        }
+        try (RecordReader<InternalRow> reader = read.createReader(splits)) {
             RecordReader.RecordIterator<InternalRow> batch;
             while ((batch = reader.readBatch()) != null) {
                 InternalRow row;
                 while ((row = batch.next()) != null) {
+                    if (test != null && !test.test(row)) {
+                        continue;
+                    }
                     ObjectNode o = RowJson.row(row, type);
                     // +I and +U are both rows of the table; a batch read never
                     // returns -U or -D, so print them if it does.
