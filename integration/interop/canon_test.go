@@ -20,12 +20,14 @@ import (
 type kind int
 
 const (
-	kindExact  kind = iota // DECIMAL, strings, DATE, DATETIME, TIMESTAMP: the exact text
-	kindInt                // integers and BOOLEAN (tinyint(1)): true/false are 1/0
-	kindFloat              // FLOAT: the shortest float32 decimal
-	kindDouble             // DOUBLE: the shortest float64 decimal
-	kindBytes              // BINARY, VARBINARY, BLOB: base64
-	kindTime               // TIME: HH:MM:SS.mmm
+	kindExact     kind = iota // DECIMAL, strings, DATE, DATETIME, TIMESTAMP: the exact text
+	kindInt                   // integers and BOOLEAN (tinyint(1)): true/false are 1/0
+	kindFloat                 // FLOAT: the shortest float32 decimal
+	kindDouble                // DOUBLE: the shortest float64 decimal
+	kindBytes                 // BINARY, VARBINARY, BLOB: base64
+	kindTime                  // TIME: HH:MM:SS.mmm
+	kindJSON                  // ARRAY, MAP, ROW, shown as JSON: the parsed document
+	kindTimestamp             // DATETIME, TIMESTAMP: the text, 7-9 digit fractions cut to MySQL's 6
 )
 
 func kindOf(mysqlType string) kind {
@@ -41,6 +43,10 @@ func kindOf(mysqlType string) kind {
 		return kindBytes
 	case "TIME":
 		return kindTime
+	case "JSON":
+		return kindJSON
+	case "DATETIME", "TIMESTAMP":
+		return kindTimestamp
 	}
 	return kindExact
 }
@@ -95,6 +101,16 @@ func canonical(k kind, v any) (any, error) {
 	case kindTime:
 		s, _ := v.(string)
 		return canonicalTime(s)
+	case kindJSON:
+		return canonicalJSON(v)
+	case kindTimestamp:
+		// lakesql shows TIMESTAMP(7..9) as datetime(6) (planner/sqltypes);
+		// what is stored past microseconds is checked with javaExpect.
+		s, _ := v.(string)
+		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && len(s)-dot-1 > 6 {
+			s = s[:dot+7]
+		}
+		return s, nil
 	}
 	// kindExact and kindBytes are compared as text (bytes are base64 on both
 	// sides by then); nested values as their JSON.
@@ -106,6 +122,57 @@ func canonical(k kind, v any) (any, error) {
 	}
 	b, err := json.Marshal(v)
 	return string(b), err
+}
+
+// canonicalJSON brings a nested value to one JSON text: lakesql sends the
+// document text (a MAP as an object keyed by the key's text), a reader a
+// decoded value (a MAP as an array of {"key", "value"} objects).
+func canonicalJSON(v any) (any, error) {
+	if s, ok := v.(string); ok {
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			return nil, fmt.Errorf("json %q: %v", s, err)
+		}
+		v = doc
+	}
+	b, err := json.Marshal(mapsAsObjects(v))
+	return string(b), err
+}
+
+// mapsAsObjects turns the interop encoding's MAP arrays into objects.
+func mapsAsObjects(v any) any {
+	switch x := v.(type) {
+	case []any:
+		isMap := len(x) > 0
+		for _, e := range x {
+			m, ok := e.(map[string]any)
+			_, hasKey := m["key"]
+			_, hasValue := m["value"]
+			isMap = isMap && ok && len(m) == 2 && hasKey && hasValue
+		}
+		if isMap {
+			out := map[string]any{}
+			for _, e := range x {
+				m := e.(map[string]any)
+				out[fmt.Sprint(m["key"])] = mapsAsObjects(m["value"])
+			}
+			return out
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = mapsAsObjects(e)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = mapsAsObjects(e)
+		}
+		return out
+	}
+	return v
 }
 
 // canonicalTime reads "HH:MM:SS[.fraction]" (MySQL may print up to six

@@ -21,6 +21,9 @@ type tableCase struct {
 	// item 5). The remaining steps are skipped; Java still reads the
 	// table lakesql created.
 	refused string
+	// unreadable names the finding that keeps lakesql from reading the
+	// table at all; its points are then not compared.
+	unreadable string
 }
 
 // numbers is a SELECT of the integers 1 … n (n ≤ 1,000,000) in column i:

@@ -16,7 +16,8 @@ import (
 // Paimon prunes partitions, buckets, files and row groups with the stats
 // lakesql wrote, then applies the filter exactly; a stat that is wrong for
 // Java drops rows there that a whole-table dump keeps. For every column
-// (but FLOAT, DOUBLE and TIME, whose SQL literals do not round-trip) the
+// (but FLOAT, DOUBLE and TIME, whose SQL literals do not round-trip, and
+// nested types, which Paimon's predicates do not take) the
 // value of one row gives the filters col = v, col < v and col > v (only
 // col = v for binary columns, F5), or col IS NULL. The reference is lakesql with planner rewrites off (a full
 // scan); lakesql with them on and each Java reader must return the same rows.
@@ -41,7 +42,7 @@ func compareFilters(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*
 	}
 	for _, col := range all.columns {
 		k := kinds[col]
-		if k == kindFloat || k == kindDouble || k == kindTime {
+		if k == kindFloat || k == kindDouble || k == kindTime || k == kindJSON {
 			continue
 		}
 		v := pick[col]
@@ -66,10 +67,9 @@ func compareFilters(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*
 func compareFilter(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*reader, col, op string, v any,
 	kinds map[string]kind) {
 	ctx := context.Background()
-	where := fmt.Sprintf("`%s` %s ?", col, op)
-	args := []any{sqlArg(v, kinds[col])}
-	if op == "isnull" {
-		where, args = fmt.Sprintf("`%s` IS NULL", col), nil
+	where, args := fmt.Sprintf("`%s` IS NULL", col), []any(nil)
+	if op != "isnull" {
+		where, args = fmt.Sprintf("`%s` %s ?", col, op), []any{sqlArg(v, kinds[col])}
 	}
 	query := "SELECT * FROM t WHERE " + where
 	read := func(rewrites string) *table {
