@@ -29,32 +29,7 @@ func TestJavaReads(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			conn := setUp(t, db, c, func(t *testing.T, conn *sql.Conn, step int, s string) {
-				switch {
-				case s == check:
-					t.Run(fmt.Sprintf("before-step-%d", step), func(t *testing.T) {
-						checkPoints(t, conn, wh, c, rs)
-					})
-				case strings.HasPrefix(s, javaExpectStep):
-					t.Run(fmt.Sprintf("java-expect-step-%d", step), func(t *testing.T) {
-						javaExpectRows(t, wh, c, rs, strings.TrimPrefix(s, javaExpectStep))
-					})
-				case strings.HasPrefix(s, javaSpecStep):
-					javaWriteSpec(t, wh, c, rs, strings.TrimPrefix(s, javaSpecStep))
-				case strings.HasPrefix(s, javaToolStep):
-					javaTool(t, wh, c, rs, strings.Fields(strings.TrimPrefix(s, javaToolStep)))
-				case strings.HasPrefix(s, javaStep):
-					javaWrite(t, wh, c, rs, strings.TrimPrefix(s, javaStep))
-				case strings.HasPrefix(s, expectErrorStep):
-					stmt, want, _ := strings.Cut(strings.TrimPrefix(s, expectErrorStep), " => ")
-					_, err := conn.ExecContext(context.Background(), stmt)
-					if err == nil || !strings.Contains(err.Error(), want) {
-						t.Errorf("%s: got error %v, want one containing %q", stmt, err, want)
-					}
-				case strings.HasPrefix(s, expectStep):
-					expectResult(t, conn, strings.TrimPrefix(s, expectStep))
-				default:
-					t.Fatalf("unknown step %q", s)
-				}
+				runSpecialStep(t, conn, wh, c, rs, step, s)
 			})
 			if c.unreadable != "" {
 				t.Skipf("lakesql cannot read the table: known finding %s (FINDINGS.md)", c.unreadable)
@@ -100,21 +75,58 @@ func connect(t *testing.T, srv *servertest.Server) *sql.DB {
 	return db
 }
 
-// Steps that are not SQL: check compares every snapshot and tag there at
-// that point (before an expiry or a rollback removes some), as a subtest
-// named before-step-N; javaStep writes commits with a Java reader (see
-// javaCommits); expectStep checks a query's answer (see expect).
+// Steps that are not SQL, made by the functions named: check compares
+// every snapshot and tag there at that point (before an expiry or a
+// rollback removes some), as a subtest named before-step-N.
 const (
-	check        = "CHECK"
-	javaStep     = "JAVA "
-	javaToolStep = "JAVA-TOOL "
-	javaSpecStep = "JAVA-SPEC "
-	// expectErrorStep: see expectError.
-	expectErrorStep = "EXPECT-ERROR "
-	// javaExpectStep: see javaExpect.
-	javaExpectStep = "JAVA-EXPECT "
-	expectStep     = "EXPECT "
+	check           = "CHECK"
+	javaStep        = "JAVA "         // javaCommits
+	javaToolStep    = "JAVA-TOOL "    // javaRun
+	javaSpecStep    = "JAVA-SPEC "    // javaCreate
+	javaExpectStep  = "JAVA-EXPECT "  // javaExpect
+	expectStep      = "EXPECT "       // expect
+	expectErrorStep = "EXPECT-ERROR " // expectError
 )
+
+func isSpecialStep(s string) bool {
+	for _, prefix := range []string{javaStep, javaToolStep, javaSpecStep, javaExpectStep, expectStep, expectErrorStep} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return s == check
+}
+
+// runSpecialStep runs step number step, s, which is not SQL.
+func runSpecialStep(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*reader, step int, s string) {
+	t.Helper()
+	switch {
+	case s == check:
+		t.Run(fmt.Sprintf("before-step-%d", step), func(t *testing.T) {
+			checkPoints(t, conn, wh, c, rs)
+		})
+	case strings.HasPrefix(s, javaExpectStep):
+		t.Run(fmt.Sprintf("java-expect-step-%d", step), func(t *testing.T) {
+			javaExpectRows(t, wh, c, rs, strings.TrimPrefix(s, javaExpectStep))
+		})
+	case strings.HasPrefix(s, javaSpecStep):
+		javaWriteSpec(t, wh, c, rs, strings.TrimPrefix(s, javaSpecStep))
+	case strings.HasPrefix(s, javaToolStep):
+		javaTool(t, wh, c, rs, strings.Fields(strings.TrimPrefix(s, javaToolStep)))
+	case strings.HasPrefix(s, javaStep):
+		javaWrite(t, wh, c, rs, strings.TrimPrefix(s, javaStep))
+	case strings.HasPrefix(s, expectErrorStep):
+		stmt, want, _ := strings.Cut(strings.TrimPrefix(s, expectErrorStep), " => ")
+		_, err := conn.ExecContext(context.Background(), stmt)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got error %v, want one containing %q", stmt, err, want)
+		}
+	case strings.HasPrefix(s, expectStep):
+		expectResult(t, conn, strings.TrimPrefix(s, expectStep))
+	default:
+		t.Fatalf("unknown step %q", s)
+	}
+}
 
 // setUp creates the case's database and runs its statements on one
 // connection, which stays in that database; the steps that are not SQL
@@ -129,9 +141,7 @@ func setUp(t *testing.T, db *sql.DB, c tableCase, special func(*testing.T, *sql.
 	t.Cleanup(func() { conn.Close() })
 	stmts := append([]string{"CREATE DATABASE " + c.name, "USE " + c.name, c.create}, c.steps...)
 	for i, s := range stmts {
-		if s == check || strings.HasPrefix(s, javaStep) || strings.HasPrefix(s, javaToolStep) ||
-			strings.HasPrefix(s, javaSpecStep) || strings.HasPrefix(s, javaExpectStep) ||
-			strings.HasPrefix(s, expectStep) || strings.HasPrefix(s, expectErrorStep) {
+		if isSpecialStep(s) {
 			special(t, conn, i-2, s)
 			continue
 		}
