@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The interop `dump` over pypaimon 2.1.0 (see ../README.md).
 
-    dump.py dump --warehouse W --table db.t [--snapshot N | --tag NAME]
+    dump.py dump --warehouse W --table db.t [--snapshot N | --tag NAME] [--filter JSON]
     dump.py batch      # one JSON array of arguments a line on stdin,
                        # one {"output": ...} or {"error": ...} a line on stdout
 
@@ -118,6 +118,41 @@ def encode(value, ptype, atype):
     raise ValueError("no interop encoding for type %s" % ptype)
 
 
+def literal(value, ptype):
+    """A filter literal in the interop encoding as the Python value pypaimon compares."""
+    root, args, ltz = atomic_root(ptype)
+    if root == "BOOLEAN":
+        return bool(value)
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ") and ltz:
+        # pypaimon compares WITH LOCAL TIME ZONE values as aware datetimes
+        return datetime.datetime.fromisoformat(value[:26]).replace(tzinfo=datetime.timezone.utc)
+    if root == "DECIMAL":
+        return decimal.Decimal(value)
+    if root in ("BINARY", "VARBINARY", "BYTES"):
+        return base64.b64decode(value)
+    if root == "DATE":
+        return datetime.date.fromisoformat(value)
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        return datetime.datetime.fromisoformat(value[:26])
+    if root in ("TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"):
+        return int(value)
+    return value
+
+
+def predicate(pb, fields, terms):
+    """The conjunction of --filter's terms (see the Java tool)."""
+    types = {f.name: f.type.to_dict() for f in fields}
+    made = []
+    for term in terms:
+        column, op = term["column"], term["op"]
+        if op == "isnull":
+            made.append(pb.is_null(column))
+            continue
+        v = literal(term["value"], types[column])
+        made.append({"=": pb.equal, "<": pb.less_than, ">": pb.greater_than}[op](column, v))
+    return pb.and_predicates(made)
+
+
 def column_values(column):
     """Python values of a pyarrow column, timestamps as integers so no precision is lost."""
     if pa.types.is_timestamp(column.type):
@@ -136,6 +171,9 @@ def dump(flags, out):
     if travel:
         table = table.copy(travel)
     builder = table.new_read_builder()
+    if "filter" in flags:
+        builder = builder.with_filter(predicate(builder.new_predicate_builder(), table.fields,
+                                                json.loads(flags["filter"])))
     splits = builder.new_scan().plan().splits()
     arrow = builder.new_read().to_arrow(splits)
     fields = table.fields
