@@ -23,6 +23,10 @@ var systemTables = []struct {
 	{"schemas", nil},
 	{"options", nil},
 	{"files", nil},
+	{"manifests", nil},
+	{"buckets", nil},
+	{"audit_log", nil},
+	{"ro", nil},
 	{"partitions", map[string]string{
 		"java-1.3.1:partition": "F1: 1.3.1 prints the partition as {v1, v2}, 1.4.2 and lakesql as k1=v1/k2=v2",
 	}},
