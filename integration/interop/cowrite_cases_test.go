@@ -124,7 +124,8 @@ var cowriteCases = []tableCase{
 		},
 	},
 	{
-		name: "cowrite_append_partitioned_timestamp",
+		name:        "cowrite_append_partitioned_timestamp",
+		incremental: true,
 		create: `CREATE TABLE t (` + keyColumns + `) COMMENT 'paimon:{"partition.legacy-name":"false"}'
   PARTITION BY LIST COLUMNS (k5, k2)`,
 		steps: []string{

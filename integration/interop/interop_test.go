@@ -37,6 +37,9 @@ func TestJavaReads(t *testing.T) {
 			checkPoints(t, conn, wh, c, rs)
 			t.Run("system-tables", func(t *testing.T) { compareSystemTables(t, conn, wh, c, rs) })
 			t.Run("filters", func(t *testing.T) { compareFilters(t, conn, wh, c, rs) })
+			if c.incremental {
+				t.Run("incremental", func(t *testing.T) { compareIncremental(t, conn, wh, c, rs) })
+			}
 		})
 	}
 }

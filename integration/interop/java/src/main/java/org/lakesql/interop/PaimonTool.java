@@ -45,7 +45,7 @@ import java.util.Set;
  * lakesql's command-line tool over Apache Paimon's Java API (see ../README.md).
  *
  * <pre>
- * dump      --warehouse W --table db.t [--snapshot N | --tag NAME] [--filter JSON]
+ * dump      --warehouse W --table db.t [--snapshot N | --tag NAME | --incremental A,B] [--filter JSON]
  *                                                                    rows, one JSON object a line
  * snapshots --warehouse W --table db.t                               {"snapshots": […], "tags": […]}
  * systable  --warehouse W --table db.t --name snapshots|files|partitions|…   JSON rows
@@ -189,6 +189,11 @@ public final class PaimonTool {
             }
             if (a.containsKey("tag")) {
                 travel.put("scan.tag-name", a.get("tag"));
+            }
+            if (a.containsKey("incremental")) {
+                // "A,B": what snapshots A+1 … B added, read from their delta
+                // manifest lists, as a streaming reader would.
+                travel.put("incremental-between", a.get("incremental"));
             }
             if (!travel.isEmpty()) {
                 t = t.copy(travel);
