@@ -41,6 +41,15 @@ var javaCreatedCases = []tableCase{
 		known: []known{{finding: "F6", reader: "java-", point: "tag=java-expect", message: `rows [{"column": "id", "op": "=", "value": 3}] hold no "ts9"`}},
 	},
 	{
+		// Paimon's default for a PK table is bucket = -1, dynamic buckets
+		// kept in hash index files, which lakesql refuses to write.
+		name: "javacreated_dynamic_bucket",
+		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
+ "primaryKeys": ["id"]}`),
+		refused: "lakesql cannot write a dynamic-bucket table (bucket = -1)",
+		steps:   []string{`INSERT INTO t VALUES (1, 'a'), (2, 'b')`},
+	},
+	{
 		// F8: one TIMESTAMP WITH LOCAL TIME ZONE value outside MySQL's
 		// TIMESTAMP range (1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC)
 		// fails every read of a row that holds one, so every full scan.
