@@ -411,6 +411,31 @@ var engineCases = []tableCase{
 		},
 	},
 	{
+		name: "pk_changelog_lookup",
+		create: `CREATE TABLE t (id INT NOT NULL, v VARCHAR(10), PRIMARY KEY (id))
+  COMMENT 'paimon:{"changelog-producer":"lookup"}' PARTITION BY KEY (id) PARTITIONS 2`,
+		steps: []string{
+			`INSERT INTO t VALUES (1, 'a'), (2, 'b')`,
+			`UPDATE t SET v = 'b2' WHERE id = 2`,
+			// Writes are level-0 files, whose changelog a Java/Flink
+			// compaction produces later; lakesql's own compaction is refused.
+			expectError(`CALL sys.compact('t')`, "lakesql cannot compact changelog-producer = lookup"),
+			javaRun("1.4.2", "compact"),
+		},
+	},
+	{
+		name: "pk_changelog_full_compaction",
+		create: `CREATE TABLE t (id INT NOT NULL, v VARCHAR(10), PRIMARY KEY (id))
+  COMMENT 'paimon:{"changelog-producer":"full-compaction"}' PARTITION BY KEY (id) PARTITIONS 2`,
+		steps: []string{
+			`INSERT INTO t VALUES (1, 'a'), (2, 'b')`,
+			`UPDATE t SET v = 'b2' WHERE id = 2`,
+			expectError(`CALL sys.compact('t')`, "lakesql cannot compact changelog-producer = full-compaction"),
+			javaRun("1.4.2", "compact"),
+			`INSERT INTO t VALUES (3, 'c')`,
+		},
+	},
+	{
 		name: "pk_compression_write_only",
 		create: `CREATE TABLE t (id INT NOT NULL, v VARCHAR(10), PRIMARY KEY (id))
   COMMENT 'paimon:{"file.compression":"snappy","write-only":"true","num-sorted-run.compaction-trigger":"2"}'

@@ -10,6 +10,7 @@ import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.Predicate;
@@ -373,7 +374,9 @@ public final class PaimonTool {
             wb = wb.withOverwrite();
         }
         JsonNode kinds = commit.get("kinds");
-        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
+        try (IOManager io = IOManager.create(System.getProperty("java.io.tmpdir"));
+                BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
+            w.withIOManager(io);
             int i = 0;
             for (JsonNode r : commit.get("rows")) {
                 RowKind kind = kinds == null ? RowKind.INSERT : RowKind.fromShortString(kinds.get(i).asText());
@@ -395,7 +398,10 @@ public final class PaimonTool {
             }
             BatchWriteBuilder wb = t.newBatchWriteBuilder();
             int n = 0;
-            try (BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
+            try (IOManager io = IOManager.create(System.getProperty("java.io.tmpdir"));
+                    BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
+                // lookup and full-compaction changelog producers spill to disk.
+                w.withIOManager(io);
                 for (Map.Entry<BinaryRow, Integer> b : buckets) {
                     w.compact(b.getKey(), b.getValue(), true);
                     n++;
