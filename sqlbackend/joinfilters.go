@@ -64,7 +64,8 @@ func filtered(n sql.Node, conjuncts []sql.Expression) sql.Node {
 	return plan.NewFilter(expression.JoinAnd(conjuncts...), n)
 }
 
-// tablesOf are the ids of the tables a join input outputs.
+// tablesOf are the ids of the tables n reads (a join input outputs),
+// subqueries in expressions aside.
 func tablesOf(n sql.Node) sql.FastIntSet {
 	var ids sql.FastIntSet
 	transform.Inspect(n, func(n sql.Node) bool {

@@ -236,7 +236,7 @@ func notExistsLeftJoin(j *plan.JoinNode, project bool) (sql.Node, bool) {
 // hash or lookup join, and the anti join, a nested loop too, stops at an
 // outer row's first match.
 func matchMarker(conjuncts []sql.Expression, right sql.Node) *expression.GetField {
-	tables := tableIds(right)
+	tables := tablesOf(right)
 	for _, c := range conjuncts {
 		eq, ok := c.(*expression.Equals)
 		if !ok {
@@ -249,18 +249,6 @@ func matchMarker(conjuncts []sql.Expression, right sql.Node) *expression.GetFiel
 		}
 	}
 	return nil
-}
-
-// tableIds is the set of tables n reads, subqueries in expressions aside.
-func tableIds(n sql.Node) sql.FastIntSet {
-	var ids sql.FastIntSet
-	transform.Inspect(n, func(n sql.Node) bool {
-		if t, ok := n.(plan.TableIdNode); ok {
-			ids.Add(int(t.Id()))
-		}
-		return true
-	})
-	return ids
 }
 
 // outputFields is a GetField for each column of n's rows, with the column
