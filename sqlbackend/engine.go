@@ -38,6 +38,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
 		AddPreAnalyzeRule(ruleWindowOuterColumns, passOuterColumnsThroughWindows).
 		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
+		AddPostAnalyzeRule(ruleHashDistinct, hashOrderedDistincts).
 		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
 		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
 		AddPostAnalyzeRule(ruleDerivedTypes, typeDerivedColumns).

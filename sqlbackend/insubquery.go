@@ -25,7 +25,10 @@ const ruleInSubqueryTypes analyzer.RuleId = 10_204
 // compares a DATETIME with a DATE, and a string with a temporal value, as
 // DATETIMEs, exact numbers as DECIMALs, and a floating-point number with
 // another number, or a string with a number, as floating-point numbers
-// (https://dev.mysql.com/doc/refman/8.0/en/type-conversion.html). The IN
+// (https://dev.mysql.com/doc/refman/8.0/en/type-conversion.html); and
+// GMS's conversion of a string longer than the subquery's VARCHAR(n)
+// fails, which it answered as FALSE even where the subquery has a NULL
+// and NOT IN is NULL. The IN
 // subqueries GMS unnests into joins compare with `=`, as MySQL does.
 func compareInSubqueriesExactly(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, qFlags *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	if !qFlags.SubqueryIsSet() {
@@ -59,12 +62,25 @@ func inComparisonType(left, right sql.Type) sql.Type {
 		return types.DatetimeMaxPrecision
 	case types.IsText(left) && types.IsNumber(right), types.IsNumber(left) && types.IsText(right):
 		return types.Float64
+	case types.IsText(left) && types.IsText(right) && maxChars(left) > maxChars(right):
+		// GMS's conversion of a longer string to the subquery's
+		// VARCHAR(n) fails, and it then answers FALSE without looking
+		// for the subquery's NULL.
+		return types.LongText
 	case types.IsFloat(left) && exact(right):
 		return types.Float64
 	case types.IsDecimal(left) && exact(right) && decimalScale(right) < decimalScale(left):
 		return types.InternalDecimalType
 	}
 	return nil
+}
+
+// maxChars is the length a string type holds, in characters.
+func maxChars(t sql.Type) int64 {
+	if s, ok := t.(sql.StringType); ok {
+		return s.MaxCharacterLength()
+	}
+	return 0
 }
 
 // decimalScale is the scale of a DECIMAL type, 0 for other types.

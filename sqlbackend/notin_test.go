@@ -33,6 +33,32 @@ func TestNotInSubqueryWithNulls(t *testing.T) {
 	}
 }
 
+// A string longer than the subquery's VARCHAR(n) is NOT IN it with NULL
+// when the subquery has a NULL: GMS's conversion of it to VARCHAR(n)
+// failed and it answered FALSE (differential seed 419).
+func TestNotInSubqueryOfShorterStrings(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t1 (day VARCHAR(10) NOT NULL, tag VARCHAR(8))",
+		"CREATE TABLE t2 (day VARCHAR(10) NOT NULL, id BIGINT NOT NULL, PRIMARY KEY (day, id))",
+		"INSERT INTO t2 VALUES ('2024-01-03', 28), ('ab', 1)",
+		"INSERT INTO t1 VALUES ('2024-01-05', NULL), ('2024-01-05', 'ab')")
+	for q, want := range map[string]string{
+		"SELECT day FROM t2 WHERE day NOT IN (SELECT tag FROM t1)":                       "",
+		"SELECT day FROM t2 WHERE day NOT IN (SELECT tag FROM t1 WHERE tag IS NOT NULL)": "[2024-01-03]",
+		"SELECT day FROM t2 WHERE day IN (SELECT tag FROM t1)":                           "[ab]",
+		"SELECT day, day NOT IN (SELECT tag FROM t1) IS NULL FROM t2 ORDER BY day":       "[2024-01-03 true] [ab false]",
+	} {
+		for _, mode := range []string{"ON", "OFF"} {
+			c.mustExec("SET lakesql_planner_rewrites = " + mode)
+			if got := strings.Join(sortedLines(c.mustQuery(q)), " "); got != want {
+				t.Errorf("rewrites %s: %s:\n got %s\nwant %s", mode, q, got, want)
+			}
+		}
+	}
+}
+
 // x NOT IN (SELECT key …) stays a join (a hash or lookup join when the
 // tables are large), and drops the rows of a NULL x unless the subquery
 // is empty.
