@@ -46,8 +46,9 @@ func typeWindowAvgs(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sc
 	})
 }
 
-// windowAvgColumns maps the column id of every AVG a Window computes to
-// its MySQL result type, and reports whether n has a Window.
+// windowAvgColumns maps the column id of every AVG a Window computes, and
+// of each alias of one (the column an ORDER BY above names), to its MySQL
+// result type, and reports whether n has a Window.
 func windowAvgColumns(n sql.Node) (map[sql.ColumnId]sql.Type, bool) {
 	avgs := map[sql.ColumnId]sql.Type{}
 	windows := false
@@ -55,22 +56,57 @@ func windowAvgColumns(n sql.Node) (map[sql.ColumnId]sql.Type, bool) {
 		if w, ok := n.(*plan.Window); ok {
 			windows = true
 			for _, e := range w.SelectExprs {
-				if a, ok := e.(*expression.Alias); ok {
-					e = a.Child
-				}
-				switch avg := e.(type) {
-				case *aggregation.Avg:
-					if avg.Window() != nil {
-						avgs[avg.Id()] = windowAvgType(avg.Child.Type())
-					}
-				case *windowAvg:
-					avgs[avg.Id()] = avg.typ
+				addWindowAvg(avgs, e)
+			}
+		}
+		return true
+	})
+	if windows {
+		addAvgAliases(n, avgs)
+	}
+	return avgs, windows
+}
+
+// addWindowAvg records e when it is a window AVG, or an alias of one.
+func addWindowAvg(avgs map[sql.ColumnId]sql.Type, e sql.Expression) {
+	alias, aliased := e.(*expression.Alias)
+	if aliased {
+		e = alias.Child
+	}
+	var typ sql.Type
+	switch avg := e.(type) {
+	case *aggregation.Avg:
+		if avg.Window() == nil {
+			return
+		}
+		typ = windowAvgType(avg.Child.Type())
+		avgs[avg.Id()] = typ
+	case *windowAvg:
+		typ = avg.typ
+		avgs[avg.Id()] = typ
+	default:
+		return
+	}
+	if aliased {
+		avgs[alias.Id()] = typ
+	}
+}
+
+// addAvgAliases records the aliases projections give window AVG columns:
+// `SELECT AVG(x) OVER (…) AS c0 … ORDER BY c0` sorts by c0's column, which
+// kept GMS's DOUBLE type over DECIMAL values, and compared them all as
+// equal (a partitioned table's rows stayed in scan order).
+func addAvgAliases(n sql.Node, avgs map[sql.ColumnId]sql.Type) {
+	transform.InspectExpressions(n, func(e sql.Expression) bool {
+		if a, ok := e.(*expression.Alias); ok {
+			if f, ok := a.Child.(*expression.GetField); ok {
+				if typ, ok := avgs[f.Id()]; ok {
+					avgs[a.Id()] = typ
 				}
 			}
 		}
 		return true
 	})
-	return avgs, windows
 }
 
 // windowAvgType is MySQL's type of AVG over a value of type t: DECIMAL(p+4,

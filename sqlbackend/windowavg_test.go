@@ -1,6 +1,7 @@
 package sqlbackend
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -42,4 +43,25 @@ func querySchema(t *testing.T, c *conn, q string) sql.Schema {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return sch
+}
+
+// ORDER BY the alias of a window AVG sorts by its DECIMAL values: the
+// alias's column kept GMS's DOUBLE type and compared every value as equal,
+// leaving a partitioned table's rows in scan order (differential seed 911).
+func TestOrderByWindowAvgAlias(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t2 (dt DATE, id BIGINT, day VARCHAR(10) NOT NULL, region VARCHAR(8) NOT NULL) PARTITION BY LIST COLUMNS (day, region)",
+		"INSERT INTO t2 VALUES ('2024-01-05', 10, '2024-01-03', 'eu')",
+		"INSERT INTO t2 VALUES ('2024-01-02', 29, '2024-01-05', 'eu'), (NULL, 20, '2024-01-01', 'apac')")
+	for q, want := range map[string]string{
+		"SELECT AVG(id) OVER (PARTITION BY region ORDER BY dt) AS c0 FROM t2 ORDER BY c0":     "[19.5000] [20.0000] [29.0000]",
+		"SELECT AVG(id) OVER (PARTITION BY region) AS c0 FROM t2 ORDER BY c0 DESC":            "[20.0000] [19.5000] [19.5000]",
+		"SELECT region, AVG(id) OVER (PARTITION BY region) AS c0 FROM t2 ORDER BY c0, region": "[eu 19.5000] [eu 19.5000] [apac 20.0000]",
+	} {
+		if got := strings.Join(format(c.mustQuery(q)), " "); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+		}
+	}
 }
