@@ -167,7 +167,8 @@ func Schema(source string, fields []spec.DataField, primaryKeys []string) (sql.S
 }
 
 func typeName(t spec.DataType) string {
-	names := map[spec.TypeRoot]string{spec.Variant: "VARIANT", spec.Blob: "BLOB"}
+	names := map[spec.TypeRoot]string{spec.Variant: "VARIANT", spec.Blob: "BLOB",
+		spec.Array: "ARRAY", spec.Map: "MAP", spec.Multiset: "MULTISET", spec.Row: "ROW"}
 	if n, ok := names[t.Root]; ok {
 		return n
 	}
