@@ -33,9 +33,14 @@ type editor struct {
 	// instead of writing a deletion: the upsert that follows replaces it.
 	replacing bool
 	// inexact, lookup and lookupErr serve keptValues (keepstored.go).
-	inexact   []int
-	lookup    *table.KeyLookup
-	lookupErr error
+	inexact      []int
+	inexactKnown bool
+	lookup       *table.KeyLookup
+	lookupErr    error
+	// keyInexact are the primary-key columns of precision 7..9
+	// (requireNamedKey).
+	keyInexact      []string
+	keyInexactKnown bool
 }
 
 // Inserter implements sql.InsertableTable. An INSERT is a blind upsert,
@@ -138,6 +143,9 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err := e.requirePrimaryKey("UPDATE"); err != nil {
 		return err
 	}
+	if err := e.requireNamedKey(ctx, old); err != nil {
+		return err
+	}
 	kept, err := e.keptValues(ctx, old, new)
 	if err != nil {
 		return mysqlError(err)
@@ -161,6 +169,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.replacing {
 		e.remember(row, nil)
 		return e.err
+	}
+	if e.err == nil {
+		if err := e.requireNamedKey(ctx, row); err != nil {
+			return err
+		}
 	}
 	e.remember(row, nil)
 	return e.write(ctx, row, spec.RowKindDelete)

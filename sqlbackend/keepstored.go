@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -45,8 +46,8 @@ func inexactColumns(fields []spec.DataField) []int {
 // them, old's stored values by column index; nil when there are none or
 // the old row is not found.
 func (e *editor) keptValues(ctx *sql.Context, old, new sql.Row) (map[int]any, error) {
-	if e.inexact == nil {
-		e.inexact = inexactColumns(e.w.schema.Fields)
+	if !e.inexactKnown {
+		e.inexact, e.inexactKnown = inexactColumns(e.w.schema.Fields), true
 	}
 	var same []int
 	for _, i := range e.inexact {
@@ -144,4 +145,33 @@ func (e *editor) scanStored(ctx *sql.Context, whole *Table, old sql.Row) ([]any,
 		return nil, nil
 	}
 	return r, err
+}
+
+// requireNamedKey fails the update or deletion of a row whose primary key
+// holds a TIMESTAMP(7..9) value with digits past the microseconds SQL shows
+// it with: the row as shown names another key, so writing it would add a
+// row (UPDATE) or delete nothing (DELETE) while reporting success. The row
+// is found by its key as shown unless its key is such a value.
+func (e *editor) requireNamedKey(ctx *sql.Context, old sql.Row) error {
+	if !e.keyInexactKnown {
+		for _, k := range e.table.schema.PrimaryKeys {
+			t := e.table.schema.Fields[e.table.schema.FieldIndex(k)].Type
+			if (t.Root == spec.Timestamp || t.Root == spec.TimestampLTZ) && t.Precision > 6 {
+				e.keyInexact = append(e.keyInexact, k)
+			}
+		}
+		e.keyInexactKnown = true
+	}
+	if len(e.keyInexact) == 0 {
+		return nil
+	}
+	stored, err := e.storedRow(ctx, old)
+	if err != nil {
+		return mysqlError(err)
+	}
+	if stored == nil {
+		return unsupportedf("cannot update or delete the row with key %s of %s: its key column %s holds more fraction digits than the six SQL shows",
+			e.keyString(old), e.table.name, strings.Join(e.keyInexact, ", "))
+	}
+	return nil
 }

@@ -190,3 +190,74 @@ func TestUpdateKeepsNanoseconds(t *testing.T) {
 }
 
 func errorCode(err error) int { return sql.CastSQLError(err).Num }
+
+// TestRowWithNanosecondKeyIsNotRewritten: a row whose primary key holds a
+// TIMESTAMP(9) value with nanoseconds cannot be named by SQL, which shows
+// six digits; an UPDATE of it used to add a second row under the cut key
+// and a DELETE to delete nothing, both reporting success. They now fail
+// with 1235, and a row whose key has no more than six digits is updated
+// and deleted as usual.
+func TestRowWithNanosecondKeyIsNotRewritten(t *testing.T) {
+	warehouse := t.TempDir()
+	h := newHarness(t, warehouse)
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d")
+	def := catalog.TableDefinition{
+		Fields: []spec.DataField{
+			{ID: 0, Name: "id", Type: spec.DataType{Root: spec.Int}},
+			{ID: 1, Name: "ts9", Type: spec.DataType{Root: spec.Timestamp, Precision: 9}},
+			{ID: 2, Name: "s", Type: spec.DataType{Root: spec.VarChar, Length: spec.MaxVarLength, Nullable: true}},
+		},
+		PrimaryKeys: []string{"id", "ts9"},
+		Options:     map[string]string{"bucket": "1"},
+	}
+	ctx := context.Background()
+	fsys := localio.New()
+	if err := catalog.New(fsys, warehouse, nil).CreateTable(ctx, "d", "t", def, false); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(warehouse, "d.db", "t")
+	tw, err := write.Open(ctx, write.Options{FileIO: fsys, TableDir: dir, SpillDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tw.Close()
+	for _, r := range [][]any{
+		{int32(1), spec.TimestampFromTime(time.Date(2026, 4, 16, 1, 2, 3, 123456789, time.UTC)), "java"},
+		{int32(2), spec.TimestampFromTime(time.Date(2026, 4, 16, 1, 2, 3, 123456000, time.UTC)), "java"},
+	} {
+		if err := tw.Write(ctx, r, spec.RowKindInsert); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := tw.PrepareCommit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := commit.New(commit.Options{FileIO: fsys, TableDir: dir, Core: tw.Schema().CoreOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cm.Commit(ctx, commit.Request{CommitUser: "java", Identifier: 1, Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	c.mustExec("USE d")
+	for _, stmt := range []string{"UPDATE t SET s = 'x' WHERE id = 1", "DELETE FROM t WHERE id = 1"} {
+		_, err := c.query(stmt)
+		if err == nil {
+			t.Errorf("%s: no error; rows %v", stmt, format(c.mustQuery("SELECT * FROM t")))
+			continue
+		}
+		if code := errorCode(err); code != 1235 || !strings.Contains(err.Error(), "key column ts9") {
+			t.Errorf("%s: %v, want 1235 naming ts9", stmt, err)
+		}
+	}
+	c.mustExec("UPDATE t SET s = 'x' WHERE id = 2")
+	if got := format(c.mustQuery("SELECT id, s FROM t ORDER BY id")); len(got) != 2 || got[0] != "[1 java]" || got[1] != "[2 x]" {
+		t.Errorf("after the UPDATE of row 2: %v", got)
+	}
+	c.mustExec("DELETE FROM t WHERE id = 2")
+	if got := format(c.mustQuery("SELECT id, s FROM t ORDER BY id")); len(got) != 1 || got[0] != "[1 java]" {
+		t.Errorf("after the DELETE of row 2: %v", got)
+	}
+}
