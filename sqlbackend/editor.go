@@ -7,6 +7,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 var (
@@ -31,6 +32,15 @@ type editor struct {
 	// replacing makes Delete record that REPLACE deletes an existing row
 	// instead of writing a deletion: the upsert that follows replaces it.
 	replacing bool
+	// inexact, lookup and lookupErr serve keptValues (keepstored.go).
+	inexact      []int
+	inexactKnown bool
+	lookup       *table.KeyLookup
+	lookupErr    error
+	// keyInexact are the primary-key columns of precision 7..9
+	// (requireNamedKey).
+	keyInexact      []string
+	keyInexactKnown bool
 }
 
 // Inserter implements sql.InsertableTable. An INSERT is a blind upsert,
@@ -133,15 +143,22 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if err := e.requirePrimaryKey("UPDATE"); err != nil {
 		return err
 	}
+	if err := e.requireNamedKey(ctx, old); err != nil {
+		return err
+	}
+	kept, err := e.keptValues(ctx, old, new)
+	if err != nil {
+		return mysqlError(err)
+	}
 	e.remember(new, new)
 	if !e.sameKey(ctx, old, new) {
 		e.remember(old, nil)
 		if err := e.write(ctx, old, spec.RowKindDelete); err != nil {
 			return err
 		}
-		return e.write(ctx, new, spec.RowKindInsert)
+		return e.writeKeeping(ctx, new, spec.RowKindInsert, kept)
 	}
-	return e.write(ctx, new, spec.RowKindUpdateAfter)
+	return e.writeKeeping(ctx, new, spec.RowKindUpdateAfter, kept)
 }
 
 // Delete implements sql.RowDeleter.
@@ -152,6 +169,11 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if e.replacing {
 		e.remember(row, nil)
 		return e.err
+	}
+	if e.err == nil {
+		if err := e.requireNamedKey(ctx, row); err != nil {
+			return err
+		}
 	}
 	e.remember(row, nil)
 	return e.write(ctx, row, spec.RowKindDelete)
@@ -179,12 +201,21 @@ func (e *editor) sameKey(ctx *sql.Context, old, new sql.Row) bool {
 }
 
 func (e *editor) write(ctx *sql.Context, row sql.Row, kind spec.RowKind) error {
+	return e.writeKeeping(ctx, row, kind, nil)
+}
+
+// writeKeeping writes row, with the stored values in kept for the columns
+// kept has (see keptValues).
+func (e *editor) writeKeeping(ctx *sql.Context, row sql.Row, kind spec.RowKind, kept map[int]any) error {
 	if e.err != nil {
 		return e.err
 	}
-	values, err := storageRow(e.w.schema.Fields, row)
+	values, err := storageRowKeeping(e.w.schema.Fields, row, kept)
 	if err != nil {
 		return mysqlError(err)
+	}
+	if e.keys != nil && len(e.table.schema.PrimaryKeys) > 0 {
+		e.keys.rememberStored(e.keyString(row), values, kind)
 	}
 	return mysqlError(e.w.writer.Write(ctx, values, kind))
 }
@@ -192,11 +223,19 @@ func (e *editor) write(ctx *sql.Context, row sql.Row, kind spec.RowKind) error {
 // storageRow converts a GMS row (all columns, table order) into storage
 // values.
 func storageRow(fields []spec.DataField, row sql.Row) ([]any, error) {
+	return storageRowKeeping(fields, row, nil)
+}
+
+func storageRowKeeping(fields []spec.DataField, row sql.Row, kept map[int]any) ([]any, error) {
 	if len(row) != len(fields) {
 		return nil, fmt.Errorf("%w: %d values for %d columns", sqltypes.ErrValue, len(row), len(fields))
 	}
 	out := make([]any, len(row))
 	for i, f := range fields {
+		if v, ok := kept[i]; ok {
+			out[i] = v
+			continue
+		}
 		v, err := sqltypes.FromSQL(f.Type, row[i])
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
@@ -110,6 +111,20 @@ func flagInsertTarget(n sql.Node, duplicates, self bool) (sql.Node, transform.Tr
 // its own earlier row, as MySQL applies the statement's rows in order.
 type statementKeys struct {
 	written map[string]sql.Row
+	// stored are the storage values of the rows in written (keepstored.go).
+	stored map[string][]any
+}
+
+// rememberStored records the storage values the statement wrote for key.
+func (k *statementKeys) rememberStored(key string, values []any, kind spec.RowKind) {
+	if k.stored == nil {
+		k.stored = map[string][]any{}
+	}
+	if kind == spec.RowKindDelete {
+		delete(k.stored, key)
+		return
+	}
+	k.stored[key] = values
 }
 
 // duplicateOf returns the live row with the primary key of row, if any:

@@ -215,7 +215,7 @@ func ModifyColumnChanges(current *spec.TableSchema, name string, col *sql.Column
 
 // typeChange returns the type change of a modified column, if any.
 func typeChange(field spec.DataField, col *sql.Column) ([]catalog.SchemaChange, error) {
-	shown, err := sqltypes.Type(field.Type)
+	shown, err := sqltypes.DeclaredType(field.Type)
 	if err != nil {
 		return nil, fmt.Errorf("column %s: %w", field.Name, err)
 	}

@@ -169,7 +169,7 @@ func columnDefinition(f spec.DataField) (string, error) {
 // mysqlType returns the column type GMS shows for t, provided that
 // declaring a column with it gives back t.
 func mysqlType(t spec.DataType) (string, error) {
-	gms, err := sqltypes.Type(t)
+	gms, err := sqltypes.DeclaredType(t)
 	if errors.Is(err, lakeerr.ErrUnsupported) {
 		return "", err
 	}

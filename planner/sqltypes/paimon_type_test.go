@@ -195,7 +195,7 @@ func TestPaimonTypeInvertsType(t *testing.T) {
 	for _, base := range paimonTypesShownByType() {
 		for _, nullable := range []bool{true, false} {
 			pt := base.WithNullable(nullable)
-			gms, err := Type(pt)
+			gms, err := DeclaredType(pt)
 			if err != nil {
 				// GMS's decimal scale stops at 30.
 				if pt.Root != spec.Decimal || pt.Scale <= 30 {

@@ -14,12 +14,24 @@
 //	DATE                         date
 //	TIME(p)                      time(p)
 //	TIMESTAMP(p)                 datetime(p), p capped at 6
-//	TIMESTAMP_LTZ(p)             timestamp(p), p capped at 6
+//	TIMESTAMP_LTZ(p)             datetime(p) in UTC, p capped at 6 (declared as timestamp(p))
 //	ARRAY, MAP, MULTISET, ROW    json
 //
 // Values cross in the Go types GMS uses for each SQL type (int8 for
 // tinyint, decimal.Decimal, time.Time, types.Timespan, types.JSONDocument …)
 // and the Go types of storage/spec on the other side.
+//
+// TIMESTAMP WITH LOCAL TIME ZONE is an instant; MySQL's TIMESTAMP type
+// holds only instants from 1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC,
+// and go-mysql-server fails every read of a value outside that range,
+// while Paimon's range (and what Flink and Spark jobs write: far-future
+// sentinels, historic dates) is years 0001 to 9999. So a
+// TIMESTAMP_LTZ column is shown, read, compared and written as DATETIME
+// holding the instant's UTC wall clock, whatever the session's time_zone
+// (MySQL never converts DATETIME values between zones). DDL keeps the
+// other direction: a column declared TIMESTAMP(p) is created as
+// TIMESTAMP(p) WITH LOCAL TIME ZONE, and SHOW CREATE TABLE declares it so
+// again (DeclaredType).
 package sqltypes
 
 import (
@@ -80,11 +92,21 @@ func Type(t spec.DataType) (sql.Type, error) {
 	case spec.Timestamp:
 		return types.CreateDatetimeType(sqltypes.Datetime, datetimePrecision(t))
 	case spec.TimestampLTZ:
-		return types.CreateDatetimeType(sqltypes.Timestamp, datetimePrecision(t))
+		return types.CreateDatetimeType(sqltypes.Datetime, datetimePrecision(t))
 	case spec.Array, spec.Map, spec.Multiset, spec.Row:
 		return types.JSON, nil
 	}
 	return nil, fmt.Errorf("%w: column type %v", lakeerr.ErrUnsupported, typeName(t))
+}
+
+// DeclaredType returns the GMS type a column of Paimon type t is declared
+// with in DDL: Type, except that TIMESTAMP_LTZ(p), shown as datetime(p), is
+// declared timestamp(p), which PaimonType maps back to it.
+func DeclaredType(t spec.DataType) (sql.Type, error) {
+	if t.Root == spec.TimestampLTZ {
+		return types.CreateDatetimeType(sqltypes.Timestamp, datetimePrecision(t))
+	}
+	return Type(t)
 }
 
 func stringType(t spec.DataType) sql.Type {
@@ -145,7 +167,8 @@ func Schema(source string, fields []spec.DataField, primaryKeys []string) (sql.S
 }
 
 func typeName(t spec.DataType) string {
-	names := map[spec.TypeRoot]string{spec.Variant: "VARIANT", spec.Blob: "BLOB"}
+	names := map[spec.TypeRoot]string{spec.Variant: "VARIANT", spec.Blob: "BLOB",
+		spec.Array: "ARRAY", spec.Map: "MAP", spec.Multiset: "MULTISET", spec.Row: "ROW"}
 	if n, ok := names[t.Root]; ok {
 		return n
 	}

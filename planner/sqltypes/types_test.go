@@ -56,7 +56,7 @@ func TestTypeNames(t *testing.T) {
 		{precise(spec.Time, 3, 0), "time(6)"},
 		{precise(spec.Timestamp, 3, 0), "datetime(3)"},
 		{precise(spec.Timestamp, 9, 0), "datetime(6)"},
-		{precise(spec.TimestampLTZ, 6, 0), "timestamp(6)"},
+		{precise(spec.TimestampLTZ, 6, 0), "datetime(6)"},
 		{spec.DataType{Root: spec.Array, Element: &spec.DataType{Root: spec.Int}}, "json"},
 	}
 	for _, c := range cases {
@@ -199,5 +199,40 @@ func TestNestedValuesAreJSON(t *testing.T) {
 	s, _ = got.(types.JSONDocument).JSONString()
 	if want := `[{"key": 1, "value": "one"}]`; s != want {
 		t.Errorf("int-keyed map: got %s, want %s", s, want)
+	}
+}
+
+// TestTimestampLTZIsShownAsUTCDatetime checks the F8 mapping: a TIMESTAMP
+// WITH LOCAL TIME ZONE column is a datetime, so values outside MySQL's
+// TIMESTAMP range (1970-2038) that Flink or Java wrote read and print, and
+// DDL declares it timestamp(p) again.
+func TestTimestampLTZIsShownAsUTCDatetime(t *testing.T) {
+	ltz := precise(spec.TimestampLTZ, 3, 0)
+	shown, err := Type(ltz)
+	if err != nil || shown.String() != "datetime(3)" {
+		t.Fatalf("Type: %v %v, want datetime(3)", shown, err)
+	}
+	declared, err := DeclaredType(ltz)
+	if err != nil || declared.String() != "timestamp(3)" {
+		t.Fatalf("DeclaredType: %v %v, want timestamp(3)", declared, err)
+	}
+	ctx := sql.NewEmptyContext()
+	for _, ms := range []int64{253402300799999, -14182940000} { // 9999-12-31 23:59:59.999, 1969-07-20 20:17:40
+		v, err := ToSQL(ltz, spec.TimestampFromTime(time.UnixMilli(ms).UTC()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := shown.SQL(ctx, nil, v)
+		if err != nil {
+			t.Errorf("%d: %v", ms, err)
+			continue
+		}
+		if want := time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.999"); out.ToString() != want {
+			t.Errorf("%d: %s, want %s", ms, out.ToString(), want)
+		}
+		back, err := FromSQL(ltz, v)
+		if err != nil || back.(spec.TimestampValue).Time() != time.UnixMilli(ms).UTC() {
+			t.Errorf("%d: back %v %v", ms, back, err)
+		}
 	}
 }
