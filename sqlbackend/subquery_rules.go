@@ -13,6 +13,7 @@ import "github.com/dolthub/go-mysql-server/sql/analyzer"
 // dropHiddenHavingColumns first of the once-before rules.
 func insertSubqueryRules(a *analyzer.Analyzer) {
 	insertRules(a, "applyDefaultSelectLimit", false, analyzer.Rule{Id: ruleDropHiddenHaving, Apply: dropHiddenHavingColumns})
+	insertRules(a, "hoistOutOfScopeFilters", true, analyzer.Rule{Id: ruleOwnCorrelations, Apply: dropOwnCorrelations})
 	insertRules(a, "unnestInSubqueries", false, analyzer.Rule{Id: ruleKeepNotIn, Apply: keepNotInSubqueries})
 	insertRules(a, "unnestExistsSubqueries", false,
 		analyzer.Rule{Id: ruleDropDMLMarker, Apply: dropDMLSubqueryMarker},
