@@ -140,11 +140,18 @@ func (g *queryGen) grouped() *Query {
 func avoidMariaDBGroupedWindowBugs(q *Query) {
 	s := q.Branches[0]
 	if len(s.Having) > 0 {
-		// The select list's aggregates are its items; HAVING's never
-		// say DISTINCT (havingPred).
+		// The select list's aggregates are its items or in its window's
+		// ORDER BY and argument; HAVING's never say DISTINCT
+		// (havingPred).
 		for _, e := range s.Items {
-			if a, ok := e.(*Agg); ok {
-				a.Distinct = false
+			notDistinct(e)
+			if w, ok := e.(*Window); ok {
+				for _, o := range w.OrderBy {
+					notDistinct(o.E)
+				}
+				if a, ok := w.Fn.(*Agg); ok {
+					notDistinct(a.Arg)
+				}
 			}
 		}
 	}
@@ -546,6 +553,13 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 			agg = &Agg{Name: "SUM", Arg: n}
 		}
 		return &Window{Fn: &Agg{Name: "SUM", Arg: agg}, PartitionBy: []Expr{groupBy[g.r.IntN(len(groupBy))]}}
+	}
+}
+
+// notDistinct makes e, when it is an aggregate, not DISTINCT.
+func notDistinct(e Expr) {
+	if a, ok := e.(*Agg); ok {
+		a.Distinct = false
 	}
 }
 
