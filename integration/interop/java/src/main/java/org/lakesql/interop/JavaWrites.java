@@ -25,7 +25,7 @@ import java.util.Map;
  * Subcommands for tables Java writes and lakesql reads (issue 14, part 2):
  *
  * <pre>
- * alter  --warehouse W --table db.t --changes JSON     SchemaChanges, one schema: [{"op": "add"|"drop"|"rename"|"retype"|"set"|"remove", …}]
+ * alter  --warehouse W --table db.t --changes JSON     SchemaChanges, one schema: [{"op": "add"|"drop"|"rename"|"retype"|"move"|"set"|"remove", …}]
  * tag    --warehouse W --table db.t --name T [--snapshot N]   create a tag (latest snapshot by default)
  * branch --warehouse W --table db.t --name B [--tag T]        create a branch (empty, or from a tag)
  * commit --warehouse W --table db.t [--branch B] --commits JSON   the write spec's "commits" on the table or a branch
@@ -84,6 +84,11 @@ final class JavaWrites {
                     break;
                 case "retype":
                     changes.add(SchemaChange.updateColumnType(name, SpecJson.type(c.get("type"))));
+                    break;
+                case "move":
+                    changes.add(SchemaChange.updateColumnPosition(c.has("after")
+                            ? SchemaChange.Move.after(name, c.get("after").asText())
+                            : SchemaChange.Move.first(name)));
                     break;
                 case "set":
                     changes.add(SchemaChange.setOption(c.get("key").asText(), c.get("value").asText()));
