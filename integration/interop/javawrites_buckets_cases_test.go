@@ -9,6 +9,34 @@ package interop
 func init() {
 	cases = append(cases,
 		tableCase{
+			// partial-update whose deletes remove the record.
+			name: "javawrites_partial_update_remove_on_delete",
+			create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "a", "type": "STRING"}, {"name": "b", "type": "INT"}],
+ "primaryKeys": ["id"], "options": {"bucket": "1", "merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"},
+ "commits": [{"rows": [{"id": 1, "a": "a", "b": null}, {"id": 2, "a": "x", "b": 2}]}, {"rows": [{"id": 1, "a": null, "b": 1}]}]}`),
+			steps: []string{
+				javaCommits("1.3.1", `[{"rows": [{"id": 2, "a": null, "b": null}], "kinds": ["-D"]}]`),
+				javaCommits("1.4.2", `[{"rows": [{"id": 2, "a": null, "b": 22}]}]`),
+				`INSERT INTO t (id, a) VALUES (1, 'lakesql'), (3, 'new')`,
+				`DELETE FROM t WHERE id = 2`,
+				`CALL sys.compact('t')`,
+			},
+			known: []known{{finding: "F9", reader: "pypaimon-", message: "does not yet implement: partial-update.remove-record-on-delete"}},
+		},
+		tableCase{
+			// deduplicate with ignore-delete: Java's -D rows are dropped.
+			name: "javawrites_ignore_delete",
+			create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
+ "primaryKeys": ["id"], "options": {"bucket": "1", "ignore-delete": "true"},
+ "commits": [{"rows": [{"id": 1, "v": "a"}, {"id": 2, "v": "b"}]}]}`),
+			steps: []string{
+				javaCommits("1.3.1", `[{"rows": [{"id": 1, "v": "a"}, {"id": 2, "v": "b2"}], "kinds": ["-D", "+U"]}]`),
+				`INSERT INTO t VALUES (3, 'lakesql')`,
+				`DELETE FROM t WHERE id = 3`,
+				`CALL sys.compact('t')`,
+			},
+		},
+		tableCase{
 			// postpone buckets (bucket = -2): Java's batch writes.
 			name: "javawrites_postpone_bucket",
 			create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
