@@ -120,6 +120,12 @@ func lookupSystemKind(db, base, kind string) (*systemTableKind, error) {
 		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
 			"system table %s.%s$%s is not supported; the system tables are %s", db, base, kind, strings.Join(kindNames(false), ", "))
 	}
+	if branch, ok := strings.CutPrefix(lower, "branch_"); ok && branch != "" {
+		// Paimon's table$branch_<name> reads a branch (BranchManager's
+		// branch/branch-<name> directory); lakesql serves the main branch only.
+		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
+			"unsupported: reading Paimon branch %q (%s.%s$%s): lakesql reads and writes the main branch only", kind[len("branch_"):], db, base, kind)
+	}
 	return nil, mysql.NewSQLError(mysql.ERNoSuchTable, "42S02",
 		"table '%s.%s$%s' doesn't exist: %q is not a system table; the system tables are %s",
 		db, base, kind, kind, strings.Join(kindNames(false), ", "))

@@ -55,6 +55,7 @@ func filesRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	live = realBucketsOnly(src, live)
 	rows, err := describeRows(src, live, func(fd *fileDescriber, e *spec.ManifestEntry) ([]any, error) {
 		return fd.fileRow(ctx, e)
 	})
@@ -440,12 +441,39 @@ func (g *fileGroup) lastUpdate() any {
 	return spec.TimestampFromTime(*g.lastCreated)
 }
 
+// postponeBucket is the bucket of a postpone-bucket table's files that
+// no compaction has assigned a bucket yet.
+const postponeBucket = -2
+
+// postponeTable reports whether the table has bucket = -2.
+func postponeTable(src *systemSource) bool {
+	if src.schema == nil {
+		return false
+	}
+	n, err := src.schema.CoreOptions().Bucket()
+	return err == nil && n == postponeBucket
+}
+
+// realBucketsOnly drops the files of a postpone-bucket table that are not
+// in a real bucket yet: Java's $files and $partitions read through
+// DataTableBatchScan, which calls SnapshotReader.onlyReadRealBuckets for
+// bucket = -2 (interop finding F16); $buckets lists them.
+func realBucketsOnly(src *systemSource, live []spec.ManifestEntry) []spec.ManifestEntry {
+	if !postponeTable(src) {
+		return live
+	}
+	return slices.DeleteFunc(live, func(e spec.ManifestEntry) bool { return e.Bucket == postponeBucket })
+}
+
 // groupFiles sums the snapshot's live files per key, in the order keys
-// first appear.
-func groupFiles(ctx context.Context, src *systemSource, key func(*spec.ManifestEntry) string) ([]fileGroup, error) {
+// first appear; realOnly leaves out the files realBucketsOnly drops.
+func groupFiles(ctx context.Context, src *systemSource, realOnly bool, key func(*spec.ManifestEntry) string) ([]fileGroup, error) {
 	live, err := src.t.LiveFiles(ctx, src.snapshot)
 	if err != nil {
 		return nil, err
+	}
+	if realOnly {
+		live = realBucketsOnly(src, live)
 	}
 	indexOf := map[string]int{}
 	var groups []fileGroup
@@ -487,7 +515,7 @@ func partitionsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if src.snapshot == nil {
 		return nil, nil
 	}
-	groups, err := groupFiles(ctx, src, func(e *spec.ManifestEntry) string { return string(e.Partition) })
+	groups, err := groupFiles(ctx, src, true, func(e *spec.ManifestEntry) string { return string(e.Partition) })
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +622,7 @@ func bucketsRows(ctx *sql.Context, src *systemSource) ([][]any, error) {
 	if src.snapshot == nil {
 		return nil, nil
 	}
-	groups, err := groupFiles(ctx, src, func(e *spec.ManifestEntry) string {
+	groups, err := groupFiles(ctx, src, false, func(e *spec.ManifestEntry) string {
 		return fmt.Sprintf("%x/%d", e.Partition, e.Bucket)
 	})
 	if err != nil {

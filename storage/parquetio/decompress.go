@@ -3,6 +3,7 @@ package parquetio
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -25,7 +26,7 @@ import (
 
 func supportedCodec(c format.CompressionCodec) bool {
 	switch c {
-	case format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.Zstd, format.Lz4Raw:
+	case format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.Zstd, format.Lz4Raw, format.Lz4:
 		return true
 	}
 	return false
@@ -62,6 +63,8 @@ func decompress(codec format.CompressionCodec, dst, src []byte, size int) ([]byt
 		n, err = decodeZstd(tail, src)
 	case format.Lz4Raw:
 		n, err = lz4.UncompressBlock(src, tail)
+	case format.Lz4:
+		n, err = decodeHadoopLZ4(tail, src)
 	default:
 		err = fmt.Errorf("codec %s", codec)
 	}
@@ -69,6 +72,51 @@ func decompress(codec format.CompressionCodec, dst, src []byte, size int) ([]byt
 		err = fmt.Errorf("page decompresses to %d bytes, its header says %d", n, size)
 	}
 	return dst[:base+size], err
+}
+
+// decodeHadoopLZ4 decodes the deprecated LZ4 codec as parquet-mr (so Java
+// Paimon's file.compression = lz4) writes it: Hadoop's block framing, a
+// big-endian uncompressed length per block followed by chunks of a
+// big-endian compressed length and an LZ4 block each. Pages that do not
+// parse as that framing are tried as one raw LZ4 block, as some other
+// writers produced for this codec.
+func decodeHadoopLZ4(dst, src []byte) (int, error) {
+	if n, ok := hadoopLZ4Frames(dst, src); ok {
+		return n, nil
+	}
+	return lz4.UncompressBlock(src, dst)
+}
+
+func hadoopLZ4Frames(dst, src []byte) (int, bool) {
+	out := 0
+	for len(src) > 0 {
+		if len(src) < 4 {
+			return 0, false
+		}
+		block := uint64(binary.BigEndian.Uint32(src))
+		src = src[4:]
+		if block > uint64(len(dst)-out) {
+			return 0, false
+		}
+		end := out + int(block)
+		for out < end {
+			if len(src) < 4 {
+				return 0, false
+			}
+			c := uint64(binary.BigEndian.Uint32(src))
+			src = src[4:]
+			if c == 0 || c > uint64(len(src)) {
+				return 0, false
+			}
+			n, err := lz4.UncompressBlock(src[:c], dst[out:end])
+			if err != nil || n == 0 {
+				return 0, false
+			}
+			out += n
+			src = src[c:]
+		}
+	}
+	return out, true
 }
 
 func decodeSnappy(dst, src []byte) (int, error) {

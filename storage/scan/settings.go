@@ -12,8 +12,9 @@ type settings struct {
 	primaryKey      bool
 	deletionVectors bool
 	engine          spec.MergeEngine
-	// skipLevel0 is CoreOptions.batchScanSkipLevel0: level-0 files of
-	// deletion-vector (unless merge-on-read) and first-row tables are not
+	// skipLevel0 is CoreOptions.batchScanSkipLevel0 on a primary-key table
+	// (DataTableBatchScan): level-0 files of deletion-vector (unless
+	// merge-on-read) and first-row tables are not
 	// visible to batch reads until compaction resolves them. Such reads
 	// filter files by value statistics one by one.
 	skipLevel0 bool
@@ -33,7 +34,10 @@ func readSettings(s *spec.TableSchema) (settings, error) {
 		return st, err
 	}
 	mor, _ := opts.Get(optionDeletionVectorsMergeOnRead)
-	st.skipLevel0 = (st.deletionVectors && !strings.EqualFold(mor, "true")) || st.engine == spec.MergeEngineFirstRow
+	// Java's DataTableBatchScan sets the level filter only for primary-key
+	// tables: an append table's files are all at level 0.
+	st.skipLevel0 = st.primaryKey &&
+		((st.deletionVectors && !strings.EqualFold(mor, "true")) || st.engine == spec.MergeEngineFirstRow)
 	if st.split.targetSize, err = opts.SourceSplitTargetSize(); err != nil {
 		return st, err
 	}

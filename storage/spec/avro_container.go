@@ -28,6 +28,8 @@ import (
 var (
 	avroMagic = [4]byte{'O', 'b', 'j', 1}
 	orcMagic  = []byte("ORC")
+	// parquetMagic starts the files Java writes with manifest.format=parquet.
+	parquetMagic = []byte("PAR1")
 )
 
 const (
@@ -66,10 +68,14 @@ type avroBlock struct {
 // before any record is decoded, so that a file is rejected as a whole:
 // each block must declare at least one record and no more bytes than the
 // file has left, and end with the header's sync marker. Files written with
-// manifest.format=orc are reported as unsupported rather than corrupt.
+// manifest.format=orc or parquet are reported as unsupported rather than
+// corrupt.
 func avroScanBlocks(data []byte) (avroFile, error) {
 	if bytes.HasPrefix(data, orcMagic) {
 		return avroFile{}, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)
+	}
+	if bytes.HasPrefix(data, parquetMagic) {
+		return avroFile{}, fmt.Errorf("%w: Parquet manifests (manifest.format=parquet)", lakeerr.ErrUnsupported)
 	}
 	if !bytes.HasPrefix(data, avroMagic[:]) {
 		return avroFile{}, fmt.Errorf("not an Avro container file: %w", lakeerr.ErrCorruption)

@@ -430,7 +430,7 @@ func TestDecodeRejectsBrokenContainers(t *testing.T) {
 	block := func(b ...byte) []byte { return append(append(bytes.Clone(good[:end]), b...), sync...) }
 	cases := map[string][]byte{
 		"empty":          nil,
-		"not avro":       []byte("PAR1...."),
+		"not avro":       []byte("XYZ1...."), // PAR1 is refused as unsupported (Parquet manifests)
 		"no schema":      append(append([]byte("Obj\x01"), 0), avroTestSync...),
 		"sync mismatch":  badSync,
 		"zero count":     block(0, 2, 0),

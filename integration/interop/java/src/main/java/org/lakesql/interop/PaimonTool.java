@@ -147,6 +147,9 @@ public final class PaimonTool {
                         .put("paimon", Table.class.getPackage().getImplementationVersion())));
                 break;
             default:
+                if (JavaWrites.run(argv[0], a, out)) {
+                    break;
+                }
                 throw new IllegalArgumentException("unknown subcommand " + argv[0]);
         }
     }
