@@ -637,6 +637,9 @@ func checkIncidentSnapshots(t *testing.T, conn *sql.Conn, java *reader, wh strin
 		if strings.HasPrefix(s.user, "flink-pay_") {
 			flinkUsers[s.user] = true
 		}
+		if writeOnly && s.kind == "COMPACT" && !strings.HasPrefix(s.user, "flink-compact_") {
+			t.Errorf("snapshot %d: %s compacted a write-only table (identifier %d)", s.id, s.user, s.identifier)
+		}
 		k := fmt.Sprintf("%s/%d/%s", s.user, s.identifier, s.kind)
 		perCommit[k] = append(perCommit[k], s.id)
 	}
