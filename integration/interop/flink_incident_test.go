@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -386,17 +387,32 @@ FROM gen;
 			if !snap.Valid || snap.Int64 <= lastSnap {
 				continue
 			}
+			// No COALESCE around SUM: lakesql answers COALESCE(SUM(…), 0)
+			// as a DOUBLE in exponent notation (FINDINGS F21).
 			q := fmt.Sprintf(`SELECT COUNT(*), COUNT(DISTINCT dt, pay_id),
-			  COALESCE(SUM(CASE WHEN pay_id <= %[1]d THEN 1 END), 0),
-			  COALESCE(SUM(CASE WHEN pay_id <= %[1]d THEN CAST(amount AS SIGNED) END), 0),
-			  COALESCE(SUM(CASE WHEN pay_id <= %[1]d AND (MOD(CAST(amount AS SIGNED) - 1, %[1]d) + 1 <> pay_id
-			      OR dt <> CONCAT('2026-04-', 16 + MOD(pay_id, 4)) OR status <> 'PAID') THEN 1 END), 0)
+			  SUM(CASE WHEN pay_id <= %[1]d THEN 1 ELSE 0 END),
+			  SUM(CASE WHEN pay_id <= %[1]d THEN CAST(amount AS SIGNED) ELSE 0 END),
+			  SUM(CASE WHEN pay_id <= %[1]d AND (MOD(CAST(amount AS SIGNED) - 1, %[1]d) + 1 <> pay_id
+			      OR dt <> CONCAT('2026-04-', 16 + MOD(pay_id, 4)) OR status <> 'PAID') THEN 1 ELSE 0 END)
 			  FROM pay.payments FOR VERSION AS OF %[2]d`, incidentKeys, snap.Int64)
-			var rows, distinct, count, sum, wrong int64
-			if err := conn.QueryRowContext(ctx, q).Scan(&rows, &distinct, &count, &sum, &wrong); err != nil {
+			var rows, distinct int64
+			var sums [3]sql.NullString
+			if err := conn.QueryRowContext(ctx, q).Scan(&rows, &distinct, &sums[0], &sums[1], &sums[2]); err != nil {
 				fail("reader at snapshot %d: %v", snap.Int64, err)
 				return
 			}
+			var vals [3]int64
+			for i, v := range sums {
+				if v.Valid {
+					n, err := strconv.ParseInt(v.String, 10, 64)
+					if err != nil {
+						fail("reader at snapshot %d: sum %d is %q, not an integer", snap.Int64, i, v.String)
+						return
+					}
+					vals[i] = n
+				}
+			}
+			count, sum, wrong := vals[0], vals[1], vals[2]
 			if rows != distinct || wrong != 0 || count < lastCount || sum < lastSum {
 				fail("reader at snapshot %d: %d rows, %d keys, %d Flink rows (was %d at %d), Flink amounts %d (was %d), %d Flink rows Flink never wrote",
 					snap.Int64, rows, distinct, count, lastCount, lastSnap, sum, lastSum, wrong)
