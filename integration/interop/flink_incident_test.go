@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
@@ -231,11 +234,12 @@ FROM gen;
 	}
 
 	var (
-		mu          sync.Mutex
-		corrections []correction
-		compacts    int
-		readerLoops int
-		failures    []string
+		mu           sync.Mutex
+		corrections  []correction
+		compacts     int
+		compactsLost int
+		readerLoops  int
+		failures     []string
 	)
 	fail := func(format string, args ...any) {
 		mu.Lock()
@@ -350,6 +354,16 @@ FROM gen;
 				case <-time.After(4 * time.Second):
 				}
 				if _, err := conn.ExecContext(ctx, "CALL sys.compact('pay.payments')"); err != nil {
+					// 1213 is sys.compact's documented answer after losing
+					// three races in a row ("run it again"): the next
+					// round runs it again; anything else fails.
+					var me *mysql.MySQLError
+					if errors.As(err, &me) && me.Number == 1213 {
+						mu.Lock()
+						compactsLost++
+						mu.Unlock()
+						continue
+					}
 					fail("CALL sys.compact: %v", err)
 					continue
 				}
@@ -485,8 +499,8 @@ FROM gen;
 	for _, f := range failures {
 		t.Error(f)
 	}
-	t.Logf("co-writing: %d corrections (%d retries), %d lakesql compactions, %d reconciliation reads",
-		len(corrections), countRetries(corrections), compacts, readerLoops)
+	t.Logf("co-writing: %d corrections (%d retries), %d lakesql compactions (%d more lost 3 races: 1213), %d reconciliation reads",
+		len(corrections), countRetries(corrections), compacts, compactsLost, readerLoops)
 
 	// The expected rows: Flink's last write of each key, the end
 	// corrections on top; each session's keys as its model says.
