@@ -84,6 +84,11 @@ func TestSumOfExactValueIsExactDecimal(t *testing.T) {
 		{"SELECT SUM(id) FROM t WHERE id + 0 > 0", "decimal(32,0)", []string{"[10]"}},
 		{"SELECT SUM(f) FROM t", "double", []string{"[4.5]"}},
 		{"SELECT SUM(f) OVER (ORDER BY id) FROM t ORDER BY id", "double", []string{"[0.5]", "[2]", "[2]", "[4.5]"}},
+		// COALESCE and IFNULL of an exact SUM keep its DECIMAL (interop F21:
+		// GMS typed them DOUBLE and answered 1.00025e+06).
+		{"SELECT COALESCE(SUM(amt), 0) FROM t", "decimal(32,2)", []string{"[0.60]"}},
+		{"SELECT COALESCE(SUM(amt), 0) FROM t WHERE id + 0 > 0", "decimal(32,2)", []string{"[0.60]"}},
+		{"SELECT IFNULL(SUM(b), 0) FROM t GROUP BY g ORDER BY g", "decimal(41,0)", []string{"[9007199254740995]", "[0]"}},
 	} {
 		schema, rows := queryWithSchema(t, h, c, tc.q)
 		if got := schema[len(schema)-1].Type.String(); got != tc.typ {

@@ -26,9 +26,16 @@ const ruleFlowTypes analyzer.RuleId = 10_301
 // DECIMAL(12,2) and DECIMAL(9,3) was DECIMAL(65,2), IFNULL(dt, 'x') a DATE
 // holding 'x'. IFNULL becomes the COALESCE it equals, IF the CASE. Arguments of
 // types aggregateType does not cover keep GMS's expressions.
+//
+// A column of an exact SUM is read as the DECIMAL typeExactSums makes it
+// later: GMS types it DOUBLE, and COALESCE(SUM(amt), 0) took that type and
+// answered 1.00025e+06 for 1000250.00.
 func typeFlowFunctions(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	sums := exactSumColumns(n)
 	return rewritePlan(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		switch x := e.(type) {
+		case *expression.GetField:
+			return fieldOfColumnType(x, sums)
 		case *function.Coalesce:
 			return typedCoalesce(ctx, x)
 		case *function.IfNull:

@@ -36,13 +36,20 @@ func typeExactSums(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Sco
 				return exact, transform.NewTree, nil
 			}
 		case *expression.GetField:
-			if typ, ok := sums[e.Id()]; ok && !types.TypesEqual(e.Type(), typ) {
-				retyped := expression.NewGetFieldWithTable(e.Index(), int(e.TableId()), typ, e.Database(), e.Table(), e.Name(), e.IsNullable())
-				return retyped.WithId(e.Id()).(sql.Expression), transform.NewTree, nil
-			}
+			return fieldOfColumnType(e, sums)
 		}
 		return e, transform.SameTree, nil
 	})
+}
+
+// fieldOfColumnType is f with the type typs has for its column, if that
+// is another.
+func fieldOfColumnType(f *expression.GetField, typs map[sql.ColumnId]sql.Type) (sql.Expression, transform.TreeIdentity, error) {
+	typ, ok := typs[f.Id()]
+	if !ok || types.TypesEqual(f.Type(), typ) {
+		return f, transform.SameTree, nil
+	}
+	return retypedField(f, typ), transform.NewTree, nil
 }
 
 // exactSumColumns maps the column id of every SUM over an exact value,
