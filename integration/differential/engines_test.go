@@ -1,15 +1,13 @@
 package differential
 
 import (
-	"database/sql"
 	"flag"
 	"fmt"
 	"os"
 	"testing"
 
-	_ "github.com/go-sql-driver/mysql"
-
 	"github.com/lakesql/lakesql/internal/randsql"
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 )
@@ -23,20 +21,10 @@ func startEngines(t *testing.T) *randsql.Engines {
 	t.Helper()
 	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
 	e := &randsql.Engines{LakeSQL: srv.Connect(t, "root", "")}
-	dsn := os.Getenv("LAKESQL_MARIADB_DSN")
-	if dsn == "" {
+	e.MariaDB = mariadbtest.Open(t)
+	if e.MariaDB == nil {
 		t.Log("LAKESQL_MARIADB_DSN is not set: comparing lakesql's planner rewrites on and off only")
-		return e
 	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.PingContext(t.Context()); err != nil {
-		t.Fatalf("LAKESQL_MARIADB_DSN is set but MariaDB does not answer: %v", err)
-	}
-	e.MariaDB = db
 	return e
 }
 

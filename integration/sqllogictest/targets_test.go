@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/go-sql-driver/mysql"
-
 	"github.com/lakesql/lakesql/internal/sqllogictest"
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 )
@@ -55,17 +54,9 @@ func lakesqlTarget(t *testing.T) *target {
 // mariadbTarget is nil unless LAKESQL_MARIADB_DSN names a server
 // (.ci/mariadb start sets it).
 func mariadbTarget(t *testing.T) *target {
-	dsn := os.Getenv("LAKESQL_MARIADB_DSN")
-	if dsn == "" {
+	db := mariadbtest.Open(t)
+	if db == nil {
 		return nil
-	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.PingContext(t.Context()); err != nil {
-		t.Fatalf("LAKESQL_MARIADB_DSN is set but MariaDB does not answer: %v", err)
 	}
 	return &target{name: "MariaDB", db: db}
 }
