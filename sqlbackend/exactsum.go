@@ -66,7 +66,7 @@ func (s *exactSum) NewWindowFunction() (sql.WindowFunction, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &exactSumWindow{expr: child, scale: int32(s.typ.Scale())}
+	w := &sumAvgWindow{expr: child, sum: true, scale: int32(s.typ.Scale())}
 	return w.WithWindow(s.Window())
 }
 
@@ -100,77 +100,6 @@ func (b *exactSumBuffer) Eval(*sql.Context) (any, error) {
 }
 
 func (b *exactSumBuffer) Dispose() {}
-
-// exactSumWindow is SUM over window frames, from decimal prefix sums of
-// the partition, with the frames GMS's own window SUM uses.
-type exactSumWindow struct {
-	expr   sql.Expression
-	scale  int32
-	framer sql.WindowFramer
-	start  int
-	// sums[i] and counts[i] are the sum and the number of non-NULL values
-	// of the partition's first i rows.
-	sums   []decimal.Decimal
-	counts []int
-}
-
-var _ sql.WindowFunction = (*exactSumWindow)(nil)
-
-// WithWindow is aggregation.SumAgg.WithWindow: the frame of the window
-// definition, if it has one.
-func (w *exactSumWindow) WithWindow(def *sql.WindowDefinition) (sql.WindowFunction, error) {
-	out := *w
-	if def != nil && def.Frame != nil {
-		framer, err := def.Frame.NewFramer(def)
-		if err != nil {
-			return nil, err
-		}
-		out.framer = framer
-	}
-	return &out, nil
-}
-
-// DefaultFramer is aggregation.SumAgg's.
-func (w *exactSumWindow) DefaultFramer() sql.WindowFramer {
-	if w.framer != nil {
-		return w.framer
-	}
-	return aggregation.NewUnboundedPrecedingToCurrentRowFramer()
-}
-
-func (w *exactSumWindow) StartPartition(ctx *sql.Context, interval sql.WindowInterval, buf sql.WindowBuffer) error {
-	n := interval.End - interval.Start
-	w.start = interval.Start
-	w.sums = make([]decimal.Decimal, n+1)
-	w.counts = make([]int, n+1)
-	for i := range n {
-		w.sums[i+1], w.counts[i+1] = w.sums[i], w.counts[i]
-		v, err := w.expr.Eval(ctx, buf[interval.Start+i])
-		if err != nil {
-			return err
-		}
-		if v == nil {
-			continue
-		}
-		d, err := exactValue(ctx, v)
-		if err != nil {
-			return err
-		}
-		w.sums[i+1], w.counts[i+1] = w.sums[i].Add(d), w.counts[i]+1
-	}
-	return nil
-}
-
-// Compute is the sum of the frame's values, NULL for a frame without any.
-func (w *exactSumWindow) Compute(_ *sql.Context, interval sql.WindowInterval, _ sql.WindowBuffer) any {
-	from, to := interval.Start-w.start, interval.End-w.start
-	if to <= from || w.counts[to] == w.counts[from] {
-		return nil
-	}
-	return w.sums[to].Sub(w.sums[from]).Round(w.scale)
-}
-
-func (w *exactSumWindow) Dispose() {}
 
 // exactValue is an integer or decimal argument as a decimal. GMS hands a
 // DECIMAL literal over as its text at times (see aggregation.sumBuffer).

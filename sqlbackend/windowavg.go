@@ -171,9 +171,10 @@ func (a *windowAvg) NewWindowFunction() (sql.WindowFunction, error) {
 	return w.WithWindow(a.Window())
 }
 
-// sumAvgWindow computes averages (or with sum set, float64 sums) over
-// window frames from prefix sums of the partition: decimal sums for an
-// exact average (scale >= 0), float64 ones otherwise.
+// sumAvgWindow computes averages (or with sum set, sums) over window
+// frames from prefix sums of the partition: decimal sums for an exact
+// result (scale >= 0), float64 ones otherwise. It serves AVG (windowAvg),
+// exact SUM (exactSum) and SUM of floating-point values (windowexec.go).
 type sumAvgWindow struct {
 	expr   sql.Expression
 	sum    bool
@@ -261,7 +262,11 @@ func (w *sumAvgWindow) Compute(_ *sql.Context, interval sql.WindowInterval, _ sq
 		return nil
 	}
 	if w.scale >= 0 {
-		return w.sums[to].Sub(w.sums[from]).DivRound(decimal.NewFromInt(int64(count)), w.scale)
+		sum := w.sums[to].Sub(w.sums[from])
+		if w.sum {
+			return sum.Round(w.scale)
+		}
+		return sum.DivRound(decimal.NewFromInt(int64(count)), w.scale)
 	}
 	if w.sum {
 		return w.floats[to] - w.floats[from]
