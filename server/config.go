@@ -30,6 +30,14 @@ type Config struct {
 	// region, path-style addressing and, if not from the standard AWS
 	// environment and config chain, credentials.
 	S3 s3io.Config `json:"s3"`
+	// Catalog holds Paimon catalog options, with the keys Flink's CREATE
+	// CATALOG takes. Empty is the filesystem catalog. "metastore": "jdbc"
+	// selects Paimon's JDBC catalog (uri, jdbc.user, jdbc.password,
+	// catalog-key, lock.enabled, …): databases and tables are listed in
+	// and created through its tables, and with lock.enabled every
+	// snapshot and schema is published under Java's catalog lock, which
+	// Java writers sharing the warehouse need (see README, Writes).
+	Catalog map[string]string `json:"catalog"`
 	// MaxConnections caps concurrent client connections; a client over the
 	// cap gets MySQL error 1040. 0 means no cap.
 	MaxConnections int `json:"max_connections"`
@@ -173,6 +181,9 @@ func (c Config) Validate() error {
 		if _, _, err := s3io.ParseURL(c.Warehouse); err != nil {
 			return err
 		}
+	}
+	if err := validateCatalogOptions(c.Catalog); err != nil {
+		return err
 	}
 	if c.MaxConnections < 0 {
 		return fmt.Errorf("max_connections %d is negative", c.MaxConnections)

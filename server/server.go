@@ -46,6 +46,7 @@ type Server struct {
 	metricsHTTP *http.Server
 	metricsAddr net.Addr
 	accounts    *accountStore
+	catalog     Catalog
 }
 
 // New validates the config, opens the warehouse, sets up the accounts and
@@ -59,12 +60,28 @@ func New(cfg Config, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	cat, err := OpenCatalog(context.Background(), cfg.Catalog, cfg.onObjectStore(), opts.FileIO, root)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newServer(cfg, opts, root, cat, localDisk)
+	if err != nil {
+		_ = cat.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newServer is New once the catalog is open; localDisk says whether the
+// warehouse is a local directory this process opened.
+func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk bool) (*Server, error) {
 	tlsConfig, err := cfg.TLS.load()
 	if err != nil {
 		return nil, err
 	}
+	opts.FileIO = cat.FileIO
 	metrics := sqlbackend.NewMetrics()
-	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Now: opts.Now, Metrics: metrics})
+	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: metrics})
 	if opts.Procedures == nil {
 		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: metrics})
 	}
@@ -77,7 +94,7 @@ func New(cfg Config, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics, accounts: accounts}
+	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics, accounts: accounts, catalog: cat}
 	if err := s.listen(backend, tlsConfig); err != nil {
 		return nil, err
 	}
@@ -242,6 +259,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		defer s.metricsHTTP.Close()
 	}
 	defer s.engine.Close()
+	defer s.catalog.Close()
 	select {
 	case <-s.tracker.drain():
 		return nil

@@ -14,6 +14,9 @@ import (
 type Options struct {
 	FileIO    fileio.FileIO
 	Warehouse string
+	// Metastore names the databases and tables when the warehouse uses
+	// Paimon's JDBC catalog; nil means its directories name them.
+	Metastore catalog.Metastore
 	// Now stamps schemas and commits; default time.Now.
 	Now func() time.Time
 	// NewUUID names data and metadata files and default commit users;
@@ -51,7 +54,7 @@ func New(opts Options) *Backend {
 	}
 	return &Backend{
 		opts:    opts,
-		catalog: catalog.New(opts.FileIO, opts.Warehouse, opts.Now),
+		catalog: catalog.NewWithMetastore(opts.FileIO, opts.Warehouse, opts.Now, opts.Metastore),
 		tables:  map[string]*table.Table{},
 	}
 }

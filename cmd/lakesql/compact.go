@@ -26,6 +26,7 @@ import (
 const compactUsage = `usage:
   lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full]
   lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE] --watch [--interval DURATION] [--metrics-listen HOST:PORT]
+--catalog-option KEY=VALUE (repeatable) opens the warehouse's Paimon catalog, as serve does.
 `
 
 // compactConfig is what the compact command was asked to do.
@@ -42,6 +43,9 @@ type compactConfig struct {
 	// s3 configures an s3:// warehouse: the "s3" section of the server's
 	// config file.
 	s3 s3io.Config
+	// catalog holds the Paimon catalog options: the config file's
+	// "catalog" section with the --catalog-option flags on top.
+	catalog map[string]string
 }
 
 // runCompact is the dedicated compaction service: it compacts the tables of
@@ -59,8 +63,13 @@ func runCompact(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cat, err := server.OpenCatalog(ctx, cfg.catalog, strings.HasPrefix(cfg.warehouse, s3io.Scheme), fsys, root)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
 	cfg.warehouse = root
-	svc := newCompactService(cfg, fsys, out)
+	svc := newCompactService(cfg, cat, out)
 	if !cfg.watch {
 		return svc.round(ctx)
 	}
@@ -95,6 +104,8 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 	fs.BoolVar(&cfg.watch, "watch", false, "compact in rounds until stopped")
 	fs.DurationVar(&cfg.interval, "interval", time.Minute, "time between rounds with --watch")
 	fs.StringVar(&cfg.metricsListen, "metrics-listen", "", "HOST:PORT serving Prometheus /metrics with --watch")
+	catalogFlags := catalogOptions{}
+	fs.Var(catalogFlags, "catalog-option", "Paimon catalog option KEY=VALUE (repeatable)")
 	positional, err := parseInterspersed(fs, args)
 	switch {
 	case err != nil:
@@ -118,7 +129,9 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 			return cfg, err
 		}
 		cfg.s3 = serverCfg.S3
+		cfg.catalog = serverCfg.Catalog
 	}
+	cfg.catalog = catalogFlags.applyTo(cfg.catalog)
 	if *full {
 		cfg.mode = compact.Full
 	}
@@ -152,8 +165,8 @@ type compactService struct {
 	metrics *sqlbackend.Metrics
 }
 
-func newCompactService(cfg compactConfig, fsys fileio.FileIO, out io.Writer) *compactService {
-	return &compactService{cfg: cfg, io: fsys, catalog: catalog.New(fsys, cfg.warehouse, time.Now),
+func newCompactService(cfg compactConfig, cat server.Catalog, out io.Writer) *compactService {
+	return &compactService{cfg: cfg, io: cat.FileIO, catalog: catalog.NewWithMetastore(cat.FileIO, cfg.warehouse, time.Now, cat.Metastore),
 		out: &lockedWriter{w: out}, identities: map[string]*compact.Identity{}, skipped: map[string]bool{}}
 }
 

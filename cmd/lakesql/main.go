@@ -19,7 +19,7 @@ import (
 const usage = `usage:
   lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
   lakesql inspect TABLE_DIR
-  lakesql serve [--listen HOST:PORT] [--warehouse DIR|s3://BUCKET/PREFIX] [--config FILE] [--metrics-listen HOST:PORT]
+  lakesql serve [--listen HOST:PORT] [--warehouse DIR|s3://BUCKET/PREFIX] [--config FILE] [--metrics-listen HOST:PORT] [--catalog-option KEY=VALUE]...
   lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D] [--metrics-listen HOST:PORT]]
 `
 

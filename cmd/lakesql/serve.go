@@ -61,6 +61,8 @@ func parseServeArgs(args []string) (server.Config, error) {
 	warehouse := fs.String("warehouse", server.DefaultWarehouse, "warehouse directory")
 	configPath := fs.String("config", "", "JSON config file")
 	metricsListen := fs.String("metrics-listen", "", "HOST:PORT serving Prometheus /metrics")
+	catalogFlags := catalogOptions{}
+	fs.Var(catalogFlags, "catalog-option", "Paimon catalog option KEY=VALUE (repeatable), e.g. metastore=jdbc")
 	if err := fs.Parse(args); err != nil {
 		return server.Config{}, usageError("serve: " + err.Error())
 	}
@@ -84,5 +86,6 @@ func parseServeArgs(args []string) (server.Config, error) {
 			cfg.MetricsListen = *metricsListen
 		}
 	})
+	cfg.Catalog = catalogFlags.applyTo(cfg.Catalog)
 	return cfg, nil
 }

@@ -61,6 +61,9 @@ type Catalog struct {
 	io        fileio.FileIO
 	warehouse string
 	now       func() time.Time
+	// metastore names the databases and tables when the warehouse uses a
+	// JDBC catalog; nil means the directories name them.
+	metastore Metastore
 }
 
 // New returns the catalog of the warehouse at the root directory warehouse

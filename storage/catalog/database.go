@@ -15,6 +15,9 @@ import (
 // name is not a valid database name (".db", ".hidden.db") are skipped,
 // since no statement could address them.
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	if c.metastore != nil {
+		return c.metastore.ListDatabases(ctx)
+	}
 	infos, err := c.io.List(ctx, c.warehouse)
 	if err != nil {
 		return nil, fmt.Errorf("list databases in %s: %w", c.warehouse, err)
@@ -38,6 +41,9 @@ func (c *Catalog) DatabaseExists(ctx context.Context, db string) (bool, error) {
 }
 
 func (c *Catalog) databaseExists(ctx context.Context, db string) (bool, error) {
+	if c.metastore != nil {
+		return c.metastore.DatabaseExists(ctx, db)
+	}
 	fi, err := c.io.Stat(ctx, c.databaseDir(db))
 	switch {
 	case errors.Is(err, fileio.ErrNotExist):
@@ -54,15 +60,15 @@ func (c *Catalog) CreateDatabase(ctx context.Context, db string, ifNotExists boo
 	if err := validateDatabaseName(db); err != nil {
 		return err
 	}
+	if err := c.checkMetastoreName("database", db); err != nil {
+		return err
+	}
 	exists, err := c.databaseExists(ctx, db)
 	if err == nil && exists {
 		err = ErrDatabaseExists
 	}
 	if err == nil {
-		err = c.io.PutIfAbsent(ctx, childPath(c.databaseDir(db), databaseMarker), nil)
-		if errors.Is(err, fileio.ErrExist) {
-			err = fmt.Errorf("%w: %w", ErrDatabaseExists, err)
-		}
+		err = c.recordDatabase(ctx, db)
 	}
 	if errors.Is(err, ErrDatabaseExists) && ifNotExists {
 		return nil
@@ -71,6 +77,19 @@ func (c *Catalog) CreateDatabase(ctx context.Context, db string, ifNotExists boo
 		return fmt.Errorf("create database %s: %w", db, err)
 	}
 	return nil
+}
+
+// recordDatabase makes a database exist: a row of the metastore, or the
+// marker file of the directory (see the package doc).
+func (c *Catalog) recordDatabase(ctx context.Context, db string) error {
+	if c.metastore != nil {
+		return c.metastore.CreateDatabase(ctx, db, c.databaseDir(db))
+	}
+	err := c.io.PutIfAbsent(ctx, childPath(c.databaseDir(db), databaseMarker), nil)
+	if errors.Is(err, fileio.ErrExist) {
+		err = fmt.Errorf("%w: %w", ErrDatabaseExists, err)
+	}
+	return err
 }
 
 // DropDatabase deletes a database and everything under it. A database that
@@ -88,6 +107,12 @@ func (c *Catalog) DropDatabase(ctx context.Context, db string, ifExists, cascade
 	}
 	if err == nil && len(tables) > 0 && !cascade {
 		err = fmt.Errorf("%w: it holds %d tables", ErrDatabaseNotEmpty, len(tables))
+	}
+	if err == nil && c.metastore != nil {
+		// Forgotten first, as JdbcCatalog.dropDatabaseImpl does: an
+		// interrupted drop leaves files no catalog names, never names
+		// without files.
+		err = c.metastore.DropDatabase(ctx, db)
 	}
 	if err == nil {
 		err = c.deleteTree(ctx, c.databaseDir(db))

@@ -15,6 +15,9 @@ import (
 // holding at least one schema file, as Java's listTablesInFileSystem
 // decides. A missing database is an error wrapping ErrDatabaseNotFound.
 func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
+	if c.metastore != nil {
+		return c.metastoreListTables(ctx, db)
+	}
 	if err := c.checkDatabaseExists(ctx, db); err != nil {
 		return nil, err
 	}
@@ -46,6 +49,9 @@ func (c *Catalog) TableExists(ctx context.Context, db, table string) (bool, erro
 	if err != nil {
 		return false, err
 	}
+	if c.metastore != nil {
+		return c.metastoreTableExists(ctx, db, table, dir)
+	}
 	return c.isTable(ctx, dir)
 }
 
@@ -60,12 +66,18 @@ func (c *Catalog) CreateTable(ctx context.Context, db, table string, def TableDe
 	if err != nil {
 		return err
 	}
+	if err := c.checkMetastoreName("table", table); err != nil {
+		return err
+	}
 	s, err := newTableSchema(def, c.now().UnixMilli())
 	if err == nil {
 		err = c.checkNoView(ctx, db, table)
 	}
 	if err == nil {
 		err = c.publishNewTable(ctx, db, dir, s)
+	}
+	if err == nil && c.metastore != nil {
+		err = c.metastoreAddTable(ctx, db, table, dir)
 	}
 	if errors.Is(err, ErrTableExists) && ifNotExists {
 		return nil
@@ -106,7 +118,7 @@ func (c *Catalog) DropTable(ctx context.Context, db, table string, ifExists bool
 	if err != nil {
 		return err
 	}
-	exists, err := c.isTable(ctx, dir)
+	exists, err := c.forgetTable(ctx, db, table, dir)
 	switch {
 	case err == nil && !exists && ifExists:
 		return nil
@@ -119,6 +131,16 @@ func (c *Catalog) DropTable(ctx context.Context, db, table string, ifExists bool
 		return fmt.Errorf("drop table %s.%s: %w", db, table, err)
 	}
 	return nil
+}
+
+// forgetTable reports whether the table exists for DropTable, and removes
+// a metastore's record of it first, as JdbcCatalog.dropTableImpl does, so
+// that an interrupted drop leaves files that no catalog names.
+func (c *Catalog) forgetTable(ctx context.Context, db, table, dir string) (bool, error) {
+	if c.metastore == nil {
+		return c.isTable(ctx, dir)
+	}
+	return c.metastore.RemoveTable(ctx, db, table)
 }
 
 func (c *Catalog) checkDatabaseExists(ctx context.Context, db string) error {
