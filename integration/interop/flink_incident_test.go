@@ -59,19 +59,11 @@ func incidentDuration(t *testing.T) time.Duration {
 // incidentDt is the partition of a key: four days.
 func incidentDt(key int64) string { return fmt.Sprintf("2026-04-%d", 16+key%4) }
 
-// flinkIncident opts into TestFlinkPaymentIncident. It is off in
-// .ci/interop until lakesql and Java share a catalog lock: Java publishes
-// a snapshot by check-then-rename, which can replace one lakesql has just
-// published and acknowledged (FINDINGS.md F22, a lost write; issue 14 part
-// 4), so the test fails on some runs by design of the race, not of the
-// test.
-var flinkIncident = flag.Bool("flink.incident", os.Getenv("LAKESQL_INTEROP_FLINK_INCIDENT") != "",
-	"run TestFlinkPaymentIncident (also $LAKESQL_INTEROP_FLINK_INCIDENT); it loses writes on some runs until F22 is fixed")
-
+// TestFlinkPaymentIncident runs both variants. Flink, its compaction job
+// and lakesql open one JDBC catalog with lock.enabled (sharedCatalog):
+// without that shared lock Java's check-then-rename publish can replace a
+// snapshot lakesql has just published and acknowledged (FINDINGS.md F22).
 func TestFlinkPaymentIncident(t *testing.T) {
-	if !*flinkIncident {
-		t.Skip("off until F22 (Java's check-then-rename publish can replace lakesql's snapshot) is fixed by a shared catalog lock; -flink.incident runs it")
-	}
 	t.Run("inline-compaction", func(t *testing.T) { runIncident(t, false) })
 	t.Run("write-only", func(t *testing.T) { runIncident(t, true) })
 }
@@ -194,7 +186,10 @@ func runIncident(t *testing.T, writeOnly bool) {
 	}
 	dir := flinkTool(t)
 	wh := warehouseDir(t)
-	srv := servertest.Start(t, servertest.Config(wh), server.Options{})
+	catalog := sharedCatalog(t)
+	cfg := servertest.Config(wh)
+	cfg.Catalog = catalog
+	srv := servertest.Start(t, cfg, server.Options{})
 	db := connect(t, srv)
 	ctx := context.Background()
 
@@ -230,7 +225,8 @@ FROM gen;
 `, n, incidentRate, incidentKeys, incidentKeys))
 	checkpoints := filepath.Join(wh, "flink-checkpoints")
 	jobLog := filepath.Join(wh, "flink-job.log")
-	jobArgs := []string{"--warehouse", wh, "--file", script, "--checkpoint-ms", "1000", "--checkpoint-dir", checkpoints}
+	jobArgs := append([]string{"--warehouse", wh, "--file", script, "--checkpoint-ms", "1000", "--checkpoint-dir", checkpoints},
+		flinkCatalogArgs(catalog)...)
 	flink := startFlink(t, dir, jobLog, jobArgs...)
 	t.Logf("flink job: %d rows over %d keys at %d rows/s; log %s", n, incidentKeys, incidentRate, jobLog)
 
@@ -242,7 +238,8 @@ FROM gen;
 	if writeOnly {
 		cs := filepath.Join(wh, "flink-compact.sql")
 		writeFile(t, cs, "CALL sys.compact(`table` => 'pay.payments', `options` => 'commit.user-prefix=flink-compact');\n")
-		compactor = startFlink(t, dir, compactLog, "--warehouse", wh, "--file", cs, "--batch", "--repeat-ms", "3000", "--until-file", stop)
+		compactor = startFlink(t, dir, compactLog, append([]string{"--warehouse", wh, "--file", cs, "--batch", "--repeat-ms", "3000", "--until-file", stop},
+			flinkCatalogArgs(catalog)...)...)
 	}
 
 	var (

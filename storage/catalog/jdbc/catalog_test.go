@@ -3,6 +3,7 @@ package jdbc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 // catalogOptions returns the options of a fresh catalog in each database
 // the tests can reach: a SQLite file always, and the PostgreSQL of
 // .ci/postgres when LAKESQL_POSTGRES_JDBC names it (a catalog key of its
-// own per test keeps runs apart).
+// own per call keeps tests and runs apart there: they share its tables).
 func catalogOptions(t *testing.T) map[string]map[string]string {
 	all := map[string]map[string]string{
 		"sqlite": {"metastore": "jdbc", "uri": "jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db"), "lock.enabled": "true"},
@@ -27,7 +28,7 @@ func catalogOptions(t *testing.T) map[string]map[string]string {
 		all["postgresql"] = map[string]string{
 			"metastore": "jdbc", "uri": uri, "lock.enabled": "true",
 			"jdbc.user": os.Getenv("LAKESQL_POSTGRES_USER"), "jdbc.password": os.Getenv("LAKESQL_POSTGRES_PASSWORD"),
-			"catalog-key": "test-" + filepath.Base(t.TempDir()),
+			"catalog-key": fmt.Sprintf("test-%d", time.Now().UnixNano()),
 		}
 	}
 	return all
@@ -191,6 +192,7 @@ func TestExpiredLockIsCleared(t *testing.T) {
 		if err != nil || !held {
 			t.Fatalf("acquiring over an expired row: held=%v err=%v", held, err)
 		}
+		defer c.release(ctx, id)
 		held, err = c.tryAcquire(ctx, id)
 		if err != nil || held {
 			t.Fatalf("acquiring over a fresh row: held=%v err=%v, want not held", held, err)

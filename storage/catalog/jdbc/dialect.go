@@ -164,9 +164,10 @@ func sqliteDialect(target string, props map[string]string) (dialect, error) {
 		return dialect{}, fmt.Errorf("jdbc catalog: %w: SQLite URL %q (jdbc:sqlite:<file> only)", lakeerr.ErrUnsupported, target)
 	}
 	// Several processes share the file: wait for its write lock rather
-	// than fail at once with SQLITE_BUSY, as sqlite-jdbc's default
-	// busy_timeout does.
-	dsn := "file:" + target + "?_pragma=busy_timeout(10000)"
+	// than fail at once with SQLITE_BUSY, and use the write-ahead log,
+	// without which Java's lock statements fail with SQLITE_BUSY while
+	// its catalog holds a read open (the mode stays with the file).
+	dsn := "file:" + target + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
 	return dialect{
 		protocol: "sqlite", driver: "sqlite", dsn: dsn,
 		lockAgeOver:     "strftime('%s', 'now') - strftime('%s', acquired_at) > expire_time_seconds",

@@ -17,11 +17,14 @@ import java.util.List;
 
 /**
  * lakesql's Flink 1.20 runner over paimon-flink-1.20: runs a file of Flink SQL
- * statements on a local MiniCluster against a Paimon filesystem catalog named
- * {@code paimon} (the current catalog) on a local warehouse (see ../README.md).
+ * statements on a local MiniCluster against a Paimon catalog named
+ * {@code paimon} (the current catalog) on a local warehouse (see ../README.md):
+ * the filesystem catalog, or whatever --catalog-option KEY=VALUE (repeatable,
+ * added to CREATE CATALOG's WITH) selects, e.g. Paimon's JDBC catalog with
+ * metastore=jdbc, uri=jdbc:postgresql://…, lock.enabled=true.
  *
  * <pre>
- * sql --warehouse W --file F [--batch] [--parallelism N]
+ * sql --warehouse W --file F [--catalog-option KEY=VALUE]... [--batch] [--parallelism N]
  *     [--checkpoint-ms MS --checkpoint-dir D [--restore latest|PATH]]
  *     [--repeat-ms MS --until-file STOP]
  * </pre>
@@ -55,6 +58,19 @@ public final class FlinkTool {
         System.exit(0);
     }
 
+    /** One KEY=VALUE as a ", 'KEY' = 'VALUE'" item of a WITH clause. */
+    static String withOption(String pair) {
+        int eq = pair.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException("--catalog-option " + pair + " is not KEY=VALUE");
+        }
+        return ", " + quote(pair.substring(0, eq)) + " = " + quote(pair.substring(eq + 1));
+    }
+
+    static String quote(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
     static String describe(Throwable e) {
         StringBuilder sb = new StringBuilder();
         for (Throwable c = e; c != null; c = c.getCause()) {
@@ -74,6 +90,7 @@ public final class FlinkTool {
             throw new IllegalArgumentException("usage: sql --warehouse W --file F [options]");
         }
         String warehouse = null, file = null, checkpointDir = null, restore = null, untilFile = null;
+        StringBuilder catalogOptions = new StringBuilder();
         boolean batch = false;
         int parallelism = 1;
         long checkpointMs = 1000, repeatMs = 0;
@@ -81,6 +98,7 @@ public final class FlinkTool {
             switch (args[i]) {
                 case "--warehouse": warehouse = args[++i]; break;
                 case "--file": file = args[++i]; break;
+                case "--catalog-option": catalogOptions.append(withOption(args[++i])); break;
                 case "--batch": batch = true; break;
                 case "--parallelism": parallelism = Integer.parseInt(args[++i]); break;
                 case "--checkpoint-ms": checkpointMs = Long.parseLong(args[++i]); break;
@@ -127,7 +145,7 @@ public final class FlinkTool {
             tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.newInstance().inStreamingMode().build());
         }
         tEnv.executeSql("CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = '"
-                + new File(warehouse).toURI() + "')").await();
+                + new File(warehouse).toURI() + "'" + catalogOptions + ")").await();
         tEnv.executeSql("USE CATALOG paimon").await();
 
         do {
