@@ -3,11 +3,8 @@ package org.lakesql.interop;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.disk.IOManager;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
@@ -15,7 +12,6 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.RowKind;
 
-import java.io.File;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +26,8 @@ import java.util.Map;
  * branch --warehouse W --table db.t --name B [--tag T]        create a branch (empty, or from a tag)
  * commit --warehouse W --table db.t [--branch B] --commits JSON   the write spec's "commits" on the table or a branch
  * </pre>
+ *
+ * Each also takes --catalog JSON (PaimonTool.catalog).
  */
 final class JavaWrites {
     private JavaWrites() {}
@@ -55,17 +53,11 @@ final class JavaWrites {
     }
 
     private static String need(Map<String, String> a, String name) {
-        String v = a.get(name);
-        if (v == null) {
-            throw new IllegalArgumentException("--" + name + " is required");
-        }
-        return v;
+        return PaimonTool.need(a, name);
     }
 
-    private static Catalog catalog(Map<String, String> a) {
-        Options o = new Options();
-        o.set("warehouse", new File(need(a, "warehouse")).getAbsolutePath());
-        return CatalogFactory.createCatalog(CatalogContext.create(o));
+    private static Catalog catalog(Map<String, String> a) throws Exception {
+        return PaimonTool.catalog(a);
     }
 
     private static void alter(Map<String, String> a, PrintStream out) throws Exception {

@@ -57,6 +57,10 @@ import java.util.Set;
  *                                                                   on stdin, one JSON answer a line
  * </pre>
  *
+ * Every command that takes --warehouse also takes --catalog JSON, more
+ * catalog options (the JDBC catalog and its lock, see catalog()). JavaWrites
+ * and CatalogCommands have the other commands.
+ *
  * Errors go to stderr with exit status 1 (in batch mode, as {"error": …}).
  */
 public final class PaimonTool {
@@ -120,7 +124,8 @@ public final class PaimonTool {
 
     private void run(String[] argv) throws Exception {
         if (argv.length == 0) {
-            throw new IllegalArgumentException("usage: paimon-interop dump|snapshots|systable|write|compact|expire|batch …");
+            throw new IllegalArgumentException("usage: paimon-interop dump|snapshots|systable|write|compact|expire"
+                    + "|alter|tag|branch|commit|create-database|list|drop-table|commit-loop|batch …");
         }
         Map<String, String> a = flags(argv);
         switch (argv[0]) {
@@ -147,7 +152,7 @@ public final class PaimonTool {
                         .put("paimon", Table.class.getPackage().getImplementationVersion())));
                 break;
             default:
-                if (JavaWrites.run(argv[0], a, out)) {
+                if (JavaWrites.run(argv[0], a, out) || CatalogCommands.run(argv[0], a, out)) {
                     break;
                 }
                 throw new IllegalArgumentException("unknown subcommand " + argv[0]);
@@ -165,7 +170,7 @@ public final class PaimonTool {
         return a;
     }
 
-    private static String need(Map<String, String> a, String name) {
+    static String need(Map<String, String> a, String name) {
         String v = a.get(name);
         if (v == null) {
             throw new IllegalArgumentException("--" + name + " is required");
@@ -173,8 +178,25 @@ public final class PaimonTool {
         return v;
     }
 
-    private static Catalog catalog(Map<String, String> a) {
+    /**
+     * catalog opens the catalog of --warehouse, a filesystem catalog unless
+     * --catalog, a JSON object of more catalog options, says otherwise: e.g.
+     * {"metastore": "jdbc", "uri": "jdbc:postgresql://…", "jdbc.user": …,
+     * "jdbc.password": …, "catalog-key": …, "lock.enabled": "true"} for the
+     * JDBC catalog whose lock lakesql shares.
+     */
+    static Catalog catalog(Map<String, String> a) throws Exception {
         Options o = new Options();
+        if (a.containsKey("catalog")) {
+            JsonNode extra = JSON.readTree(a.get("catalog"));
+            if (!extra.isObject()) {
+                throw new IllegalArgumentException("--catalog must be a JSON object of catalog options");
+            }
+            extra.fields().forEachRemaining(e -> o.set(e.getKey(), e.getValue().asText()));
+        }
+        if (o.containsKey("warehouse")) {
+            throw new IllegalArgumentException("--catalog must not set warehouse; --warehouse does");
+        }
         o.set("warehouse", new File(need(a, "warehouse")).getAbsolutePath());
         return CatalogFactory.createCatalog(CatalogContext.create(o));
     }
@@ -297,7 +319,7 @@ public final class PaimonTool {
         }
     }
 
-    private static List<ObjectNode> rows(Table t) throws Exception {
+    static List<ObjectNode> rows(Table t) throws Exception {
         List<ObjectNode> rows = new ArrayList<>();
         ReadBuilder rb = t.newReadBuilder();
         try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan().splits())) {
