@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sirupsen/logrus"
@@ -24,20 +26,12 @@ func validateCatalogOptions(options map[string]string) error {
 		return nil
 	case m == "" || strings.EqualFold(m, metastoreFilesystem):
 		if len(options) > 1 || m == "" {
-			return fmt.Errorf("catalog options %v: the filesystem catalog takes none (did you mean \"metastore\": \"jdbc\"?)", keys(options))
+			return fmt.Errorf("catalog options %v: the filesystem catalog takes none (did you mean \"metastore\": \"jdbc\"?)", slices.Sorted(maps.Keys(options)))
 		}
 		return nil
 	default:
 		return fmt.Errorf("catalog metastore %q: lakesql opens the filesystem and jdbc catalogs", m)
 	}
-}
-
-func keys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // Catalog is what a warehouse's catalog options add to its file system.
@@ -80,7 +74,12 @@ func OpenCatalog(ctx context.Context, options map[string]string, objectStore boo
 	if jc.LockEnabled() {
 		c.FileIO = tablelock.Wrap(fsys, root, jc)
 	}
-	logrus.WithField("catalog", jc.String()).WithField("lock", jc.LockEnabled()).Info("catalog opened")
+	entry := logrus.WithField("catalog", jc.String()).WithField("lock", jc.LockEnabled())
+	if zone := jc.SessionTimeZone(); zone != "" {
+		// Java writers' JVMs must run in this zone (jdbc.Catalog.SessionTimeZone).
+		entry = entry.WithField("session_time_zone", zone)
+	}
+	entry.Info("catalog opened")
 	return c, nil
 }
 

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/catalog/jdbc"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/spec"
 )
 
 // TestServeOnJDBCCatalog: with Paimon's JDBC catalog, databases and tables
@@ -30,6 +33,15 @@ func TestServeOnJDBCCatalog(t *testing.T) {
 		t.Fatalf("CREATE TABLE with an upper case name: %v, want the JDBC catalog's refusal", err)
 	}
 	expectCatalogTables(t, catalogDB, "shop", "orders")
+	// A table directory the catalog does not name is not a table, as for
+	// Java: a filesystem-catalog writer's table stays invisible.
+	stray := catalog.New(localio.New(), cfg.Warehouse, nil)
+	if err := stray.CreateTable(context.Background(), "shop", "stray", catalog.TableDefinition{Fields: orders(t)}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("SELECT * FROM shop.stray"); mysqlErrorNumber(err) != 1146 {
+		t.Fatalf("SELECT from an unrecorded table directory: %v, want 1146", err)
+	}
 	r.stop(t)
 
 	r = start(t, cfg)
@@ -39,6 +51,14 @@ func TestServeOnJDBCCatalog(t *testing.T) {
 	}
 	exec(t, db, "DROP TABLE shop.orders")
 	expectCatalogTables(t, catalogDB, "shop")
+}
+
+func orders(t *testing.T) []spec.DataField {
+	typ, err := spec.ParseDataType("BIGINT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []spec.DataField{{Name: "id", Type: typ}}
 }
 
 // expectCatalogTables reads paimon_tables as Java would.

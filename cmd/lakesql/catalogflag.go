@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -13,10 +14,9 @@ type catalogOptions map[string]string
 
 func (c catalogOptions) String() string {
 	var pairs []string
-	for k, v := range c {
-		pairs = append(pairs, k+"="+v)
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		pairs = append(pairs, k+"="+c[k])
 	}
-	sort.Strings(pairs)
 	return strings.Join(pairs, ",")
 }
 
@@ -34,12 +34,10 @@ func (c catalogOptions) applyTo(options map[string]string) map[string]string {
 	if len(c) == 0 {
 		return options
 	}
-	merged := map[string]string{}
-	for k, v := range options {
-		merged[k] = v
+	merged := maps.Clone(options)
+	if merged == nil {
+		merged = map[string]string{}
 	}
-	for k, v := range c {
-		merged[k] = v
-	}
+	maps.Copy(merged, c)
 	return merged
 }

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/catalog/jdbc"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -241,5 +244,41 @@ func TestCompactWatchStopsOnSIGTERM(t *testing.T) {
 	rows, _ := w.rows("pk")
 	if len(rows) != 10 || !strings.HasSuffix(rows[0], "c5") {
 		t.Fatalf("after the service: rows %v, want ids 0..9 at c5", rows)
+	}
+}
+
+// TestCompactThroughJDBCCatalog: with catalog options the compactor
+// compacts the tables the JDBC catalog names, and publishes under its
+// lock.
+func TestCompactThroughJDBCCatalog(t *testing.T) {
+	w := newCompactWarehouse(t)
+	for c := range 3 {
+		w.commitRows("pk", fmt.Sprintf("c%d", c), 10)
+		w.commitRows("logs", fmt.Sprintf("c%d", c), 10)
+	}
+	uri := "jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db")
+	options := map[string]string{"metastore": "jdbc", "uri": uri, "lock.enabled": "true"}
+	opts, err := jdbc.ParseOptions(options, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc, err := jdbc.Open(context.Background(), opts, jdbc.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jc.Close()
+	if err := jc.AddTable(context.Background(), "db", "pk"); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	args := []string{"compact", "--warehouse", w.dir, "--full"}
+	for _, k := range slices.Sorted(maps.Keys(options)) {
+		args = append(args, "--catalog-option", k+"="+options[k])
+	}
+	if err := run(context.Background(), args, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := out.String(); !strings.Contains(got, "db.pk: compacted: snapshot 4:") || strings.Contains(got, "db.logs") {
+		t.Errorf("output %q: want db.pk compacted and nothing else (the catalog names only db.pk)", got)
 	}
 }

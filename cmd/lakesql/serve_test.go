@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,6 +150,29 @@ func TestServeFlagsOverrideConfig(t *testing.T) {
 	}
 	if cfg.Listen != server.DefaultListen || cfg.Warehouse != server.DefaultWarehouse {
 		t.Errorf("defaults %+v", cfg)
+	}
+}
+
+// --catalog-option adds to and overrides the config file's catalog options.
+func TestServeCatalogOptions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lakesql.json")
+	if err := os.WriteFile(path, []byte(`{"catalog": {"metastore": "jdbc", "uri": "jdbc:sqlite:/a.db", "catalog-key": "lake"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseServeArgs([]string{"--config", path, "--catalog-option", "uri=jdbc:sqlite:/b.db", "--catalog-option", "lock.enabled=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"metastore": "jdbc", "uri": "jdbc:sqlite:/b.db", "catalog-key": "lake", "lock.enabled": "true"}
+	if !maps.Equal(cfg.Catalog, want) {
+		t.Errorf("catalog options %v, want %v", cfg.Catalog, want)
+	}
+	if _, err := parseServeArgs([]string{"--catalog-option", "lock.enabled"}); err == nil {
+		t.Error("--catalog-option without = was accepted")
+	}
+	_, stderr, code := lakesql(t, "serve", "--warehouse", t.TempDir(), "--catalog-option", "metastore=hive")
+	if code != 1 || !strings.Contains(stderr, `catalog metastore "hive"`) {
+		t.Errorf("metastore=hive: exit %d, stderr %q; want exit 1 naming the metastore", code, stderr)
 	}
 }
 

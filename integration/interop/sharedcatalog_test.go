@@ -5,10 +5,11 @@ package interop
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"path/filepath"
-	"sort"
+	"slices"
 	"testing"
+	"time"
 )
 
 // sharedCatalog returns the options of the catalog every writer of a
@@ -27,7 +28,7 @@ func sharedCatalog(t *testing.T) map[string]string {
 		"uri":           uri,
 		"jdbc.user":     os.Getenv("LAKESQL_POSTGRES_USER"),
 		"jdbc.password": os.Getenv("LAKESQL_POSTGRES_PASSWORD"),
-		"catalog-key":   "interop-" + filepath.Base(t.TempDir()),
+		"catalog-key":   fmt.Sprintf("interop-%d", time.Now().UnixNano()),
 		"lock.enabled":  "true",
 	}
 }
@@ -35,7 +36,7 @@ func sharedCatalog(t *testing.T) map[string]string {
 // flinkCatalogArgs passes catalog options to the Flink runner.
 func flinkCatalogArgs(options map[string]string) []string {
 	var args []string
-	for _, k := range sortedKeys(options) {
+	for _, k := range slices.Sorted(maps.Keys(options)) {
 		args = append(args, "--catalog-option", fmt.Sprintf("%s=%s", k, options[k]))
 	}
 	return args
@@ -48,13 +49,4 @@ func javaCatalogArg(t *testing.T, options map[string]string) []string {
 		t.Fatal(err)
 	}
 	return []string{"--catalog", string(data)}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -29,6 +29,9 @@ type Catalog struct {
 	// releaseFailed hears about locks this process could not delete;
 	// they block other writers until they expire.
 	releaseFailed func(lockID string, err error)
+	// sessionZone is PostgreSQL's TimeZone of this process's sessions
+	// (see SessionTimeZone); "" elsewhere.
+	sessionZone string
 }
 
 // Settings are the injectable parts of a Catalog.
@@ -60,11 +63,34 @@ func Open(ctx context.Context, opts Options, s Settings) (*Catalog, error) {
 	}
 	c := &Catalog{db: db, dialect: d, opts: opts, now: s.Now, sleep: s.Sleep, releaseFailed: s.ReleaseFailed}
 	c.setDefaults()
-	if err := c.createTables(ctx); err != nil {
+	if err := c.createTables(ctx); err == nil {
+		err = c.readSessionZone(ctx)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// SessionTimeZone is the PostgreSQL session time zone lakesql's lock
+// statements run in, "" for other databases. It must be the zone of every
+// Java writer's sessions (pgjdbc uses the JVM's user.timezone): Java's
+// paimon_distributed_locks.acquired_at is a TIMESTAMP without time zone
+// written in the acquirer's session zone, and the expiry test
+// AGE(NOW(), acquired_at) reads it in the checker's, so a skew makes
+// writers delete each other's live locks, or keep dead ones for hours
+// (FINDINGS.md, F23). lakesql keeps the server's default zone and logs it.
+func (c *Catalog) SessionTimeZone() string { return c.sessionZone }
+
+func (c *Catalog) readSessionZone(ctx context.Context) error {
+	if c.dialect.protocol != "postgresql" {
+		return nil
+	}
+	if err := c.db.QueryRowContext(ctx, "SELECT current_setting('TimeZone')").Scan(&c.sessionZone); err != nil {
+		return fmt.Errorf("jdbc catalog: reading the session time zone: %w", err)
+	}
+	return nil
 }
 
 func (c *Catalog) setDefaults() {

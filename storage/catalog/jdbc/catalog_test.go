@@ -58,6 +58,9 @@ func TestMetastore(t *testing.T) {
 	forEachDatabase(t, func(t *testing.T, options map[string]string) {
 		ctx := context.Background()
 		c := open(t, options, Settings{})
+		if zone := c.SessionTimeZone(); (zone != "") != (c.dialect.protocol == "postgresql") {
+			t.Fatalf("session time zone %q on %s", zone, c.dialect.protocol)
+		}
 		must(t, c.CreateDatabase(ctx, "pay", "/wh/pay.db"))
 		if err := c.CreateDatabase(ctx, "pay", "/wh/pay.db"); !errors.Is(err, catalog.ErrDatabaseExists) {
 			t.Fatalf("second CreateDatabase: %v, want ErrDatabaseExists", err)

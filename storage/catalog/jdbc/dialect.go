@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,20 +58,11 @@ func parseURI(uri string, props map[string]string) (dialect, error) {
 // checkProperties refuses jdbc.* properties lakesql would silently drop.
 func checkProperties(props map[string]string, known ...string) error {
 	for name := range props {
-		if !contains(known, name) {
+		if !slices.Contains(known, name) {
 			return fmt.Errorf("jdbc catalog: %w: property jdbc.%s", lakeerr.ErrUnsupported, name)
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // serverURL parses "//host[:port]/database[?query]", the part of a
