@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/maintenance"
-	"github.com/lakesql/lakesql/storage/scan/scantest"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
