@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/variables"
 	"github.com/dolthub/vitess/go/mysql"
@@ -27,26 +29,6 @@ import (
 	"github.com/lakesql/lakesql/storage/write"
 )
 
-// fakeClock is the time of commits, tags and procedures; only the test
-// moves it. memio stamps files with the wall clock, so the clock starts at
-// the wall clock, and a test ages files by advancing it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // fixture is a warehouse in memory holding the table db.orders
 // (dt, id, v), partitioned by dt, keyed by (dt, id), written through the
 // real write and commit paths.
@@ -54,7 +36,7 @@ type fixture struct {
 	t     *testing.T
 	fs    *memio.FS
 	cat   *catalog.Catalog
-	clock *fakeClock
+	clock *clocktest.Clock
 	procs *Procedures
 	dir   string
 
@@ -76,7 +58,10 @@ var ordersTable = catalog.TableDefinition{
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, fs: memio.New(), clock: &fakeClock{now: time.Now().UTC()}}
+	// The clock is the time of commits, tags and procedures; only the test
+	// moves it. memio stamps files with the wall clock, so the clock starts
+	// at the wall clock, and a test ages files by advancing it.
+	f := &fixture{t: t, fs: memio.New(), clock: clocktest.New(time.Now().UTC())}
 	f.cat = catalog.New(f.fs, "wh", f.clock.Now)
 	ctx := context.Background()
 	if err := f.cat.CreateDatabase(ctx, "db", false); err != nil {
@@ -91,10 +76,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f.dir = dir
 	f.procs = New(Options{Catalog: f.cat, FileIO: f.fs, Now: f.clock.Now, NewUUID: f.newUUID, Logger: quietLogger(),
-		Sleep: func(ctx context.Context, d time.Duration) error {
-			f.clock.Advance(d)
-			return ctx.Err()
-		}})
+		Sleep: f.clock.Sleep})
 	return f
 }
 

@@ -394,7 +394,7 @@ func TestExpirePartitions(t *testing.T) {
 // depending on @@time_zone.
 func TestExpirePartitionsSessionZone(t *testing.T) {
 	f := newFixture(t)
-	f.clock.now = time.Date(2026, 4, 17, 20, 0, 0, 0, time.UTC)
+	f.clock.Set(time.Date(2026, 4, 17, 20, 0, 0, 0, time.UTC))
 	f.insert(nil, row("2026-04-17 05:30:00", 1, "a"))
 	ctx := newContext("db", nil)
 	// At 20:01 UTC, 05:30 UTC is 14.5 h ago; at 04:01 the next day in

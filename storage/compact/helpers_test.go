@@ -8,16 +8,16 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
 
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
-	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
@@ -80,14 +80,7 @@ func (tt *testTable) now() time.Time { return testNow }
 // options are compaction options on the table with a deterministic clock
 // and uuids.
 func (tt *testTable) options(mode Mode) Options {
-	return Options{FileIO: tt.io, TableDir: tt.dir, Mode: mode, Now: tt.now, NewUUID: tt.newUUID, Leases: newLeases()}
-}
-
-// newLeases returns a registry whose lease files are named alike in every
-// run, so that a sweep finds a compaction's lease I/O at the same steps.
-func newLeases() *lease.Registry {
-	var n atomic.Int64
-	return lease.NewRegistry(lease.Config{NewUUID: func() string { return fmt.Sprintf("lease-%d", n.Add(1)) }})
+	return Options{FileIO: tt.io, TableDir: tt.dir, Mode: mode, Now: tt.now, NewUUID: tt.newUUID, Leases: leasetest.New("lease", nil, 0)}
 }
 
 func (tt *testTable) compact(mode Mode) Result {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
 
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lease"
@@ -28,20 +30,10 @@ func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
 	}
 	before := tt.read()
 	filesBefore := tt.io.(*memio.FS).Files()
-	var mu sync.Mutex
-	now := testNow
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
+	clock := clocktest.New(testNow)
 	opts := tt.options(Full)
-	opts.Leases = lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock})
-	opts.hooks.beforeCommit = func(int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now = now.Add(45 * time.Minute)
-	}
+	opts.Leases = leasetest.New("lease", clock.Now, time.Hour)
+	opts.hooks.beforeCommit = func(int) { clock.Advance(45 * time.Minute) }
 	res, err := Table(context.Background(), opts)
 	if !errors.Is(err, lease.ErrExpired) {
 		t.Fatalf("compaction whose lease expired before its commit: %+v, %v; want lease.ErrExpired", res, err)

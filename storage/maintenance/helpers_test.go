@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
+
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -28,111 +31,15 @@ var (
 	stringType = spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
 )
 
-// fakeClock is the test's time: commits, file modification times and
-// maintenance all read it, and only the test moves it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// agedFS stamps each file it writes with the fake clock, and reports that
-// time as the file's modification time, so tests decide how old files are.
-type agedFS struct {
-	fileio.FileIO
-	clock *fakeClock
-	mu    sync.Mutex
-	times map[string]time.Time
-}
-
-func newAgedFS(inner fileio.FileIO, clock *fakeClock) *agedFS {
-	return &agedFS{FileIO: inner, clock: clock, times: map[string]time.Time{}}
-}
-
-func (a *agedFS) stamp(p string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.times[path.Clean(p)] = a.clock.Now()
-}
-
-func (a *agedFS) age(fi fileio.FileInfo) fileio.FileInfo {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if t, ok := a.times[path.Clean(fi.Path)]; ok {
-		fi.ModTime = t
-	}
-	return fi
-}
-
-func (a *agedFS) PutIfAbsent(ctx context.Context, p string, data []byte) error {
-	err := a.FileIO.PutIfAbsent(ctx, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) Overwrite(ctx context.Context, p string, data []byte) error {
-	err := a.FileIO.Overwrite(ctx, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) OverwriteHint(ctx context.Context, p string, data []byte) error {
-	err := fileio.OverwriteHint(ctx, a.FileIO, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) Stat(ctx context.Context, p string) (fileio.FileInfo, error) {
-	fi, err := a.FileIO.Stat(ctx, p)
-	return a.age(fi), err
-}
-
-func (a *agedFS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
-	infos, err := a.FileIO.List(ctx, dir)
-	for i := range infos {
-		infos[i] = a.age(infos[i])
-	}
-	return infos, err
-}
-
-// over returns an agedFS over another FileIO that keeps this one's times:
-// the same files after a crash clone.
-func (a *agedFS) over(inner fileio.FileIO) *agedFS {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b := newAgedFS(inner, a.clock)
-	for p, t := range a.times {
-		b.times[p] = t
-	}
-	return b
-}
-
 // fixture is one table in a memio warehouse, written through the real
 // write and commit paths with a fake clock and sequential uuids, so that
 // two fixtures built by the same steps hold identical files.
 type fixture struct {
 	t      testing.TB
 	mem    *memio.FS
-	io     *agedFS
+	io     *filetest.AgedFS
 	dir    string
-	clock  *fakeClock
+	clock  *clocktest.Clock
 	mu     sync.Mutex
 	uuids  int
 	idents map[string]int64
@@ -148,9 +55,9 @@ var pkTable = catalog.TableDefinition{
 
 func newFixture(t testing.TB, def catalog.TableDefinition) *fixture {
 	t.Helper()
-	clock := &fakeClock{now: t0}
+	clock := clocktest.New(t0)
 	mem := memio.New()
-	f := &fixture{t: t, mem: mem, io: newAgedFS(mem, clock), clock: clock, idents: map[string]int64{}}
+	f := &fixture{t: t, mem: mem, io: filetest.NewAgedFS(mem, clock.Now), clock: clock, idents: map[string]int64{}}
 	ctx := context.Background()
 	c := catalog.New(f.io, "wh", clock.Now)
 	if err := c.CreateDatabase(ctx, "db", true); err != nil {
@@ -172,11 +79,8 @@ func newFixture(t testing.TB, def catalog.TableDefinition) *fixture {
 func (f *fixture) clone(mem *memio.FS) *fixture {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	clock := &fakeClock{now: f.clock.Now()}
-	c := &fixture{t: f.t, mem: mem, dir: f.dir, clock: clock, uuids: f.uuids, idents: maps.Clone(f.idents)}
-	c.io = f.io.over(mem)
-	c.io.clock = clock
-	return c
+	clock := clocktest.New(f.clock.Now())
+	return &fixture{t: f.t, mem: mem, io: f.io.Over(mem, clock.Now), dir: f.dir, clock: clock, uuids: f.uuids, idents: maps.Clone(f.idents)}
 }
 
 func (f *fixture) newUUID() string {

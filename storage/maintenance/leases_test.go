@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
+
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
@@ -351,7 +353,7 @@ func (b *beforePutFS) PutIfAbsent(ctx context.Context, p string, data []byte) er
 func TestStaleLeaseDoesNotProtect(t *testing.T) {
 	f := newFixture(t, pkTable)
 	withStrays(f)
-	leases := lease.NewRegistry(lease.Config{Now: f.clock.Now})
+	leases := leasetest.New("lease", f.clock.Now, 0)
 	w := f.openWriter(leases)
 	defer w.Close()
 	pending := f.writeRows(w, row("d1", 77, "pending"), row("d5", 78, "pending"))

@@ -84,7 +84,7 @@ func sweep(t *testing.T, c sweepCase) {
 				}
 				after := f.io
 				if efs.Crashed() {
-					after = f.io.over(f.mem.CrashClone())
+					after = f.io.Over(f.mem.CrashClone(), f.clock.Now)
 				}
 				checkRetained(t, after, f.dir, before, c.keep)
 				if c.check != nil {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
 
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -15,30 +17,12 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// leaseClock is the holders' clock of a test registry.
-type leaseClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *leaseClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *leaseClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // leasedWriter opens a writer that takes its lease, lease-1, from a
 // registry with a TTL of one hour on the returned clock.
-func leasedWriter(t *testing.T, tt *testTable) (*TableWriter, *leaseClock) {
-	clock := &leaseClock{now: testNow}
+func leasedWriter(t *testing.T, tt *testTable) (*TableWriter, *clocktest.Clock) {
+	clock := clocktest.New(testNow)
 	opts := tt.options()
-	opts.Leases = lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock.Now, NewUUID: func() string { return "lease-1" }})
+	opts.Leases = leasetest.New("lease", clock.Now, time.Hour)
 	return tt.open(opts), clock
 }
 

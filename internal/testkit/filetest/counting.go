@@ -1,5 +1,6 @@
 // Package filetest wraps a FileIO for tests that look at what reaches
-// storage.
+// storage: AgedFS gives files the modification times of a test clock,
+// CountingFS counts the reads and opens of each path.
 package filetest
 
 import (
