@@ -13,13 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lakesql/lakesql/internal/testkit/clocktest"
-
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/variables"
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/sirupsen/logrus"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio/memio"

@@ -11,7 +11,6 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/internal/testkit/leasetest"
-
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/lakeerr"

@@ -13,7 +13,6 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/internal/testkit/filetest"
-
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"

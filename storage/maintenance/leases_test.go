@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/testkit/leasetest"
-
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/filetest"
-
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 )
