@@ -10,7 +10,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/internal/testkit/leasetest"
-
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lease"
 )
@@ -22,14 +22,14 @@ import (
 func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1"}))
 	for batch := range 3 {
-		var records []record
+		var records []tabletest.Record
 		for i := range 20 {
-			records = append(records, insert(int64(i), fmt.Sprintf("v%d", batch)))
+			records = append(records, tabletest.Insert(int64(i), fmt.Sprintf("v%d", batch)))
 		}
 		tt.writeCommit(records...)
 	}
-	before := tt.read()
-	filesBefore := tt.io.(*memio.FS).Files()
+	before := tt.Read()
+	filesBefore := tt.FS.(*memio.FS).Files()
 	clock := clocktest.New(testNow)
 	opts := tt.options(Full)
 	opts.Leases = leasetest.New("lease", clock.Now, time.Hour)
@@ -41,8 +41,8 @@ func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
 	if res.Attempts != 1 {
 		t.Errorf("the compaction planned %d times; a lost lease is no reason to plan again", res.Attempts)
 	}
-	assertRows(t, "after the refused compaction", tt.read(), before)
-	if after := tt.io.(*memio.FS).Files(); !slices.Equal(after, filesBefore) {
+	assertRows(t, "after the refused compaction", tt.Read(), before)
+	if after := tt.FS.(*memio.FS).Files(); !slices.Equal(after, filesBefore) {
 		t.Fatalf("files after the refused compaction\n %q\nwant\n %q", after, filesBefore)
 	}
 }
