@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/internal/testkit/filetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -21,7 +22,6 @@ import (
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 var (
@@ -31,17 +31,15 @@ var (
 )
 
 // fixture is one table in a memio warehouse, written through the real
-// write and commit paths with a fake clock and sequential uuids, so that
-// two fixtures built by the same steps hold identical files.
+// write and commit paths on a clock the test moves (tabletest.Table says
+// how two fixtures built by the same steps hold identical files). Its
+// FileIO stamps files with that clock, so that the test decides how old
+// they are.
 type fixture struct {
-	t      testing.TB
-	mem    *memio.FS
-	io     *filetest.AgedFS
-	dir    string
-	clock  *clocktest.Clock
-	mu     sync.Mutex
-	uuids  int
-	idents map[string]int64
+	*tabletest.Table
+	mem   *memio.FS
+	aged  *filetest.AgedFS
+	clock *clocktest.Clock
 }
 
 // pkTable is a partitioned primary-key table with two buckets, whose
@@ -56,51 +54,16 @@ func newFixture(t testing.TB, def catalog.TableDefinition) *fixture {
 	t.Helper()
 	clock := clocktest.New(t0)
 	mem := memio.New()
-	f := &fixture{t: t, mem: mem, io: filetest.NewAgedFS(mem, clock.Now), clock: clock, idents: map[string]int64{}}
-	ctx := context.Background()
-	c := catalog.New(f.io, "wh", clock.Now)
-	if err := c.CreateDatabase(ctx, "db", true); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", def, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.dir = dir
-	return f
+	aged := filetest.NewAgedFS(mem, clock.Now)
+	return &fixture{Table: tabletest.Create(t, tabletest.Config{FS: aged, Now: clock.Now}, def), mem: mem, aged: aged, clock: clock}
 }
 
 // clone returns a fixture on mem, a copy of f's warehouse, that goes on
-// from f's clock, uuids and identifiers.
+// from f's clock, file times, uuids and identifiers.
 func (f *fixture) clone(mem *memio.FS) *fixture {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	clock := clocktest.New(f.clock.Now())
-	return &fixture{t: f.t, mem: mem, io: f.io.Over(mem, clock.Now), dir: f.dir, clock: clock, uuids: f.uuids, idents: maps.Clone(f.idents)}
-}
-
-func (f *fixture) newUUID() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.uuids++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", f.uuids)
-}
-
-func (f *fixture) committer(fio fileio.FileIO) *commit.Committer {
-	f.t.Helper()
-	s, err := latestSchema(fio, f.dir)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: fio, TableDir: f.dir, Core: s.CoreOptions(), Now: f.clock.Now,
-		NewUUID: f.newUUID, Rand: rand.New(rand.NewPCG(1, 2)), Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return c
+	aged := f.aged.Over(mem, clock.Now)
+	return &fixture{Table: f.Table.On(f.T, aged, clock.Now), mem: mem, aged: aged, clock: clock}
 }
 
 func latestSchema(fio fileio.FileIO, dir string) (*spec.TableSchema, error) {
@@ -114,57 +77,39 @@ func latestSchema(fio fileio.FileIO, dir string) (*spec.TableSchema, error) {
 // prepare writes rows (dt, id, v) and returns the commit messages, without
 // committing them.
 func (f *fixture) prepare(rows [][]any, ignorePrevious bool) []commit.Message {
-	f.t.Helper()
-	ctx := context.Background()
-	w, err := write.Open(ctx, write.Options{FileIO: f.io, TableDir: f.dir, Now: f.clock.Now, NewUUID: f.newUUID,
-		SpillDir: f.t.TempDir(), IgnorePreviousFiles: ignorePrevious})
-	if err != nil {
-		f.t.Fatal(err)
+	f.T.Helper()
+	opts := writetest.Options(f.Table)
+	opts.IgnorePreviousFiles = ignorePrevious
+	records := make([]tabletest.Record, len(rows))
+	for i, r := range rows {
+		records[i] = tabletest.Insert(r...)
 	}
-	defer w.Close()
-	for _, r := range rows {
-		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return msgs
+	return writetest.Prepare(f.Table, opts, records...)
 }
 
 // commit publishes a request as user's next identifier, one minute after
 // the previous commit, and returns the snapshots it published.
 func (f *fixture) commit(user string, req commit.Request) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	f.clock.Advance(time.Minute)
-	f.mu.Lock()
-	f.idents[user]++
-	req.CommitUser, req.Identifier = user, f.idents[user]
-	f.mu.Unlock()
-	res, err := f.committer(f.io).Commit(context.Background(), req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return res.Snapshots
+	return f.Commit(user, req).Snapshots
 }
 
 func (f *fixture) insert(user string, rows ...[]any) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: f.prepare(rows, false)})
 }
 
 // overwrite replaces partition dt with rows.
 func (f *fixture) overwrite(user, dt string, rows ...[]any) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: f.prepare(rows, true),
-		Overwrite: &commit.Overwrite{BaseSnapshotID: f.latestID(), Static: map[string]any{"dt": dt}}})
+		Overwrite: &commit.Overwrite{BaseSnapshotID: f.LatestID(), Static: map[string]any{"dt": dt}}})
 }
 
 // dropFile commits a row-level delete of one whole live file.
 func (f *fixture) dropFile(user string, e spec.ManifestEntry) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: []commit.Message{{Partition: e.Partition, Bucket: e.Bucket,
 		TotalBuckets: e.TotalBuckets, DeletedFiles: []spec.DataFileMeta{e.File}}}})
 }
@@ -173,20 +118,11 @@ func (f *fixture) dropFile(user string, e spec.ManifestEntry) []int64 {
 // without rewriting it: the same file is deleted at one level and added
 // at another.
 func (f *fixture) upgrade(user string, e spec.ManifestEntry, level int32) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	after := e.File
 	after.Level = level
 	return f.commit(user, commit.Request{Messages: []commit.Message{{Partition: e.Partition, Bucket: e.Bucket,
 		TotalBuckets: e.TotalBuckets, CompactBefore: []spec.DataFileMeta{e.File}, CompactAfter: []spec.DataFileMeta{after}}}})
-}
-
-func (f *fixture) latestID() int64 {
-	f.t.Helper()
-	id, _, err := snapshot.NewManager(f.io, f.dir, "").LatestID(context.Background())
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return id
 }
 
 // liveFiles returns the live entries of a snapshot, read afresh.
@@ -203,7 +139,8 @@ func liveFiles(t testing.TB, fio fileio.FileIO, dir string, s *spec.Snapshot) []
 	return live
 }
 
-// readAt returns the rows a fresh reader sees at tt, rendered and sorted.
+// readAt returns the rows a fresh reader sees at tt, rendered as the
+// golden files print them (values separated by spaces) and sorted.
 func readAt(fio fileio.FileIO, dir string, tt snapshot.TimeTravel) ([]string, error) {
 	ctx := context.Background()
 	tbl, err := table.Open(ctx, fio, dir)
