@@ -80,11 +80,7 @@ func (f *fixture) prepare(rows [][]any, ignorePrevious bool) []commit.Message {
 	f.T.Helper()
 	opts := writetest.Options(f.Table)
 	opts.IgnorePreviousFiles = ignorePrevious
-	records := make([]tabletest.Record, len(rows))
-	for i, r := range rows {
-		records[i] = tabletest.Insert(r...)
-	}
-	return writetest.Prepare(f.Table, opts, records...)
+	return writetest.Prepare(f.Table, opts, tabletest.Inserts(rows...)...)
 }
 
 // commit publishes a request as user's next identifier, one minute after

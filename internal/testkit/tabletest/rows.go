@@ -20,6 +20,15 @@ type Record struct {
 // Insert is an INSERT of row.
 func Insert(row ...any) Record { return Record{Row: row, Kind: spec.RowKindInsert} }
 
+// Inserts are INSERTs of rows.
+func Inserts(rows ...[]any) []Record {
+	out := make([]Record, len(rows))
+	for i, r := range rows {
+		out[i] = Insert(r...)
+	}
+	return out
+}
+
 // Update is the new value of an updated row.
 func Update(row ...any) Record { return Record{Row: row, Kind: spec.RowKindUpdateAfter} }
 
