@@ -66,14 +66,6 @@ func (f *fixture) clone(mem *memio.FS) *fixture {
 	return &fixture{Table: f.Table.On(f.T, aged, clock.Now), mem: mem, aged: aged, clock: clock}
 }
 
-func latestSchema(fio fileio.FileIO, dir string) (*spec.TableSchema, error) {
-	tbl, err := table.Open(context.Background(), fio, dir)
-	if err != nil {
-		return nil, err
-	}
-	return tbl.LatestSchema(context.Background())
-}
-
 // prepare writes rows (dt, id, v) and returns the commit messages, without
 // committing them.
 func (f *fixture) prepare(rows [][]any, ignorePrevious bool) []commit.Message {

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/internal/testkit/leasetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
-	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -137,7 +137,8 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 		name := map[bool]string{true: "leased", false: "without a lease"}[leased]
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			fsys, dir := localTable(t)
+			tt := localTable(t)
+			fsys, dir := tt.FS, tt.Dir
 			var removal OrphanResult
 			var removalErr error
 			hooked := &stagedHookFS{FileIO: fsys, hook: func() {
@@ -147,7 +148,7 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 			if !leased {
 				registry = lease.Disabled()
 			}
-			c, err := commit.New(commit.Options{FileIO: hooked, TableDir: dir, Core: localSchema(t, fsys, dir).CoreOptions(), Leases: registry})
+			c, err := commit.New(commit.Options{FileIO: hooked, TableDir: dir, Core: tt.Schema().CoreOptions(), Leases: registry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,54 +174,14 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 	}
 }
 
-// localTable creates a table on the local disk with one file in each of
-// two partitions, committed by a closed writer.
-func localTable(t *testing.T) (fileio.FileIO, string) {
+// localTable creates a table on the local disk, on the wall clock, with
+// one file in each of two partitions, committed by a writer that is closed
+// since.
+func localTable(t *testing.T) *tabletest.Table {
 	t.Helper()
-	ctx := context.Background()
-	fsys := localio.New()
-	c := catalog.New(fsys, t.TempDir(), nil)
-	if err := c.CreateDatabase(ctx, "db", false); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", pkTable, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := write.Open(ctx, write.Options{FileIO: fsys, TableDir: dir, SpillDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	for _, r := range [][]any{row("d1", 1, "a"), row("d2", 2, "b")} {
-		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	committer, err := commit.New(commit.Options{FileIO: fsys, TableDir: dir, Core: localSchema(t, fsys, dir).CoreOptions()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := committer.Commit(ctx, commit.Request{CommitUser: "setup", Identifier: 1, Messages: msgs}); err != nil {
-		t.Fatal(err)
-	}
-	return fsys, dir
-}
-
-func localSchema(t *testing.T, fsys fileio.FileIO, dir string) *spec.TableSchema {
-	t.Helper()
-	s, err := latestSchema(fsys, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	tt := tabletest.Create(t, tabletest.Config{FS: localio.New(), Warehouse: t.TempDir(), Now: time.Now}, pkTable)
+	writetest.Commit(tt, "setup", tabletest.Inserts(row("d1", 1, "a"), row("d2", 2, "b"))...)
+	return tt
 }
 
 // dropMessage removes the first live file of the table.
