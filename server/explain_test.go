@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/server"
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestExplainOfOneRowQueries checks that EXPLAIN prints the whole plan of a
 // query that returns one row: GMS marks an ungrouped aggregate as a
 // one-row query, and its handler then refused the plan's second line.
 func TestExplainOfOneRowQueries(t *testing.T) {
-	s := serveInTest(t, server.DefaultConfig())
-	db := connect(t, s.Addr().String(), "root", "")
-	exec(t, db,
+	s := start(t, testConfig(t))
+	db := s.Connect(t, "root", "")
+	servertest.Exec(t, db,
 		"CREATE DATABASE d",
 		"CREATE TABLE d.t (id INT PRIMARY KEY, v INT)",
 		"INSERT INTO d.t VALUES (1, 10), (2, 20)",
