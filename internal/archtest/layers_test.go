@@ -95,6 +95,7 @@ var layers = []layer{
 		"internal/archtest",
 		"internal/randsql",
 		"internal/sqllogictest",
+		"internal/testkit",
 		"internal/testkit/clocktest",
 		"internal/testkit/filetest",
 		"internal/testkit/fixtures",
