@@ -70,15 +70,11 @@ func (tt *testTable) tryWriteCommit(user string, records []tabletest.Record) err
 // readTable returns the rows opts read from tbl, rendered and sorted.
 func readTable(t testing.TB, tbl *table.Table, opts table.ReadOptions) []string {
 	t.Helper()
-	rows, err := tbl.Read(context.Background(), opts)
+	rows, err := tabletest.ReadTable(tbl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tabletest.RenderRows(all)
+	return rows
 }
 
 func liveFilesOf(t testing.TB, tbl *table.Table) []spec.ManifestEntry {

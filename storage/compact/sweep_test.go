@@ -18,7 +18,6 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/maintenance"
-	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -621,7 +620,7 @@ func (r *sweepRun) inspect(t *testing.T, what string) runView {
 	t.Helper()
 	ctx := context.Background()
 	tbl := r.tt.Open()
-	if got, err := readRows(tbl, snapshot.TimeTravel{}); err != nil || !slices.Equal(got, r.want) {
+	if got, err := tabletest.ReadTable(tbl, table.ReadOptions{}); err != nil || !slices.Equal(got, r.want) {
 		t.Fatalf("%s: the latest snapshot reads %v (%v), want the model %v", what, got, err, r.want)
 	}
 	r.s.checkStartFiles(t, what, r.mem)
@@ -782,24 +781,6 @@ func contents(t *testing.T, mem *memio.FS) map[string][]byte {
 		out[p] = data
 	}
 	return out
-}
-
-// readRows returns the rows of one snapshot, rendered and sorted.
-func readRows(tbl *table.Table, at snapshot.TimeTravel) ([]string, error) {
-	rows, err := tbl.Read(context.Background(), table.ReadOptions{At: at})
-	if err != nil {
-		return nil, err
-	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(all))
-	for i, r := range all {
-		out[i] = tabletest.RenderRow(r)
-	}
-	slices.Sort(out)
-	return out, nil
 }
 
 // tagSnapshots tags the first and the latest snapshot, so that the sweep

@@ -58,12 +58,16 @@ func (t *Table) ReadWith(opts table.ReadOptions) []string {
 // opts read, rendered and sorted: how a reader that shares nothing with
 // the test sees the table.
 func ReadRows(fsys fileio.FileIO, dir string, opts table.ReadOptions) ([]string, error) {
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, fsys, dir)
+	tbl, err := table.Open(context.Background(), fsys, dir)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := tbl.Read(ctx, opts)
+	return ReadTable(tbl, opts)
+}
+
+// ReadTable returns the rows opts read from tbl, rendered and sorted.
+func ReadTable(tbl *table.Table, opts table.ReadOptions) ([]string, error) {
+	rows, err := tbl.Read(context.Background(), opts)
 	if err != nil {
 		return nil, err
 	}
