@@ -358,22 +358,7 @@ func checkSharedUserRows(t *testing.T, db *sql.DB, landed []int, refused, statem
 	if len(landed)+refused != statements {
 		t.Errorf("%d statements landed and %d were refused, of %d", len(landed), refused, statements)
 	}
-	var got []int
-	rows, err := db.Query("SELECT id FROM bank.acct WHERE id >= 1000 ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, id)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	got := servertest.Column[int](t, db, "SELECT id FROM bank.acct WHERE id >= 1000 ORDER BY id")
 	want := map[int]bool{}
 	for _, id := range landed {
 		want[id] = true

@@ -28,22 +28,7 @@ func TestExplainOfOneRowQueries(t *testing.T) {
 		// row, which drivers could not scan.
 		"EXPLAIN SELECT * FROM d.t WHERE id = 2": "snapshot=1",
 	} {
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		var lines []string
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, line)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		rows.Close()
+		lines := servertest.Column[string](t, db, q)
 		if len(lines) < 2 || !strings.Contains(strings.Join(lines, "\n"), want) {
 			t.Errorf("%s printed %q, want a plan of several lines with %q", q, lines, want)
 		}

@@ -29,23 +29,29 @@ func Exec(t testing.TB, db Execer, statements ...string) {
 // Grants returns the rows of SHOW GRANTS FOR account ('user'@'host').
 func Grants(t testing.TB, db *sql.DB, account string) []string {
 	t.Helper()
-	rows, err := db.Query("SHOW GRANTS FOR " + account)
+	return Column[string](t, db, "SHOW GRANTS FOR "+account)
+}
+
+// Column runs query, whose rows have one column, and returns its values.
+func Column[T any](t testing.TB, db *sql.DB, query string) []T {
+	t.Helper()
+	rows, err := db.Query(query)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", query, err)
 	}
 	defer rows.Close()
-	var grants []string
+	var out []T
 	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			t.Fatal(err)
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			t.Fatalf("%s: %v", query, err)
 		}
-		grants = append(grants, g)
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", query, err)
 	}
-	return grants
+	return out
 }
 
 // ErrorNumber is the MySQL error number of err, or 0 if it is not a MySQL
