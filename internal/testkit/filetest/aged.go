@@ -2,6 +2,7 @@ package filetest
 
 import (
 	"context"
+	"maps"
 	"path"
 	"sync"
 	"time"
@@ -31,11 +32,7 @@ func NewAgedFS(inner fileio.FileIO, now func() time.Time) *AgedFS {
 func (a *AgedFS) Over(inner fileio.FileIO, now func() time.Time) *AgedFS {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	b := NewAgedFS(inner, now)
-	for p, t := range a.times {
-		b.times[p] = t
-	}
-	return b
+	return &AgedFS{FileIO: inner, now: now, times: maps.Clone(a.times)}
 }
 
 // stamp records the time of a write that succeeded.

@@ -1,6 +1,7 @@
 // Package servertest runs a lakesql server in the test's process, for the
 // tests that talk to it over the MySQL protocol: one home for starting,
-// connecting and stopping, instead of a copy per test package.
+// connecting and stopping, and for the statements, grants and error
+// numbers those tests check, instead of a copy per test package.
 package servertest
 
 import (

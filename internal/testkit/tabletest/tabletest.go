@@ -5,15 +5,16 @@
 //
 // It imports storage/catalog, commit and table but not storage/write, so
 // that storage/write's own tests can use it; writetest adds writing rows
-// through storage/write. Tests of storage/catalog, commit and table, which
-// it imports, cannot use it (Go refuses the import cycle) and use scantest
-// or their own harnesses.
+// through storage/write. The in-package tests of storage/catalog, commit
+// and table, which it imports, cannot use it (Go refuses the import cycle)
+// and use scantest or their own harnesses.
 package tabletest
 
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -102,11 +103,7 @@ func (c Config) withDefaults() Config {
 func (t *Table) On(tb testing.TB, fsys fileio.FileIO, now func() time.Time) *Table {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	idents := make(map[string]int64, len(t.idents))
-	for user, id := range t.idents {
-		idents[user] = id
-	}
-	return &Table{T: tb, FS: fsys, Dir: t.Dir, Now: now, uuids: t.uuids, idents: idents}
+	return &Table{T: tb, FS: fsys, Dir: t.Dir, Now: now, uuids: t.uuids, idents: maps.Clone(t.idents)}
 }
 
 // NewUUID returns the table's next uuid: 00000000-0000-4000-8000-000000000001
