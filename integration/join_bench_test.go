@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -99,7 +100,7 @@ func startJoinBenchServer(b *testing.B, days, perDay int) *sql.DB {
 	warehouse := path.Join(b.TempDir(), "warehouse")
 	s := startServer(b, serverConfig(warehouse))
 	db := s.Connect(b, "root", "")
-	mustExec(b, db, "CREATE DATABASE bench", "USE bench",
+	servertest.Exec(b, db, "CREATE DATABASE bench", "USE bench",
 		joinBenchOrdersDDL+fmt.Sprintf(joinBenchLayout, "order_id"),
 		joinBenchPayDDL+fmt.Sprintf(joinBenchLayout, "pay_id"))
 	writeJoinBenchTable(b, path.Join(warehouse, "bench.db", "orders"), days, perDay, func(d, i int) []any {
@@ -111,7 +112,7 @@ func startJoinBenchServer(b *testing.B, days, perDay int) *sql.DB {
 		return []any{dt, payID, orderID, spec.NewDecimal(cents, 2)}
 	})
 	db.SetMaxOpenConns(1)
-	mustExec(b, db, "USE bench")
+	servertest.Exec(b, db, "USE bench")
 	return db
 }
 
@@ -162,7 +163,7 @@ func loadMariaDB(b *testing.B, dsn string, days, perDay int) *sql.DB {
 	db := sql.OpenDB(connector)
 	b.Cleanup(func() { db.Close() })
 	db.SetMaxOpenConns(1)
-	mustExec(b, db, "DROP DATABASE IF EXISTS lakesql_bench", "CREATE DATABASE lakesql_bench", "USE lakesql_bench",
+	servertest.Exec(b, db, "DROP DATABASE IF EXISTS lakesql_bench", "CREATE DATABASE lakesql_bench", "USE lakesql_bench",
 		joinBenchOrdersDDL, joinBenchPayDDL)
 	start := time.Now()
 	orders := writeCSV(b, days, perDay, func(d, i int) string {
@@ -173,7 +174,7 @@ func loadMariaDB(b *testing.B, dsn string, days, perDay int) *sql.DB {
 		dt, payID, orderID, cents := joinBenchPayment(d, i)
 		return fmt.Sprintf("%s,%d,%d,%d.%02d", dt, payID, orderID, cents/100, cents%100)
 	})
-	mustExec(b, db,
+	servertest.Exec(b, db,
 		fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' INTO TABLE orders FIELDS TERMINATED BY ','", orders),
 		fmt.Sprintf("LOAD DATA LOCAL INFILE '%s' INTO TABLE pay FIELDS TERMINATED BY ','", pay),
 		"ANALYZE TABLE orders, pay")

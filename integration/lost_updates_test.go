@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // The tests of this file are the lost-update incidents: read-modify-write
@@ -22,12 +24,12 @@ const accountsDDL = "CREATE TABLE bank.acct (id BIGINT PRIMARY KEY, bal BIGINT) 
 // createAccounts creates bank.acct with n accounts of balance bal.
 func createAccounts(t testing.TB, db *sql.DB, n int, bal int64) {
 	t.Helper()
-	mustExec(t, db, "CREATE DATABASE IF NOT EXISTS bank", accountsDDL)
+	servertest.Exec(t, db, "CREATE DATABASE IF NOT EXISTS bank", accountsDDL)
 	values := make([]string, n)
 	for i := range values {
 		values[i] = fmt.Sprintf("(%d, %d)", i+1, bal)
 	}
-	mustExec(t, db, "INSERT INTO bank.acct VALUES "+strings.Join(values, ", "))
+	servertest.Exec(t, db, "INSERT INTO bank.acct VALUES "+strings.Join(values, ", "))
 }
 
 func balance(t testing.TB, db *sql.DB, id int) int64 {
@@ -161,7 +163,7 @@ func (tr *transferer) run(n int) error {
 			if err == nil {
 				break
 			}
-			if mysqlErrorNumber(err) != 1213 {
+			if servertest.ErrorNumber(err) != 1213 {
 				return err
 			}
 			tr.retries++
@@ -268,8 +270,8 @@ func TestInterleavingsEndAsInnoDB(t *testing.T) {
 			a := sysTableSession(t, db)
 			sysTableExec(t, a, "BEGIN")
 			sysTableExec(t, a, c.tx...)
-			mustExec(t, db, c.autocommit)
-			if _, err := a.ExecContext(context.Background(), "COMMIT"); mysqlErrorNumber(err) != 1213 {
+			servertest.Exec(t, db, c.autocommit)
+			if _, err := a.ExecContext(context.Background(), "COMMIT"); servertest.ErrorNumber(err) != 1213 {
 				t.Fatalf("COMMIT: %v, want 1213", err)
 			}
 			wantSysTableRows(t, a, "SELECT id, bal FROM bank.acct ORDER BY id", c.rows...)
@@ -332,7 +334,7 @@ func sharedUserInserts(t *testing.T, dbs []*sql.DB, sessions, each int) (landed 
 				if n, _ := res.RowsAffected(); n == 1 {
 					landed = append(landed, id)
 				}
-			case mysqlErrorNumber(err) == 1180 && strings.Contains(err.Error(), "in use by another live writer"):
+			case servertest.ErrorNumber(err) == 1180 && strings.Contains(err.Error(), "in use by another live writer"):
 				refused++
 			default:
 				mu.Unlock()
@@ -356,22 +358,7 @@ func checkSharedUserRows(t *testing.T, db *sql.DB, landed []int, refused, statem
 	if len(landed)+refused != statements {
 		t.Errorf("%d statements landed and %d were refused, of %d", len(landed), refused, statements)
 	}
-	var got []int
-	rows, err := db.Query("SELECT id FROM bank.acct WHERE id >= 1000 ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, id)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	got := servertest.Column[int](t, db, "SELECT id FROM bank.acct WHERE id >= 1000 ORDER BY id")
 	want := map[int]bool{}
 	for _, id := range landed {
 		want[id] = true
@@ -450,7 +437,7 @@ func TestRetriedCorrectionLandsOnce(t *testing.T) {
 		t.Errorf("warnings %q, want one naming snapshot 2", warnings)
 	}
 	_, err = again.ExecContext(context.Background(), "INSERT INTO bank.acct VALUES (1, 0)")
-	if mysqlErrorNumber(err) != 1180 || !strings.Contains(err.Error(), "with other rows") {
+	if servertest.ErrorNumber(err) != 1180 || !strings.Contains(err.Error(), "with other rows") {
 		t.Fatalf("another statement under the same user and identifier: %v, want 1180", err)
 	}
 	wantSysTableRows(t, db, "SELECT id, bal FROM bank.acct ORDER BY id", "1 55", "2 45")

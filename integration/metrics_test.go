@@ -15,6 +15,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // metricsDDL is a primary-key table with one bucket per day whose SQL
@@ -35,11 +37,11 @@ func TestMetricsOverHTTP(t *testing.T) {
 	cfg.MetricsListen = "127.0.0.1:0"
 	s := startServer(t, cfg)
 	root := s.Connect(t, "root", "")
-	mustExec(t, root, "CREATE DATABASE m", metricsDDL)
+	servertest.Exec(t, root, "CREATE DATABASE m", metricsDDL)
 	// Today's partition outlives expire_partitions; 2020-01-01's does not.
 	today := time.Now().UTC().Format("2006-01-02")
 	for i := 1; i <= 4; i++ {
-		mustExec(t, root, fmt.Sprintf("INSERT INTO m.orders VALUES ('%s', %d, %d)", today, i, i*10))
+		servertest.Exec(t, root, fmt.Sprintf("INSERT INTO m.orders VALUES ('%s', %d, %d)", today, i, i*10))
 	}
 	overwriteLosesToAnInsert(t, root, today) // snapshot 5: the INSERT that won
 
@@ -55,7 +57,7 @@ func TestMetricsOverHTTP(t *testing.T) {
 	if compacted["snapshot_id"] != "6" || compacted["files_rewritten"] != "5" || nothing["snapshot_id"] != "NULL" {
 		t.Fatalf("compactions %v then %v: want snapshot 6 rewriting the 5 level-0 files, then nothing", compacted, nothing)
 	}
-	mustExec(t, root, "CALL sys.create_tag('m.orders', 'month-end', 2)")
+	servertest.Exec(t, root, "CALL sys.create_tag('m.orders', 'month-end', 2)")
 	expired := callRow(t, root, "CALL sys.expire_snapshots('m.orders', 1, 1)")
 	if expired["snapshots_expired"] != "5" {
 		t.Fatalf("expire_snapshots: %v, want snapshots 1-5 expired", expired)
@@ -64,7 +66,7 @@ func TestMetricsOverHTTP(t *testing.T) {
 	plantOrphan(t, s, today)
 	// Zero age: nothing is running, so no write lease protects anything.
 	_, orphanRows := queryStrings(t, root, "CALL sys.remove_orphan_files('m.orders', '0 ms')")
-	mustExec(t, root, "INSERT INTO m.orders VALUES ('2020-01-01', 1, 1)") // snapshot 7
+	servertest.Exec(t, root, "INSERT INTO m.orders VALUES ('2020-01-01', 1, 1)") // snapshot 7
 	_, partitionRows := queryStrings(t, root, "CALL sys.expire_partitions('m.orders', '7 d', 'yyyy-MM-dd')")
 	if len(partitionRows) != 2 || partitionRows[1][2] != "8" {
 		t.Fatalf("expire_partitions: %v, want dt=2020-01-01 dropped in snapshot 8", partitionRows)
@@ -174,8 +176,8 @@ func overwriteLosesToAnInsert(t *testing.T, db *sql.DB, day string) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	mustExec(t, db, "INSERT INTO m.orders VALUES ('"+day+"', 5, 50)")
-	if _, err := tx.ExecContext(ctx, "COMMIT"); mysqlErrorNumber(err) != 1213 {
+	servertest.Exec(t, db, "INSERT INTO m.orders VALUES ('"+day+"', 5, 50)")
+	if _, err := tx.ExecContext(ctx, "COMMIT"); servertest.ErrorNumber(err) != 1213 {
 		t.Fatalf("COMMIT of an overwrite whose partition changed: %v, want error 1213", err)
 	}
 	// The connection goes back to the pool: end the transaction there,

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -39,7 +40,7 @@ func TestPaymentIncident(t *testing.T) {
 	warehouse := newWarehouse(t)
 	s := startServer(t, serverConfig(warehouse))
 	admin := s.Connect(t, "root", "")
-	mustExec(t, admin, "CREATE DATABASE pay", "USE pay", paymentsDDL)
+	servertest.Exec(t, admin, "CREATE DATABASE pay", "USE pay", paymentsDDL)
 
 	var wg sync.WaitGroup
 	jobs := map[string]int64{"job-a": 1, "job-b": 100_001}
@@ -120,7 +121,7 @@ func insertPayments(t *testing.T, db *sql.DB, user string, firstID int64, n int)
 			if err == nil {
 				break
 			}
-			if mysqlErrorNumber(err) != 1213 {
+			if servertest.ErrorNumber(err) != 1213 {
 				t.Errorf("%s as %s: %v", stmt, user, err)
 				return retries
 			}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -251,12 +252,12 @@ var documentedErrors = map[string][]uint16{
 func (r *maintenanceRace) record(server int, proc string, err error) bool {
 	outcome := "ok"
 	if err != nil {
-		outcome = strconv.Itoa(int(mysqlErrorNumber(err)))
+		outcome = strconv.Itoa(int(servertest.ErrorNumber(err)))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.outcomes[fmt.Sprintf("s%d %s %s", server, proc, outcome)]++
-	if err != nil && !slices.Contains(documentedErrors[proc], mysqlErrorNumber(err)) {
+	if err != nil && !slices.Contains(documentedErrors[proc], servertest.ErrorNumber(err)) {
 		r.unexpected = append(r.unexpected, fmt.Sprintf("server %d %s: %v", server, proc, err))
 	}
 	return err == nil
@@ -341,13 +342,13 @@ func (r *maintenanceRace) tagLoop(db *sql.DB, stop <-chan struct{}) {
 		}
 		if len(tags) > 3 {
 			_, err := callProcedure(db, fmt.Sprintf("CALL sys.delete_tag('db.payments', '%s')", tags[0]))
-			if deleteRetried && mysqlErrorNumber(err) == 1210 {
+			if deleteRetried && servertest.ErrorNumber(err) == 1210 {
 				r.note(fmt.Sprintf("delete_tag of %s failed with 1213, yet had deleted the tag: run again, it fails with %v", tags[0], err))
 			}
-			deleteRetried = mysqlErrorNumber(err) == 1213
+			deleteRetried = servertest.ErrorNumber(err) == 1213
 			// A tag that is not found (1210, which record reports) is
 			// not tried again.
-			if r.record(1, "delete_tag", err) || mysqlErrorNumber(err) == 1210 {
+			if r.record(1, "delete_tag", err) || servertest.ErrorNumber(err) == 1210 {
 				tags = tags[1:]
 			}
 		}
@@ -592,7 +593,7 @@ func (r *maintenanceRace) removeOrphansWhenQuiet(t *testing.T, db *sql.DB, plant
 	time.Sleep(time.Until(plantedAt.Add(orphanAge + time.Second)))
 	var err error
 	for range 5 {
-		if err = r.removeOrphans(db); mysqlErrorNumber(err) != 1213 {
+		if err = r.removeOrphans(db); servertest.ErrorNumber(err) != 1213 {
 			break
 		}
 	}
@@ -625,7 +626,7 @@ func readingSummary(readings [][]snapshotReading) string {
 				ok++
 				continue
 			}
-			failed[strconv.Itoa(int(mysqlErrorNumber(r.err)))]++
+			failed[strconv.Itoa(int(servertest.ErrorNumber(r.err)))]++
 		}
 		parts = append(parts, fmt.Sprintf("server %d: %d ok, failed by error %v", i, ok, failed))
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -150,7 +151,7 @@ func (w *sqlWriter) insert(id int64) error {
 			return nil
 		}
 		switch {
-		case mysqlErrorNumber(err) == 1213:
+		case servertest.ErrorNumber(err) == 1213:
 		case w.mayLoseServer && isConnectionLoss(err):
 			time.Sleep(50 * time.Millisecond) // until the restart
 		default:
@@ -341,11 +342,11 @@ func TestServersSeeEachOthersCommitsOnS3(t *testing.T) {
 	warehouse := newS3Warehouse(t)
 	a := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
 	b := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
-	mustExec(t, a, "CREATE DATABASE pay", "USE pay", paymentsDDL)
+	servertest.Exec(t, a, "CREATE DATABASE pay", "USE pay", paymentsDDL)
 	var want totals
 	for i, db := range []*sql.DB{b, a, b, b, a, a, b} {
 		id := int64(i + 1)
-		mustExec(t, db, fmt.Sprintf("INSERT INTO pay.payments VALUES ('2026-04-16', %d, %d.%02d, 'SUCCESS')", id, id/100, id%100))
+		servertest.Exec(t, db, fmt.Sprintf("INSERT INTO pay.payments VALUES ('2026-04-16', %d, %d.%02d, 'SUCCESS')", id, id/100, id%100))
 		want.count++
 		want.cents += id
 		other := a

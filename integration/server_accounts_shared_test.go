@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestServersShareAccounts: two servers on one warehouse (a directory, or
@@ -17,7 +19,7 @@ func TestServersShareAccounts(t *testing.T) {
 	const perServer = 6
 	warehouse := newWarehouse(t)
 	servers := []*lakesqlServer{startServer(t, serverConfig(warehouse)), startServer(t, serverConfig(warehouse))}
-	mustExec(t, servers[0].Connect(t, "root", ""), "CREATE DATABASE sales", "CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
+	servertest.Exec(t, servers[0].Connect(t, "root", ""), "CREATE DATABASE sales", "CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100)")
 	var wg sync.WaitGroup
 	for i, s := range servers {
@@ -46,7 +48,7 @@ func TestServersShareAccounts(t *testing.T) {
 			if err := db.QueryRow("SELECT amount FROM sales.orders WHERE id = 1").Scan(&amount); err != nil {
 				t.Errorf("server %d, %s: SELECT: %v", i, user, err)
 			}
-			grants := showGrants(t, s.Connect(t, "root", ""), fmt.Sprintf("'%s'@'%%'", user))
+			grants := servertest.Grants(t, s.Connect(t, "root", ""), fmt.Sprintf("'%s'@'%%'", user))
 			if !slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "GRANT SELECT, INSERT ON `sales`.*") }) {
 				t.Errorf("server %d: grants of %s %q; want SELECT and INSERT on sales.*, granted on different servers", i, user, grants)
 			}

@@ -2,12 +2,12 @@ package integration
 
 import (
 	"context"
-	"database/sql"
 	"path"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 	cfg := serverConfig(newWarehouse(t))
 	s := startServer(t, cfg)
-	mustExec(t, s.Connect(t, "root", ""),
+	servertest.Exec(t, s.Connect(t, "root", ""),
 		"CREATE DATABASE sales",
 		"CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100)",
@@ -29,7 +29,7 @@ func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 	}
 
 	s = startServer(t, cfg)
-	grants := showGrants(t, s.Connect(t, "root", ""), "'analyst'@'%'")
+	grants := servertest.Grants(t, s.Connect(t, "root", ""), "'analyst'@'%'")
 	if !slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "GRANT SELECT ON `sales`.*") }) {
 		t.Errorf("grants after restart: %q, want SELECT on sales.*", grants)
 	}
@@ -41,37 +41,16 @@ func TestServerAccountsPersistAcrossRestart(t *testing.T) {
 	if _, err := analyst.Exec("INSERT INTO sales.orders VALUES (2, 1)"); err == nil {
 		t.Error("analyst INSERT after restart succeeded")
 	}
-	if err := s.Connect(t, "analyst", "wrong").Ping(); mysqlErrorNumber(err) != 1045 {
+	if err := s.Connect(t, "analyst", "wrong").Ping(); servertest.ErrorNumber(err) != 1045 {
 		t.Errorf("wrong password after restart: %v, want error 1045", err)
 	}
-}
-
-func showGrants(t *testing.T, db *sql.DB, account string) []string {
-	t.Helper()
-	rows, err := db.Query("SHOW GRANTS FOR " + account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var grants []string
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			t.Fatal(err)
-		}
-		grants = append(grants, g)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return grants
 }
 
 // TestServerSelectOnlyUserCannotWrite: an analyst granted SELECT reads,
 // and every write is refused.
 func TestServerSelectOnlyUserCannotWrite(t *testing.T) {
 	s := startServer(t, serverConfig(newWarehouse(t)))
-	mustExec(t, s.Connect(t, "root", ""),
+	servertest.Exec(t, s.Connect(t, "root", ""),
 		"CREATE DATABASE sales",
 		"CREATE TABLE sales.orders (id BIGINT PRIMARY KEY, amount BIGINT)",
 		"INSERT INTO sales.orders VALUES (1, 100), (2, 250)",

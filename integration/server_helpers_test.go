@@ -1,11 +1,7 @@
 package integration
 
 import (
-	"database/sql"
-	"errors"
 	"testing"
-
-	"github.com/go-sql-driver/mysql"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
@@ -25,21 +21,4 @@ func serverConfig(warehouse string) server.Config {
 func startServer(t testing.TB, cfg server.Config) *lakesqlServer {
 	t.Helper()
 	return servertest.Start(t, cfg, server.Options{})
-}
-
-func mustExec(t testing.TB, db *sql.DB, statements ...string) {
-	t.Helper()
-	for _, s := range statements {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
-
-func mysqlErrorNumber(err error) uint16 {
-	var me *mysql.MySQLError
-	if errors.As(err, &me) {
-		return me.Number
-	}
-	return 0
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestServerRejectsNamesThatEscapeTheWarehouse: database and table names
@@ -14,7 +16,7 @@ func TestServerRejectsNamesThatEscapeTheWarehouse(t *testing.T) {
 	root := parentLocation(warehouse)
 	s := startServer(t, serverConfig(warehouse))
 	db := s.Connect(t, "root", "")
-	mustExec(t, db, "CREATE DATABASE ok")
+	servertest.Exec(t, db, "CREATE DATABASE ok")
 	before := listTree(t, root)
 
 	for _, statement := range []string{

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // Bad arguments to the sys procedures over the wire: each gets a MySQL
@@ -38,7 +40,7 @@ var sysProcCalls = []struct {
 func startProcErrors(t *testing.T) (*lakesqlServer, *sql.DB) {
 	t.Helper()
 	s, root := startOrders(t)
-	mustExec(t, root,
+	servertest.Exec(t, root,
 		"INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1)",
 		"INSERT INTO sales.orders VALUES ('2026-04-16', 2, 2)",
 		"INSERT INTO sales.orders VALUES ('2026-04-17', 3, 3)",

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // The sys procedures over the wire, against a server started as
@@ -25,7 +27,7 @@ func startOrders(t *testing.T) (*lakesqlServer, *sql.DB) {
 	t.Helper()
 	s := startServer(t, serverConfig(newWarehouse(t)))
 	root := s.Connect(t, "root", "")
-	mustExec(t, root, "CREATE DATABASE sales", ordersDDL)
+	servertest.Exec(t, root, "CREATE DATABASE sales", ordersDDL)
 	return s, root
 }
 
@@ -132,7 +134,7 @@ func latestSnapshot(t *testing.T, db *sql.DB) string {
 func wantCallError(t *testing.T, db *sql.DB, stmt string, number uint16, fragments ...string) {
 	t.Helper()
 	_, err := db.Exec(stmt)
-	if got := mysqlErrorNumber(err); got != number {
+	if got := servertest.ErrorNumber(err); got != number {
 		t.Fatalf("%s: %v, want error %d", stmt, err, number)
 	}
 	for _, f := range fragments {
@@ -145,9 +147,9 @@ func wantCallError(t *testing.T, db *sql.DB, stmt string, number uint16, fragmen
 func TestSysCompact(t *testing.T) {
 	_, root := startOrders(t)
 	for i := 1; i <= 4; i++ {
-		mustExec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d), ('2026-04-16', 100, %d)", i, i*10, i))
+		servertest.Exec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d), ('2026-04-16', 100, %d)", i, i*10, i))
 	}
-	mustExec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-17', 1, 7)")
+	servertest.Exec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-17', 1, 7)")
 	before := contents(t, root, "")
 	filesBefore, _ := strconv.Atoi(scalar(t, root, "SELECT COUNT(*) FROM sales.`orders$files`"))
 
@@ -176,7 +178,7 @@ func TestSysCompact(t *testing.T) {
 		t.Errorf("rows after compaction:\n%v\nbefore:\n%v", after, before)
 	}
 
-	mustExec(t, root, "USE sales")
+	servertest.Exec(t, root, "USE sales")
 	if again := callRow(t, root, "CALL sys.compact('orders', NULL, 'full')"); again["snapshot_id"] != "NULL" {
 		t.Errorf("compacting a compacted table: %v", again)
 	}
@@ -193,11 +195,11 @@ func TestSysExpireSnapshotsAndTags(t *testing.T) {
 	_, root := startOrders(t)
 	// Snapshot ids below are statements: write-only keeps inline
 	// compaction from adding COMPACT snapshots between them.
-	mustExec(t, root, `ALTER TABLE sales.orders COMMENT 'paimon:{"write-only":"true"}'`)
+	servertest.Exec(t, root, `ALTER TABLE sales.orders COMMENT 'paimon:{"write-only":"true"}'`)
 	for i := 1; i <= 5; i++ {
-		mustExec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d)", i, i))
+		servertest.Exec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d)", i, i))
 	}
-	mustExec(t, root, "UPDATE sales.orders SET amount = 0 WHERE id = 1")
+	servertest.Exec(t, root, "UPDATE sales.orders SET amount = 0 WHERE id = 1")
 	at := map[int][]string{}
 	for id := 1; id <= 6; id++ {
 		at[id] = contents(t, root, fmt.Sprintf("FOR VERSION AS OF %d", id))
@@ -207,7 +209,7 @@ func TestSysExpireSnapshotsAndTags(t *testing.T) {
 	if tag["tag"] != "month-end" || tag["snapshot_id"] != "2" {
 		t.Errorf("create_tag: %v", tag)
 	}
-	mustExec(t, root, "CALL sys.create_tag('sales.orders', 'latest', NULL, '1 d')")
+	servertest.Exec(t, root, "CALL sys.create_tag('sales.orders', 'latest', NULL, '1 d')")
 	wantCallError(t, root, "CALL sys.create_tag('sales.orders', 'month-end')", 1062, "month-end")
 
 	// NULLs leave the table's retention (ten snapshots at least) in force.
@@ -251,10 +253,10 @@ func TestSysExpireSnapshotsAndTags(t *testing.T) {
 func TestSysRollbackTo(t *testing.T) {
 	_, root := startOrders(t)
 	for i := 1; i <= 3; i++ {
-		mustExec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d)", i, i))
+		servertest.Exec(t, root, fmt.Sprintf("INSERT INTO sales.orders VALUES ('2026-04-16', %d, %d)", i, i))
 	}
 	at2 := contents(t, root, "FOR VERSION AS OF 2")
-	mustExec(t, root, "CALL sys.create_tag('sales.orders', 'v3', 3)")
+	servertest.Exec(t, root, "CALL sys.create_tag('sales.orders', 'v3', 3)")
 
 	res := callRow(t, root, "CALL sys.rollback_to('sales.orders', 2)")
 	if res["snapshot_id"] != "2" || res["snapshots_deleted"] != "1" || res["tags_deleted"] != "v3" || res["restored"] != "0" {
@@ -263,7 +265,7 @@ func TestSysRollbackTo(t *testing.T) {
 	if got := contents(t, root, ""); !slices.Equal(got, at2) {
 		t.Errorf("after rollback to 2: %v, want %v", got, at2)
 	}
-	mustExec(t, root, "CALL sys.create_tag('sales.orders', 'good')",
+	servertest.Exec(t, root, "CALL sys.create_tag('sales.orders', 'good')",
 		"INSERT INTO sales.orders VALUES ('2026-04-16', 9, 9)")
 	if latestSnapshot(t, root) != "3" {
 		t.Errorf("the next commit after rollback is snapshot %s, want 3", latestSnapshot(t, root))
@@ -283,7 +285,7 @@ func TestSysRemoveOrphanFiles(t *testing.T) {
 		t.Skip("plants orphans with backdated modification times, which S3 objects cannot have; storage/maintenance covers orphan removal on any FileIO")
 	}
 	s, root := startOrders(t)
-	mustExec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1), ('2026-04-16', 2, 2)")
+	servertest.Exec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1), ('2026-04-16', 2, 2)")
 	want := contents(t, root, "")
 	_, files := queryStrings(t, root, "SELECT file_path FROM sales.`orders$files` LIMIT 1")
 	// A data file a crashed writer left three days ago, next to live ones.
@@ -333,7 +335,7 @@ func TestSysRemoveOrphanFiles(t *testing.T) {
 func TestSysExpirePartitions(t *testing.T) {
 	_, root := startOrders(t)
 	today := time.Now().UTC().Format("2006-01-02")
-	mustExec(t, root, "INSERT INTO sales.orders VALUES ('2020-01-01', 1, 1), ('2020-01-02', 2, 2), ('"+today+"', 3, 3)")
+	servertest.Exec(t, root, "INSERT INTO sales.orders VALUES ('2020-01-01', 1, 1), ('2020-01-02', 2, 2), ('"+today+"', 3, 3)")
 	cols, rows := queryStrings(t, root, "CALL sys.expire_partitions('sales.orders', '7 d', 'yyyy-MM-dd')")
 	if want := []string{"table", "partition", "snapshot_id", "files_deleted"}; !slices.Equal(cols, want) {
 		t.Errorf("columns %v, want %v", cols, want)
@@ -358,7 +360,7 @@ func TestSysExpirePartitions(t *testing.T) {
 // QUERY.
 func TestSysWaitWatermark(t *testing.T) {
 	s, root := startOrders(t)
-	mustExec(t, root, "SET lakesql_commit_watermark = 1000", "INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1)")
+	servertest.Exec(t, root, "SET lakesql_commit_watermark = 1000", "INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1)")
 	if res := callRow(t, root, "CALL sys.wait_watermark('sales.orders', 1000)"); res["snapshot_id"] != "1" {
 		t.Errorf("wait for a reached watermark: %v", res)
 	}
@@ -401,7 +403,7 @@ func TestSysWaitWatermark(t *testing.T) {
 
 	wantCallError(t, root, "CALL sys.wait_watermark('sales.orders', 99999999999999, 300)", 3024,
 		"99999999999999", "latest snapshot 3", "watermark 6000")
-	mustExec(t, root, "SET time_zone = '+00:00'")
+	servertest.Exec(t, root, "SET time_zone = '+00:00'")
 	if res := callRow(t, root, "CALL sys.wait_watermark('sales.orders', '1970-01-01 00:00:06')"); res["snapshot_id"] != "3" {
 		t.Errorf("wait for a datetime: %v", res)
 	}
@@ -420,8 +422,8 @@ func TestSysWaitWatermark(t *testing.T) {
 		done <- result{err: err}
 	}()
 	waitUntilRunning(t, root, "wait_watermark('sales.orders', 7000")
-	mustExec(t, root, fmt.Sprintf("KILL QUERY %d", id))
-	if r := <-done; mysqlErrorNumber(r.err) != 1317 {
+	servertest.Exec(t, root, fmt.Sprintf("KILL QUERY %d", id))
+	if r := <-done; servertest.ErrorNumber(r.err) != 1317 {
 		t.Errorf("killed wait: %v, want error 1317", r.err)
 	}
 }
@@ -447,7 +449,7 @@ func waitUntilRunning(t *testing.T, db *sql.DB, text string) {
 // watermark gate; a user with write privileges on the table may compact.
 func TestSysProceduresRefuseReaders(t *testing.T) {
 	s, root := startOrders(t)
-	mustExec(t, root,
+	servertest.Exec(t, root,
 		"INSERT INTO sales.orders VALUES ('2026-04-16', 1, 1)",
 		"INSERT INTO sales.orders VALUES ('2026-04-16', 2, 2)",
 		"CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'",
@@ -468,7 +470,7 @@ func TestSysProceduresRefuseReaders(t *testing.T) {
 		}
 	}
 	// With EXECUTE, the procedures check the table.
-	mustExec(t, root, "GRANT EXECUTE ON sys.* TO 'analyst'@'%'", "GRANT EXECUTE ON sales.* TO 'analyst'@'%'")
+	servertest.Exec(t, root, "GRANT EXECUTE ON sys.* TO 'analyst'@'%'", "GRANT EXECUTE ON sales.* TO 'analyst'@'%'")
 	for _, call := range []string{
 		"CALL sys.compact('sales.orders')",
 		"CALL sys.expire_snapshots('sales.orders', 1, 1)",
@@ -481,7 +483,7 @@ func TestSysProceduresRefuseReaders(t *testing.T) {
 	}
 	// An unqualified CALL passes go-mysql-server's check on the current
 	// database, and is refused the same way.
-	mustExec(t, analyst, "USE sales")
+	servertest.Exec(t, analyst, "USE sales")
 	wantCallError(t, analyst, "CALL compact('orders')", 1142, "INSERT, DELETE command denied")
 	if got := latestSnapshot(t, root); got != snapshots {
 		t.Errorf("refused calls changed the table: latest snapshot %s, was %s", got, snapshots)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/fileio"
 )
 
@@ -47,7 +48,7 @@ func sysTableHistory(t *testing.T) (*lakesqlServer, *sql.DB) {
 	sysTableExec(t, fixJob,
 		"SET lakesql_commit_user = 'fix-job', lakesql_commit_identifier = 42",
 		"INSERT INTO sales.orders VALUES ('2026-04-17', 4, 40)")
-	mustExec(t, root,
+	servertest.Exec(t, root,
 		"CALL sys.create_tag('sales.orders', 'before-compact')",
 		"CALL sys.create_tag('sales.orders', 'first', 1, '1 d')",
 		"CALL sys.compact('sales.orders')")
@@ -401,7 +402,7 @@ func TestMetadataSystemTablesOverTheWire(t *testing.T) {
 	}
 	wantSysTableRows(t, root, "SELECT `key`, value FROM sales.`orders$options` WHERE `key` LIKE 'bucket%' ORDER BY `key`",
 		"bucket 2", "bucket-key id")
-	mustExec(t, root, `ALTER TABLE sales.orders COMMENT 'paimon:{"snapshot.num-retained.min":"3"} orders'`)
+	servertest.Exec(t, root, `ALTER TABLE sales.orders COMMENT 'paimon:{"snapshot.num-retained.min":"3"} orders'`)
 	wantSysTableRows(t, root, "SELECT schema_id, comment FROM sales.`orders$schemas` ORDER BY schema_id", "0 NULL", "1 orders")
 	wantSysTableRows(t, root, "SELECT value FROM sales.`orders$options` WHERE `key` = 'snapshot.num-retained.min'", "3")
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM sales.`orders$schemas` a JOIN sales.`orders$schemas` b "+
@@ -504,7 +505,7 @@ func TestSystemTableQueriesOverTheWire(t *testing.T) {
 	tx := sysTableSession(t, root)
 	sysTableExec(t, tx, "START TRANSACTION WITH CONSISTENT SNAPSHOT")
 	files := sysTableValue(t, tx, "SELECT COUNT(*) FROM sales.`orders$files`")
-	mustExec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-18', 6, 60)")
+	servertest.Exec(t, root, "INSERT INTO sales.orders VALUES ('2026-04-18', 6, 60)")
 	wantSysTableRows(t, tx, "SELECT COUNT(*) FROM sales.`orders$files`", files)
 	wantSysTableRows(t, tx, "SELECT COUNT(*) FROM sales.`orders$audit_log`", "4")
 	wantSysTableRows(t, tx, "SELECT MAX(snapshot_id) FROM "+snapshots, "7")
@@ -531,7 +532,7 @@ func TestSystemTableListingOverTheWire(t *testing.T) {
 	if len(got) != 16 || !slices.Equal(got[:len(want)], want) {
 		t.Errorf("DESCRIBE orders$snapshots: %q, want 16 columns starting %q", got, want)
 	}
-	mustExec(t, root, "USE sales")
+	servertest.Exec(t, root, "USE sales")
 	wantSysTableRows(t, root, "SELECT COUNT(*) FROM `ORDERS$SNAPSHOTS`", "6")
 }
 

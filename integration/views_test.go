@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestViewsOverTheWire: a view created on one server is listed in
@@ -15,7 +17,7 @@ func TestViewsOverTheWire(t *testing.T) {
 	warehouse := newWarehouse(t)
 	a := startServer(t, serverConfig(warehouse)).Connect(t, "root", "")
 	b := sysTableSession(t, startServer(t, serverConfig(warehouse)).Connect(t, "root", ""))
-	mustExec(t, a, "CREATE DATABASE shop",
+	servertest.Exec(t, a, "CREATE DATABASE shop",
 		"CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, amount BIGINT, status VARCHAR(10))",
 		"INSERT INTO shop.orders VALUES (1, 10, 'PAID'), (2, 20, 'OPEN')",
 		"CREATE VIEW shop.paid AS SELECT id, amount FROM shop.orders WHERE status = 'PAID'")
@@ -28,7 +30,7 @@ func TestViewsOverTheWire(t *testing.T) {
 	if name != "paid" || !strings.Contains(create, "status") {
 		t.Fatalf("SHOW CREATE VIEW: %q %q", name, create)
 	}
-	mustExec(t, a, "INSERT INTO shop.orders VALUES (3, 30, 'PAID')")
+	servertest.Exec(t, a, "INSERT INTO shop.orders VALUES (3, 30, 'PAID')")
 	wantSysTableRows(t, b, "SELECT SUM(amount) FROM paid", "40")
 	sysTableExec(t, b, "DROP VIEW paid")
 	wantSysTableRows(t, a, "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'shop'", "0")

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
@@ -24,39 +24,27 @@ import (
 
 // twoServers starts two servers on one fresh warehouse; opts[i], if
 // given, are the options of server i.
-func twoServers(t *testing.T, opts ...server.Options) (server.Config, [2]*running) {
+func twoServers(t *testing.T, opts ...server.Options) (server.Config, [2]*servertest.Server) {
 	t.Helper()
 	cfg := testConfig(t)
-	var rs [2]*running
+	var rs [2]*servertest.Server
 	for i := range rs {
 		o := server.Options{}
 		if i < len(opts) {
 			o = opts[i]
 		}
-		rs[i] = startWith(t, cfg, o)
+		rs[i] = servertest.Start(t, cfg, o)
 	}
 	return cfg, rs
-}
-
-func startWith(t *testing.T, cfg server.Config, opts server.Options) *running {
-	t.Helper()
-	srv, err := server.New(cfg, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &running{srv: srv, addr: srv.Addr().String(), served: make(chan error, 1)}
-	go func() { r.served <- srv.Serve() }()
-	t.Cleanup(func() { r.stop(t) })
-	return r
 }
 
 // canLogIn reports whether a new connection authenticates. A wrong
 // password is refused with 1045, an unknown account with 2012 (vitess
 // finds no authentication method for it).
-func canLogIn(t *testing.T, addr, user, password string) bool {
+func canLogIn(t *testing.T, s *servertest.Server, user, password string) bool {
 	t.Helper()
-	err := connect(t, addr, user, password).Ping()
-	if n := mysqlErrorNumber(err); err != nil && n != 1045 && n != 2012 {
+	err := s.Connect(t, user, password).Ping()
+	if n := servertest.ErrorNumber(err); err != nil && n != 1045 && n != 2012 {
 		t.Fatalf("%s: %v", user, err)
 	}
 	return err == nil
@@ -89,7 +77,7 @@ func TestConcurrentAccountChangesOnTwoServers(t *testing.T) {
 	cfg, rs := twoServers(t)
 	var wg sync.WaitGroup
 	for i, r := range rs {
-		root := connect(t, r.addr, "root", "")
+		root := r.Connect(t, "root", "")
 		for j := range perServer {
 			wg.Go(func() {
 				stmt := fmt.Sprintf("CREATE USER 'u%d_%d'@'%%' IDENTIFIED BY 'pw%d'", i, j, j)
@@ -104,12 +92,12 @@ func TestConcurrentAccountChangesOnTwoServers(t *testing.T) {
 		for creator := range rs {
 			for j := range perServer {
 				user := fmt.Sprintf("u%d_%d", creator, j)
-				if !canLogIn(t, r.addr, user, fmt.Sprintf("pw%d", j)) {
+				if !canLogIn(t, r, user, fmt.Sprintf("pw%d", j)) {
 					t.Errorf("server %d does not authenticate %s, created on server %d", i, user, creator)
 				}
 			}
 		}
-		if canLogIn(t, r.addr, "u0_0", "wrong") {
+		if canLogIn(t, r, "u0_0", "wrong") {
 			t.Errorf("server %d authenticates u0_0 with a wrong password", i)
 		}
 	}
@@ -126,8 +114,8 @@ func TestConcurrentAccountChangesOnTwoServers(t *testing.T) {
 // revoked, and a user dropped on the other server stays dropped.
 func TestAccountChangeMergedIntoNewerVersion(t *testing.T) {
 	_, rs := twoServers(t)
-	a, b := connect(t, rs[0].addr, "root", ""), connect(t, rs[1].addr, "root", "")
-	exec(t, a,
+	a, b := rs[0].Connect(t, "root", ""), rs[1].Connect(t, "root", "")
+	servertest.Exec(t, a,
 		"CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'",
 		"GRANT SELECT ON sales.* TO 'analyst'@'%'",
 		"CREATE USER 'leaver'@'%' IDENTIFIED BY 'pw'")
@@ -136,52 +124,31 @@ func TestAccountChangeMergedIntoNewerVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stale.Close()
-	exec(t, stale, "SELECT 1") // authenticated before server b's changes
-	exec(t, b,
+	servertest.Exec(t, stale, "SELECT 1") // authenticated before server b's changes
+	servertest.Exec(t, b,
 		"GRANT INSERT ON ops.* TO 'analyst'@'%'",
 		"CREATE USER 'from_b'@'%' IDENTIFIED BY 'pw'",
 		"DROP USER 'leaver'@'%'")
-	exec(t, stale,
+	servertest.Exec(t, stale,
 		"GRANT UPDATE ON ops.* TO 'analyst'@'%'",
 		"REVOKE SELECT ON sales.* FROM 'analyst'@'%'",
 		"CREATE USER 'from_a'@'%' IDENTIFIED BY 'pw'",
 		"GRANT SELECT ON sales.* TO 'leaver'@'%'")
 
 	for i, r := range rs {
-		grants := showGrants(t, connect(t, r.addr, "root", ""), "'analyst'@'%'")
+		grants := servertest.Grants(t, r.Connect(t, "root", ""), "'analyst'@'%'")
 		if want := "GRANT INSERT, UPDATE ON `ops`.* TO `analyst`@`%`"; !slices.Contains(grants, want) || slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "sales") }) {
 			t.Errorf("server %d: grants of analyst %q; want %q and nothing on sales", i, grants, want)
 		}
 		for _, user := range []string{"from_a", "from_b"} {
-			if !canLogIn(t, r.addr, user, "pw") {
+			if !canLogIn(t, r, user, "pw") {
 				t.Errorf("server %d does not authenticate %s", i, user)
 			}
 		}
-		if canLogIn(t, r.addr, "leaver", "pw") {
+		if canLogIn(t, r, "leaver", "pw") {
 			t.Errorf("server %d authenticates leaver, dropped on server 1", i)
 		}
 	}
-}
-
-func showGrants(t *testing.T, db *sql.DB, account string) []string {
-	t.Helper()
-	rows, err := db.Query("SHOW GRANTS FOR " + account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var grants []string
-	for rows.Next() {
-		var g string
-		if err := rows.Scan(&g); err != nil {
-			t.Fatal(err)
-		}
-		grants = append(grants, g)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return grants
 }
 
 // beforeVersionPut runs a function just before the first put of an
@@ -205,21 +172,21 @@ func (f *beforeVersionPut) PutIfAbsent(ctx context.Context, p string, data []byt
 // statement succeeds.
 func TestLostVersionRaceIsMerged(t *testing.T) {
 	cfg := testConfig(t)
-	b := startWith(t, cfg, server.Options{})
-	bRoot := connect(t, b.addr, "root", "")
+	b := servertest.Start(t, cfg, server.Options{})
+	bRoot := b.Connect(t, "root", "")
 	racer := &beforeVersionPut{FileIO: localio.New(), before: func() {
 		if _, err := bRoot.Exec("CREATE USER 'from_b'@'%' IDENTIFIED BY 'pw'"); err != nil {
 			t.Errorf("server 1: %v", err)
 		}
 	}}
-	a := startWith(t, cfg, server.Options{FileIO: racer})
-	exec(t, connect(t, a.addr, "root", ""), "CREATE USER 'from_a'@'%' IDENTIFIED BY 'pw'")
+	a := servertest.Start(t, cfg, server.Options{FileIO: racer})
+	servertest.Exec(t, a.Connect(t, "root", ""), "CREATE USER 'from_a'@'%' IDENTIFIED BY 'pw'")
 	if got := versions(t, cfg); !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("versions %v; want 1 (server 1's) and 2 (server 0's, merged)", got)
 	}
-	for i, r := range []*running{a, b} {
+	for i, r := range []*servertest.Server{a, b} {
 		for _, user := range []string{"from_a", "from_b"} {
-			if !canLogIn(t, r.addr, user, "pw") {
+			if !canLogIn(t, r, user, "pw") {
 				t.Errorf("server %d does not authenticate %s", i, user)
 			}
 		}
@@ -231,16 +198,16 @@ func TestLostVersionRaceIsMerged(t *testing.T) {
 // Its next client still sees every change.
 func TestServerFarBehindCatchesUp(t *testing.T) {
 	cfg, rs := twoServers(t)
-	exec(t, connect(t, rs[0].addr, "root", ""), "SELECT 1")
-	b := connect(t, rs[1].addr, "root", "")
+	servertest.Exec(t, rs[0].Connect(t, "root", ""), "SELECT 1")
+	b := rs[1].Connect(t, "root", "")
 	for i := range 25 {
-		exec(t, b, fmt.Sprintf("CREATE USER 'u%d'@'%%' IDENTIFIED BY 'pw'", i))
+		servertest.Exec(t, b, fmt.Sprintf("CREATE USER 'u%d'@'%%' IDENTIFIED BY 'pw'", i))
 	}
-	exec(t, b, "DROP USER 'u0'@'%'")
+	servertest.Exec(t, b, "DROP USER 'u0'@'%'")
 	if got := versions(t, cfg); got[0] <= 1 {
 		t.Fatalf("versions %v: cleanup removed none", got)
 	}
-	if !canLogIn(t, rs[0].addr, "u24", "pw") || canLogIn(t, rs[0].addr, "u0", "pw") {
+	if !canLogIn(t, rs[0], "u24", "pw") || canLogIn(t, rs[0], "u0", "pw") {
 		t.Error("the idle server does not see the changes made while it was idle")
 	}
 }
@@ -250,9 +217,9 @@ func TestServerFarBehindCatchesUp(t *testing.T) {
 // publishes version 1 with them and the change.
 func TestSingleAccountsFileIsMigrated(t *testing.T) {
 	cfg := testConfig(t)
-	old := startWith(t, cfg, server.Options{})
-	exec(t, connect(t, old.addr, "root", ""), "CREATE USER 'veteran'@'%' IDENTIFIED BY 'pw'")
-	old.stop(t)
+	old := servertest.Start(t, cfg, server.Options{})
+	servertest.Exec(t, old.Connect(t, "root", ""), "CREATE USER 'veteran'@'%' IDENTIFIED BY 'pw'")
+	old.Stop(t)
 	// What an older release leaves: the single file, no versions.
 	for _, name := range []string{"privileges-1.bin", "privileges-LATEST"} {
 		if err := os.Remove(filepath.Join(cfg.Warehouse, "_lakesql", name)); err != nil {
@@ -260,17 +227,17 @@ func TestSingleAccountsFileIsMigrated(t *testing.T) {
 		}
 	}
 
-	r := startWith(t, cfg, server.Options{})
-	if !canLogIn(t, r.addr, "veteran", "pw") {
+	r := servertest.Start(t, cfg, server.Options{})
+	if !canLogIn(t, r, "veteran", "pw") {
 		t.Fatal("the account of the single accounts file is not in force")
 	}
-	exec(t, connect(t, r.addr, "root", ""), "CREATE USER 'rookie'@'%' IDENTIFIED BY 'pw'")
-	r.stop(t)
+	servertest.Exec(t, r.Connect(t, "root", ""), "CREATE USER 'rookie'@'%' IDENTIFIED BY 'pw'")
+	r.Stop(t)
 	if err := os.Remove(filepath.Join(cfg.Warehouse, filepath.FromSlash(server.PrivilegesFile))); err != nil {
 		t.Fatal(err)
 	}
-	r = startWith(t, cfg, server.Options{})
-	if !canLogIn(t, r.addr, "veteran", "pw") || !canLogIn(t, r.addr, "rookie", "pw") {
+	r = servertest.Start(t, cfg, server.Options{})
+	if !canLogIn(t, r, "veteran", "pw") || !canLogIn(t, r, "rookie", "pw") {
 		t.Errorf("version 1 lacks the migrated or the new account; versions %v", versions(t, cfg))
 	}
 }
@@ -280,27 +247,27 @@ func TestSingleAccountsFileIsMigrated(t *testing.T) {
 // drop the saved one from the warehouse.
 func TestConfiguredUserKeepsSavedAccount(t *testing.T) {
 	cfg := testConfig(t)
-	r := startWith(t, cfg, server.Options{})
-	exec(t, connect(t, r.addr, "root", ""), "CREATE USER 'ops'@'%' IDENTIFIED BY 'saved'")
-	r.stop(t)
+	r := servertest.Start(t, cfg, server.Options{})
+	servertest.Exec(t, r.Connect(t, "root", ""), "CREATE USER 'ops'@'%' IDENTIFIED BY 'saved'")
+	r.Stop(t)
 
 	withOps := cfg
 	withOps.Users = []server.User{{Name: "ops", Password: "configured"}}
-	r = startWith(t, withOps, server.Options{})
-	exec(t, connect(t, r.addr, "ops", "configured"), "CREATE USER 'other'@'%' IDENTIFIED BY 'pw'")
-	r.stop(t)
+	r = servertest.Start(t, withOps, server.Options{})
+	servertest.Exec(t, r.Connect(t, "ops", "configured"), "CREATE USER 'other'@'%' IDENTIFIED BY 'pw'")
+	r.Stop(t)
 
-	r = startWith(t, cfg, server.Options{})
-	if !canLogIn(t, r.addr, "ops", "saved") || !canLogIn(t, r.addr, "other", "pw") {
+	r = servertest.Start(t, cfg, server.Options{})
+	if !canLogIn(t, r, "ops", "saved") || !canLogIn(t, r, "other", "pw") {
 		t.Error("the saved ops account or the account made while ops was configured is gone")
 	}
 }
 
 func TestCorruptAccountsVersionRefusesToStart(t *testing.T) {
 	cfg := testConfig(t)
-	r := startWith(t, cfg, server.Options{})
-	exec(t, connect(t, r.addr, "root", ""), "CREATE USER 'u'@'%' IDENTIFIED BY 'pw'")
-	r.stop(t)
+	r := servertest.Start(t, cfg, server.Options{})
+	servertest.Exec(t, r.Connect(t, "root", ""), "CREATE USER 'u'@'%' IDENTIFIED BY 'pw'")
+	r.Stop(t)
 	path := filepath.Join(cfg.Warehouse, "_lakesql", "privileges-1.bin")
 	if err := os.WriteFile(path, []byte("not an accounts file"), 0o600); err != nil {
 		t.Fatal(err)

@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/server"
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestExplainOfOneRowQueries checks that EXPLAIN prints the whole plan of a
 // query that returns one row: GMS marks an ungrouped aggregate as a
 // one-row query, and its handler then refused the plan's second line.
 func TestExplainOfOneRowQueries(t *testing.T) {
-	s := serveInTest(t, server.DefaultConfig())
-	db := connect(t, s.Addr().String(), "root", "")
-	exec(t, db,
+	s := start(t, testConfig(t))
+	db := s.Connect(t, "root", "")
+	servertest.Exec(t, db,
 		"CREATE DATABASE d",
 		"CREATE TABLE d.t (id INT PRIMARY KEY, v INT)",
 		"INSERT INTO d.t VALUES (1, 10), (2, 20)",
@@ -28,22 +28,7 @@ func TestExplainOfOneRowQueries(t *testing.T) {
 		// row, which drivers could not scan.
 		"EXPLAIN SELECT * FROM d.t WHERE id = 2": "snapshot=1",
 	} {
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		var lines []string
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, line)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		rows.Close()
+		lines := servertest.Column[string](t, db, q)
 		if len(lines) < 2 || !strings.Contains(strings.Join(lines, "\n"), want) {
 			t.Errorf("%s printed %q, want a plan of several lines with %q", q, lines, want)
 		}

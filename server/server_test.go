@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -51,10 +52,10 @@ func handshakeVersion(t *testing.T, addr string) string {
 
 func TestVersionStringsAgree(t *testing.T) {
 	r := start(t, testConfig(t))
-	if got := handshakeVersion(t, r.addr); got != sqlbackend.Version {
+	if got := handshakeVersion(t, r.Addr); got != sqlbackend.Version {
 		t.Errorf("handshake version %q, want %q", got, sqlbackend.Version)
 	}
-	db := connect(t, r.addr, "root", "")
+	db := r.Connect(t, "root", "")
 	for query, want := range map[string]string{
 		"SELECT @@version":         sqlbackend.Version,
 		"SELECT VERSION()":         sqlbackend.Version,
@@ -68,11 +69,11 @@ func TestVersionStringsAgree(t *testing.T) {
 
 func TestLoopbackRootHasNoPassword(t *testing.T) {
 	r := start(t, testConfig(t))
-	if got := queryString(t, connect(t, r.addr, "root", ""), "SELECT CURRENT_USER()"); got != "root@localhost" {
+	if got := queryString(t, r.Connect(t, "root", ""), "SELECT CURRENT_USER()"); got != "root@localhost" {
 		t.Errorf("CURRENT_USER() = %q, want root@localhost", got)
 	}
-	err := connect(t, r.addr, "root", "guess").Ping()
-	if mysqlErrorNumber(err) != 1045 {
+	err := r.Connect(t, "root", "guess").Ping()
+	if servertest.ErrorNumber(err) != 1045 {
 		t.Errorf("root with a password: %v, want error 1045", err)
 	}
 }
@@ -90,12 +91,12 @@ func TestNonLoopbackListenNeedsPasswords(t *testing.T) {
 
 	cfg.Users = cfg.Users[:1]
 	r := start(t, cfg)
-	_, port, _ := net.SplitHostPort(r.addr)
+	_, port, _ := net.SplitHostPort(r.Addr)
 	addr := net.JoinHostPort("127.0.0.1", port)
-	if err := connect(t, addr, "root", "").Ping(); mysqlErrorNumber(err) != 1045 && !strings.Contains(fmtErr(err), "No authentication methods") {
+	if err := servertest.Open(t, addr, "root", "").Ping(); servertest.ErrorNumber(err) != 1045 && !strings.Contains(fmtErr(err), "No authentication methods") {
 		t.Errorf("passwordless root on 0.0.0.0: %v, want refused", err)
 	}
-	if got := queryString(t, connect(t, addr, "admin", "s3cret"), "SELECT CURRENT_USER()"); got != "admin@%" {
+	if got := queryString(t, servertest.Open(t, addr, "admin", "s3cret"), "SELECT CURRENT_USER()"); got != "admin@%" {
 		t.Errorf("CURRENT_USER() = %q, want admin@%%", got)
 	}
 }
@@ -112,8 +113,8 @@ func fmtErr(err error) string {
 func TestNonLoopbackListenRefusesSavedAccountWithoutPassword(t *testing.T) {
 	cfg := testConfig(t)
 	r := start(t, cfg)
-	exec(t, connect(t, r.addr, "root", ""), "CREATE USER 'bob'@'%'")
-	r.stop(t)
+	servertest.Exec(t, r.Connect(t, "root", ""), "CREATE USER 'bob'@'%'")
+	r.Stop(t)
 
 	cfg.Listen = "0.0.0.0:0"
 	cfg.Users = []server.User{{Name: "admin", Password: "s3cret"}}
@@ -129,18 +130,18 @@ func TestConfiguredUserPasswordFollowsConfig(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Users = []server.User{{Name: "admin", Password: "first"}}
 	r := start(t, cfg)
-	exec(t, connect(t, r.addr, "admin", "first"), "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
-	r.stop(t)
+	servertest.Exec(t, r.Connect(t, "admin", "first"), "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
+	r.Stop(t)
 
 	cfg.Users[0].Password = "second"
 	r = start(t, cfg)
-	if err := connect(t, r.addr, "admin", "first").Ping(); mysqlErrorNumber(err) != 1045 {
+	if err := r.Connect(t, "admin", "first").Ping(); servertest.ErrorNumber(err) != 1045 {
 		t.Errorf("old password: %v, want error 1045", err)
 	}
-	if err := connect(t, r.addr, "admin", "second").Ping(); err != nil {
+	if err := r.Connect(t, "admin", "second").Ping(); err != nil {
 		t.Errorf("new password: %v", err)
 	}
-	if err := connect(t, r.addr, "analyst", "pw").Ping(); err != nil {
+	if err := r.Connect(t, "analyst", "pw").Ping(); err != nil {
 		t.Errorf("saved account after restart: %v", err)
 	}
 }
@@ -152,11 +153,11 @@ func TestTLSFromCertAndKeyFiles(t *testing.T) {
 	r := start(t, cfg)
 
 	verified := &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
-	db := connect(t, r.addr, "root", "", func(c *mysql.Config) { c.TLS = verified })
+	db := r.Connect(t, "root", "", func(c *mysql.Config) { c.TLS = verified })
 	if got := queryString(t, db, "SELECT 'over tls'"); got != "over tls" {
 		t.Errorf("query over TLS returned %q", got)
 	}
-	err := connect(t, r.addr, "root", "").Ping()
+	err := r.Connect(t, "root", "").Ping()
 	if err == nil || !strings.Contains(err.Error(), "insecure connections") {
 		t.Errorf("plaintext client with require_secure_transport: %v, want refused", err)
 	}
@@ -168,7 +169,7 @@ func TestTooManyConnectionsIsError1040(t *testing.T) {
 	r := start(t, cfg)
 	ctx := context.Background()
 
-	held := connect(t, r.addr, "root", "")
+	held := r.Connect(t, "root", "")
 	held.SetMaxIdleConns(0) // a released connection is closed, not pooled
 	first, err := held.Conn(ctx)
 	if err != nil {
@@ -180,9 +181,9 @@ func TestTooManyConnectionsIsError1040(t *testing.T) {
 	}
 	defer second.Close()
 
-	other := connect(t, r.addr, "root", "")
+	other := r.Connect(t, "root", "")
 	err = other.Ping()
-	if mysqlErrorNumber(err) != 1040 {
+	if servertest.ErrorNumber(err) != 1040 {
 		t.Fatalf("third connection: %v, want error 1040", err)
 	}
 	if !strings.Contains(err.Error(), "Too many connections") {
@@ -224,8 +225,8 @@ func connectionID(t *testing.T, conn *sql.Conn) int64 {
 func TestPreparedAsOfPlaceholderKeepsConnection(t *testing.T) {
 	r := start(t, testConfig(t))
 	ctx := context.Background()
-	db := connect(t, r.addr, "root", "")
-	exec(t, db, "CREATE DATABASE db", "CREATE TABLE db.t (id BIGINT PRIMARY KEY, v VARCHAR(10))")
+	db := r.Connect(t, "root", "")
+	servertest.Exec(t, db, "CREATE DATABASE db", "CREATE TABLE db.t (id BIGINT PRIMARY KEY, v VARCHAR(10))")
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +281,7 @@ func waitForStatement(t *testing.T, db *sql.DB, text string) {
 func TestShutdownFinishesRunningStatement(t *testing.T) {
 	r := start(t, testConfig(t))
 	ctx := context.Background()
-	db := connect(t, r.addr, "root", "")
+	db := r.Connect(t, "root", "")
 	busy, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +299,7 @@ func TestShutdownFinishesRunningStatement(t *testing.T) {
 
 	shutdownCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := r.shutdown(shutdownCtx); err != nil {
+	if err := r.Shutdown(shutdownCtx); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
 	if err := <-result; err != nil {
@@ -307,7 +308,7 @@ func TestShutdownFinishesRunningStatement(t *testing.T) {
 	if _, err := idle.ExecContext(ctx, "SELECT 1"); err == nil {
 		t.Error("an idle connection still works after shutdown")
 	}
-	if conn, err := net.Dial("tcp", r.addr); err == nil {
+	if conn, err := net.Dial("tcp", r.Addr); err == nil {
 		conn.Close()
 		t.Error("the server still accepts connections after shutdown")
 	}
@@ -316,7 +317,7 @@ func TestShutdownFinishesRunningStatement(t *testing.T) {
 func TestShutdownDeadlineCutsConnections(t *testing.T) {
 	r := start(t, testConfig(t))
 	ctx := context.Background()
-	db := connect(t, r.addr, "root", "")
+	db := r.Connect(t, "root", "")
 	busy, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +331,7 @@ func TestShutdownDeadlineCutsConnections(t *testing.T) {
 
 	expired, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := r.shutdown(expired); !errors.Is(err, server.ErrShutdownTimeout) {
+	if err := r.Shutdown(expired); !errors.Is(err, server.ErrShutdownTimeout) {
 		t.Fatalf("shutdown past its deadline: %v, want ErrShutdownTimeout", err)
 	}
 	if err := <-result; err == nil {
@@ -343,8 +344,8 @@ func TestShutdownDeadlineCutsConnections(t *testing.T) {
 func TestFileAccessConfinedToFilesDir(t *testing.T) {
 	cfg := testConfig(t)
 	r := start(t, cfg)
-	db := connect(t, r.addr, "root", "")
-	exec(t, db, "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
+	db := r.Connect(t, "root", "")
+	servertest.Exec(t, db, "CREATE USER 'analyst'@'%' IDENTIFIED BY 'pw'")
 
 	filesDir := filepath.Join(cfg.Warehouse, filepath.FromSlash(server.FilesDir))
 	if err := os.WriteFile(filepath.Join(filesDir, "in.txt"), []byte("allowed"), 0o600); err != nil {
@@ -360,7 +361,7 @@ func TestFileAccessConfinedToFilesDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	var leaked sql.NullString
-	err := connect(t, r.addr, "analyst", "pw").QueryRow("SELECT LOAD_FILE(?)", privileges).Scan(&leaked)
+	err := r.Connect(t, "analyst", "pw").QueryRow("SELECT LOAD_FILE(?)", privileges).Scan(&leaked)
 	if err == nil && leaked.Valid {
 		t.Errorf("LOAD_FILE of the accounts file returned %d bytes", len(leaked.String))
 	}
@@ -374,7 +375,7 @@ func TestConnectTimeoutFreesSlotOfSilentClient(t *testing.T) {
 	cfg.ConnectTimeout = server.Duration(200 * time.Millisecond)
 	r := start(t, cfg)
 
-	silent, err := net.Dial("tcp", r.addr)
+	silent, err := net.Dial("tcp", r.Addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +387,7 @@ func TestConnectTimeoutFreesSlotOfSilentClient(t *testing.T) {
 		t.Fatalf("silent client: %v, want the server to close the connection", err)
 	}
 
-	db := connect(t, r.addr, "root", "")
+	db := r.Connect(t, "root", "")
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		t.Fatalf("connection after the silent one was cut: %v", err)
@@ -404,10 +405,10 @@ func TestConfiguredRootReplacesPasswordlessRoot(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Users = []server.User{{Name: "root", Password: "rootpw"}}
 	r := start(t, cfg)
-	if err := connect(t, r.addr, "root", "").Ping(); mysqlErrorNumber(err) != 1045 {
+	if err := r.Connect(t, "root", "").Ping(); servertest.ErrorNumber(err) != 1045 {
 		t.Errorf("root without password: %v, want error 1045", err)
 	}
-	if got := queryString(t, connect(t, r.addr, "root", "rootpw"), "SELECT CURRENT_USER()"); got != "root@%" {
+	if got := queryString(t, r.Connect(t, "root", "rootpw"), "SELECT CURRENT_USER()"); got != "root@%" {
 		t.Errorf("CURRENT_USER() = %q, want root@%%", got)
 	}
 }
@@ -427,16 +428,16 @@ func TestCorruptAccountsFileRefusesToStart(t *testing.T) {
 }
 
 func TestMetricsEndpoint(t *testing.T) {
-	cfg := server.DefaultConfig()
+	cfg := testConfig(t)
 	cfg.MetricsListen = "127.0.0.1:0"
-	s := serveInTest(t, cfg)
-	db := connect(t, s.Addr().String(), "root", "")
+	s := start(t, cfg)
+	db := s.Connect(t, "root", "")
 	for _, q := range []string{"CREATE DATABASE m", "CREATE TABLE m.t (id BIGINT NOT NULL PRIMARY KEY, v INT)", "INSERT INTO m.t VALUES (1, 2)"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	resp, err := http.Get("http://" + s.MetricsAddr().String() + "/metrics")
+	resp, err := http.Get("http://" + s.Server.MetricsAddr().String() + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -452,8 +453,8 @@ func TestMetricsEndpoint(t *testing.T) {
 // Clients get MySQL's numbers and SQLSTATEs for the errors they act on,
 // including errors lakesql raises while GMS parses.
 func TestErrorNumbersAndStates(t *testing.T) {
-	s := serveInTest(t, server.DefaultConfig())
-	db := connect(t, s.Addr().String(), "root", "")
+	s := start(t, testConfig(t))
+	db := s.Connect(t, "root", "")
 	if _, err := db.Exec("CREATE DATABASE e"); err != nil {
 		t.Fatal(err)
 	}
@@ -473,25 +474,4 @@ func TestErrorNumbersAndStates(t *testing.T) {
 			t.Errorf("%s: %v, want %d (%s)", c.query, err, c.num, c.state)
 		}
 	}
-}
-
-// serveInTest serves cfg on a free loopback port and a fresh warehouse
-// until the test ends.
-func serveInTest(t *testing.T, cfg server.Config) *server.Server {
-	t.Helper()
-	cfg.Listen = "127.0.0.1:0"
-	cfg.Warehouse = t.TempDir()
-	s, err := server.New(cfg, server.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve() }()
-	t.Cleanup(func() {
-		if err := s.Shutdown(context.Background()); err != nil {
-			t.Error(err)
-		}
-		<-served
-	})
-	return s
 }

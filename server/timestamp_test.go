@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // TestTimestampColumnsOverTheWire covers findings F3 and F8 of the interop
@@ -17,8 +19,8 @@ import (
 // written and read back instead of failing every read of the row.
 func TestTimestampColumnsOverTheWire(t *testing.T) {
 	r := start(t, testConfig(t))
-	db := connect(t, r.addr, "root", "", func(c *mysql.Config) { c.DBName = "" })
-	exec(t, db,
+	db := r.Connect(t, "root", "", func(c *mysql.Config) { c.DBName = "" })
+	servertest.Exec(t, db,
 		"CREATE DATABASE d",
 		"CREATE TABLE d.t (id INT NOT NULL, ts TIMESTAMP(3), dt DATETIME(3), PRIMARY KEY (id))",
 		"INSERT INTO d.t VALUES (1, '2026-04-15 16:00:00.5', '2026-04-15 16:00:00.5'),"+
@@ -70,7 +72,7 @@ func TestTimestampColumnsOverTheWire(t *testing.T) {
 		check(t, rows, err)
 	})
 	t.Run("prepared", func(t *testing.T) {
-		prepared := connect(t, r.addr, "root", "", func(c *mysql.Config) { c.InterpolateParams = false })
+		prepared := r.Connect(t, "root", "", func(c *mysql.Config) { c.InterpolateParams = false })
 		rows, err := prepared.Query("SELECT id, ts, dt FROM d.t WHERE id > ? ORDER BY id", 0)
 		check(t, rows, err)
 	})
@@ -84,7 +86,7 @@ func TestTimestampColumnsOverTheWire(t *testing.T) {
 		if !strings.Contains(ddl, "`ts` timestamp(3)") || !strings.Contains(ddl, "`dt` datetime(3)") {
 			t.Errorf("SHOW CREATE TABLE:\n%s", ddl)
 		}
-		exec(t, db, "ALTER TABLE d.t MODIFY ts TIMESTAMP(3)", "ALTER TABLE d.t MODIFY dt DATETIME(3)")
+		servertest.Exec(t, db, "ALTER TABLE d.t MODIFY ts TIMESTAMP(3)", "ALTER TABLE d.t MODIFY dt DATETIME(3)")
 		if err := db.QueryRow("SHOW CREATE TABLE d.t").Scan(&name, &ddl); err != nil || !strings.Contains(ddl, "`ts` timestamp(3)") {
 			t.Errorf("after a MODIFY to the same type: %v\n%s", err, ddl)
 		}

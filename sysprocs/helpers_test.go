@@ -3,11 +3,8 @@ package sysprocs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,49 +15,26 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/sirupsen/logrus"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
-
-// fakeClock is the time of commits, tags and procedures; only the test
-// moves it. memio stamps files with the wall clock, so the clock starts at
-// the wall clock, and a test ages files by advancing it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // fixture is a warehouse in memory holding the table db.orders
 // (dt, id, v), partitioned by dt, keyed by (dt, id), written through the
-// real write and commit paths.
+// real write and commit paths, and the procedures over it.
 type fixture struct {
-	t     *testing.T
+	*tabletest.Table
 	fs    *memio.FS
 	cat   *catalog.Catalog
-	clock *fakeClock
+	clock *clocktest.Clock
 	procs *Procedures
-	dir   string
-
-	mu         sync.Mutex
-	uuids      int
-	identifier int64
 }
 
 var ordersTable = catalog.TableDefinition{
@@ -76,119 +50,48 @@ var ordersTable = catalog.TableDefinition{
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, fs: memio.New(), clock: &fakeClock{now: time.Now().UTC()}}
-	f.cat = catalog.New(f.fs, "wh", f.clock.Now)
-	ctx := context.Background()
-	if err := f.cat.CreateDatabase(ctx, "db", false); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.cat.CreateTable(ctx, "db", "orders", ordersTable, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := f.cat.TablePath("db", "orders")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.dir = dir
-	f.procs = New(Options{Catalog: f.cat, FileIO: f.fs, Now: f.clock.Now, NewUUID: f.newUUID, Logger: quietLogger(),
-		Sleep: func(ctx context.Context, d time.Duration) error {
-			f.clock.Advance(d)
-			return ctx.Err()
-		}})
+	// The clock is the time of commits, tags and procedures; only the test
+	// moves it. memio stamps files with the wall clock, so the clock starts
+	// at the wall clock, and a test ages files by advancing it.
+	clock := clocktest.New(time.Now().UTC())
+	fs := memio.New()
+	f := &fixture{Table: tabletest.Create(t, tabletest.Config{FS: fs, Name: "orders", Now: clock.Now}, ordersTable),
+		fs: fs, cat: catalog.New(fs, "wh", clock.Now), clock: clock}
+	f.procs = New(Options{Catalog: f.cat, FileIO: f.fs, Now: f.clock.Now, NewUUID: f.NewUUID, Logger: quietLogger(),
+		Sleep: f.clock.Sleep})
 	return f
-}
-
-func (f *fixture) newUUID() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.uuids++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", f.uuids)
 }
 
 // insert commits rows (dt, id, v) one minute after the previous commit,
 // with a watermark if one is given, and returns the new snapshot id.
 func (f *fixture) insert(watermark *int64, rows ...[]any) int64 {
-	f.t.Helper()
-	ctx := context.Background()
+	f.T.Helper()
 	f.clock.Advance(time.Minute)
-	w, err := write.Open(ctx, write.Options{FileIO: f.fs, TableDir: f.dir, Now: f.clock.Now, NewUUID: f.newUUID, SpillDir: f.t.TempDir()})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer w.Close()
-	for _, r := range rows {
-		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: f.fs, TableDir: f.dir, Core: w.Schema().CoreOptions(), Now: f.clock.Now,
-		NewUUID: f.newUUID, Rand: rand.New(rand.NewPCG(1, 2))})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	f.identifier++
-	res, err := c.Commit(ctx, commit.Request{CommitUser: "writer", Identifier: f.identifier, Messages: msgs, Watermark: watermark})
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	msgs := writetest.Prepare(f.Table, writetest.Options(f.Table), tabletest.Inserts(rows...)...)
+	res := f.Commit("writer", commit.Request{Messages: msgs, Watermark: watermark})
 	return res.Snapshots[len(res.Snapshots)-1]
 }
 
 // read returns the rows at tt, rendered and sorted.
 func (f *fixture) read(tt snapshot.TimeTravel) ([]string, error) {
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, f.fs, f.dir)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := tbl.Read(ctx, table.ReadOptions{At: tt})
-	if err != nil {
-		return nil, err
-	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(all))
-	for i, r := range all {
-		out[i] = strings.TrimSpace(fmt.Sprintln(r...))
-	}
-	slices.Sort(out)
-	return out, nil
+	return tabletest.ReadRows(f.fs, f.Dir, table.ReadOptions{At: tt})
 }
 
 func (f *fixture) mustRead(tt snapshot.TimeTravel) []string {
-	f.t.Helper()
+	f.T.Helper()
 	rows, err := f.read(tt)
 	if err != nil {
-		f.t.Fatalf("read %+v: %v", tt, err)
+		f.T.Fatalf("read %+v: %v", tt, err)
 	}
 	return rows
 }
 
-func (f *fixture) snapshots() *snapshot.Manager { return snapshot.NewManager(f.fs, f.dir, "") }
+func (f *fixture) snapshots() *snapshot.Manager { return snapshot.NewManager(f.fs, f.Dir, "") }
 
 // liveFileCount is the number of data files the latest snapshot reads.
 func (f *fixture) liveFileCount() int {
-	f.t.Helper()
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, f.fs, f.dir)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	latest, err := f.snapshots().Latest(ctx)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	live, err := tbl.LiveFiles(ctx, latest)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return len(live)
+	f.T.Helper()
+	return len(f.LiveFiles())
 }
 
 // initVariables registers MySQL's system variables, which sessions copy
@@ -213,14 +116,14 @@ func newContext(db string, privileges sql.PrivilegeSet) *sql.Context {
 // variant up by argument count and converts each argument to its
 // parameter type. Every row must match the declared schema.
 func (f *fixture) call(ctx *sql.Context, name string, args ...any) ([]sql.Row, error) {
-	f.t.Helper()
+	f.T.Helper()
 	d, err := f.procs.ExternalStoredProcedure(ctx, name, len(args))
 	if err != nil || d == nil {
-		f.t.Fatalf("no procedure %s/%d: %v", name, len(args), err)
+		f.T.Fatalf("no procedure %s/%d: %v", name, len(args), err)
 	}
 	fn := reflect.ValueOf(d.Function)
 	if fn.Type().NumIn()-1 != len(args) {
-		f.t.Fatalf("%s has no variant taking %d arguments", name, len(args))
+		f.T.Fatalf("%s has no variant taking %d arguments", name, len(args))
 	}
 	in := []reflect.Value{reflect.ValueOf(ctx)}
 	for i, a := range args {
@@ -236,17 +139,17 @@ func (f *fixture) call(ctx *sql.Context, name string, args ...any) ([]sql.Row, e
 	}
 	for _, r := range rows {
 		if len(r) != len(d.Schema) {
-			f.t.Fatalf("%s returned row %v for schema of %d columns", name, r, len(d.Schema))
+			f.T.Fatalf("%s returned row %v for schema of %d columns", name, r, len(d.Schema))
 		}
 	}
 	return rows, nil
 }
 
 func (f *fixture) mustCall(ctx *sql.Context, name string, args ...any) []sql.Row {
-	f.t.Helper()
+	f.T.Helper()
 	rows, err := f.call(ctx, name, args...)
 	if err != nil {
-		f.t.Fatalf("%s%v: %v", name, args, err)
+		f.T.Fatalf("%s%v: %v", name, args, err)
 	}
 	return rows
 }

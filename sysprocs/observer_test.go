@@ -48,7 +48,7 @@ func (r *recorder) PartitionsExpired(db, tbl string, res maintenance.PartitionEx
 // observed gives the fixture's procedures an observer.
 func observed(f *fixture) *recorder {
 	r := &recorder{}
-	f.procs = New(Options{Catalog: f.cat, FileIO: f.fs, Now: f.clock.Now, NewUUID: f.newUUID, Logger: quietLogger(), Observer: r})
+	f.procs = New(Options{Catalog: f.cat, FileIO: f.fs, Now: f.clock.Now, NewUUID: f.NewUUID, Logger: quietLogger(), Observer: r})
 	return r
 }
 
@@ -140,7 +140,7 @@ func TestObserverSeesDeletions(t *testing.T) {
 		t.Errorf("delete_tag deleted %v files and expire_tags %v; want both some", deleted[3], tagFiles)
 	}
 
-	orphan := path.Join(f.dir, "dt="+old, "bucket-0", "data-orphan-0.parquet")
+	orphan := path.Join(f.Dir, "dt="+old, "bucket-0", "data-orphan-0.parquet")
 	if err := f.fs.PutIfAbsent(ctx, orphan, []byte("left by a crashed writer")); err != nil {
 		t.Fatal(err)
 	}

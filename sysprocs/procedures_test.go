@@ -294,7 +294,7 @@ func TestRemoveOrphanFiles(t *testing.T) {
 	f.insert(nil, row("2026-04-16", 1, "a"))
 	want := f.mustRead(snapshot.TimeTravel{})
 	ctx := newContext("db", nil)
-	orphan := path.Join(f.dir, "dt=2026-04-16", "bucket-0", "data-orphan-0.parquet")
+	orphan := path.Join(f.Dir, "dt=2026-04-16", "bucket-0", "data-orphan-0.parquet")
 	if err := f.fs.PutIfAbsent(ctx, orphan, []byte("left by a crashed writer")); err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func TestExpirePartitions(t *testing.T) {
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("expire_partitions: %v, want %v", rows, want)
 	}
-	if got := f.mustRead(snapshot.TimeTravel{}); !slices.Equal(got, []string{recent + " 2 b"}) {
+	if got := f.mustRead(snapshot.TimeTravel{}); !slices.Equal(got, []string{recent + "|2|b"}) {
 		t.Errorf("rows after expiry: %q", got)
 	}
 	rows = f.mustCall(ctx, "expire_partitions", "db.orders", "7 d", "yyyy-MM-dd")
@@ -394,7 +394,7 @@ func TestExpirePartitions(t *testing.T) {
 // depending on @@time_zone.
 func TestExpirePartitionsSessionZone(t *testing.T) {
 	f := newFixture(t)
-	f.clock.now = time.Date(2026, 4, 17, 20, 0, 0, 0, time.UTC)
+	f.clock.Set(time.Date(2026, 4, 17, 20, 0, 0, 0, time.UTC))
 	f.insert(nil, row("2026-04-17 05:30:00", 1, "a"))
 	ctx := newContext("db", nil)
 	// At 20:01 UTC, 05:30 UTC is 14.5 h ago; at 04:01 the next day in

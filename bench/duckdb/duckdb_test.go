@@ -11,8 +11,8 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
-	"github.com/lakesql/lakesql/storage/scan/scantest"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -68,7 +68,7 @@ func TestCatPrintsJSONRowsAtEachSnapshot(t *testing.T) {
 }
 
 func TestCatByTimestampAndTag(t *testing.T) {
-	dir := copyFixture(t, "paimon-java/pk_table_scan_and_read_mor")
+	dir := fixtures.Copy(t, fixtures.TableDir("paimon-java/pk_table_scan_and_read_mor"))
 	// A tag is a snapshot file plus tag fields; a plain snapshot copy is
 	// a valid tag.
 	snap, err := os.ReadFile(filepath.Join(dir, "snapshot", "snapshot-1"))
@@ -90,10 +90,10 @@ func TestCatByTimestampAndTag(t *testing.T) {
 }
 
 func TestCatErrorsAreOneLineAndNameTheCause(t *testing.T) {
-	corruptManifest := copyFixture(t, "paimon-java/pk_table_scan_and_read_mor")
+	corruptManifest := fixtures.Copy(t, fixtures.TableDir("paimon-java/pk_table_scan_and_read_mor"))
 	manifest := filepath.Join(corruptManifest, "manifest", latestSnapshot(t, corruptManifest).BaseManifestList)
 	truncate(t, manifest)
-	corruptData := copyFixture(t, "paimon-java/append_complex_data")
+	corruptData := fixtures.Copy(t, fixtures.TableDir("paimon-java/append_complex_data"))
 	truncateDataFiles(t, corruptData)
 	cases := []struct {
 		name string
@@ -142,16 +142,6 @@ func TestInspectShowsSchemaSnapshotsAndFiles(t *testing.T) {
 			t.Errorf("inspect output lacks %q:\n%s", want, out.String())
 		}
 	}
-}
-
-func copyFixture(t *testing.T, name string) string {
-	t.Helper()
-	src := fixtures.TableDir(name)
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 func writeFile(t *testing.T, path string, data []byte) {

@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 )
 
@@ -56,19 +55,6 @@ func startServe(t *testing.T, args ...string) (*exec.Cmd, string) {
 	return cmd, addr
 }
 
-func openRoot(t *testing.T, addr string) *sql.DB {
-	t.Helper()
-	c := mysql.NewConfig()
-	c.Net, c.Addr, c.User = "tcp", addr, "root"
-	connector, err := mysql.NewConnector(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(connector)
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // TestServeSIGTERMFinishesRunningStatement: SIGTERM lets the running
 // statement return its result, then the process exits 0.
 func TestServeSIGTERMFinishesRunningStatement(t *testing.T) {
@@ -77,7 +63,7 @@ func TestServeSIGTERMFinishesRunningStatement(t *testing.T) {
 	if info, err := os.Stat(warehouse); err != nil || !info.IsDir() {
 		t.Fatalf("warehouse directory not created: %v", err)
 	}
-	db := openRoot(t, addr)
+	db := servertest.Open(t, addr, "root", "")
 	result := make(chan error, 1)
 	go func() {
 		var v int

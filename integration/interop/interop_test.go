@@ -62,20 +62,14 @@ func warehouseDir(t *testing.T) string {
 // query as text.
 func connect(t *testing.T, srv *servertest.Server) *sql.DB {
 	t.Helper()
-	c := mysql.NewConfig()
-	c.Net, c.Addr, c.User = "tcp", srv.Addr, "root"
-	c.Params = map[string]string{"time_zone": "'+00:00'"}
-	// Text protocol for queries with arguments too: over the binary protocol
-	// go-sql-driver prints a TIMESTAMP(p) value with as many fraction digits
-	// as the field's Decimals, which lakesql sends as 0 (FINDINGS.md, F3).
-	c.InterpolateParams = true
-	connector, err := mysql.NewConnector(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(connector)
-	t.Cleanup(func() { db.Close() })
-	return db
+	return srv.Connect(t, "root", "", func(c *mysql.Config) {
+		c.Params = map[string]string{"time_zone": "'+00:00'"}
+		// Text protocol for queries with arguments too: over the binary
+		// protocol go-sql-driver prints a TIMESTAMP(p) value with as many
+		// fraction digits as the field's Decimals, which lakesql sends as 0
+		// (FINDINGS.md, F3).
+		c.InterpolateParams = true
+	})
 }
 
 // Steps that are not SQL, made by the functions named: check compares

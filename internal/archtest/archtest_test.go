@@ -1,12 +1,13 @@
 // Package archtest enforces the dependency direction of the repository:
-// server -> sqlbackend/sysprocs -> planner -> storage/table,catalog ->
-// storage/* -> storage/spec -> storage/fileio.
+// the layers of layers_test.go, bottom to top storage/fileio,
+// storage/spec, the rest of storage/*, storage/table, catalog and commit,
+// the writers and maintenance, planner, sqlbackend and sysprocs, server,
+// cmd; test support (internal/testkit) above them all, imported only by
+// tests. forbiddenFor adds what layers cannot say: which outside modules a
+// layer may not use, and which packages of one layer must not meet.
 package archtest
 
 import (
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -22,75 +23,46 @@ var forbiddenFor = map[string][]string{
 	"./storage/...": {
 		"github.com/dolthub/go-mysql-server",
 		"github.com/dolthub/vitess",
-		module + "/planner",
-		module + "/sqlbackend",
-		module + "/sysprocs",
-		module + "/server",
 	},
+	// The codecs are pure: they decode bytes they are given.
 	"./storage/spec/...": {
 		module + "/storage/fileio",
-	},
-	"./storage/fileio/...": {
-		module + "/storage/spec",
-	},
-	"./planner/...": {
-		module + "/sqlbackend",
-		module + "/sysprocs",
-		module + "/server",
 	},
 	// The two halves of the SQL layer meet only in server, which hands the
 	// procedures to the backend as a go-mysql-server interface.
 	"./sysprocs/...": {
 		module + "/sqlbackend",
-		module + "/server",
 	},
 	"./sqlbackend/...": {
 		module + "/sysprocs",
-		module + "/server",
 	},
 }
 
-// TestDirectImports parses every Go file, so the test result is invalidated by
-// the go test cache whenever a source file changes (go list, run below as a
-// child process, is invisible to the cache).
+// TestDirectImports checks every file's imports, tests' included, against
+// forbiddenFor.
 func TestDirectImports(t *testing.T) {
-	root := repoRoot()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		patterns := patternsOf(filepath.ToSlash(rel))
-		if len(patterns) == 0 {
-			return nil
-		}
-		file, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		for _, imp := range file.Imports {
-			dep := strings.Trim(imp.Path.Value, `"`)
-			for _, pattern := range patterns {
+	pkgs, err := loadPackages(repoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for _, pattern := range patternsOf(p.Path) {
+			for _, dep := range append(p.Imports, p.TestImports...) {
 				for _, bad := range forbiddenFor[pattern] {
-					if dep == bad || strings.HasPrefix(dep, bad+"/") {
-						t.Errorf("%s imports %s (forbidden for %s)", rel, dep, pattern)
+					if within(dep, bad) {
+						t.Errorf("%s imports %s (forbidden for %s)", p.Path, dep, pattern)
 					}
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 
-// patternsOf returns the forbiddenFor patterns covering a file.
-func patternsOf(rel string) []string {
+// patternsOf returns the forbiddenFor patterns covering a package.
+func patternsOf(path string) []string {
 	var out []string
 	for pattern := range forbiddenFor {
-		dir := strings.TrimSuffix(strings.TrimPrefix(pattern, "./"), "/...")
-		if strings.HasPrefix(rel, dir+"/") {
+		if within(path, strings.TrimSuffix(strings.TrimPrefix(pattern, "./"), "/...")) {
 			out = append(out, pattern)
 		}
 	}
@@ -102,7 +74,7 @@ func TestDependencyDirection(t *testing.T) {
 		for pkg, deps := range dependencies(t, pattern) {
 			for _, dep := range deps {
 				for _, bad := range forbidden {
-					if dep == bad || strings.HasPrefix(dep, bad+"/") {
+					if within(dep, bad) {
 						t.Errorf("%s depends on %s (forbidden for %s)", pkg, dep, pattern)
 					}
 				}
@@ -137,4 +109,18 @@ func dependencies(t *testing.T, pattern string) map[string][]string {
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// TestLayers checks the repository against its layers.
+func TestLayers(t *testing.T) {
+	pkgs, err := loadPackages(repoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 50 {
+		t.Fatalf("found %d packages; the walk missed the repository", len(pkgs))
+	}
+	for _, v := range repo.violations(pkgs) {
+		t.Error(v)
+	}
 }

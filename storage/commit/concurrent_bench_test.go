@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 // BenchmarkConcurrentCommits measures commit throughput of 1, 4 and 8
@@ -51,8 +52,9 @@ func BenchmarkConcurrentCommits(b *testing.B) {
 
 func benchConcurrentCommits(b *testing.B, writers int) {
 	ctx := context.Background()
-	dir := createBenchTable(b)
-	tmpl := writeTemplateFile(b, dir)
+	tt := createBenchTable(b)
+	dir := tt.Dir
+	tmpl := writeKeysFile(tt, 0, 1, 2)
 	reqs := benchRequests(b, dir, tmpl, writers)
 	fs := &countingFS{FileIO: localio.New()}
 	var slept sleepMeter
@@ -110,10 +112,9 @@ func commitRetrying(ctx context.Context, c *commit.Committer, req commit.Request
 	}
 }
 
-func createBenchTable(b *testing.B) string {
+// createBenchTable creates db.payments on the local disk and returns it.
+func createBenchTable(b *testing.B) *tabletest.Table {
 	b.Helper()
-	ctx := context.Background()
-	cat := catalog.New(localio.New(), b.TempDir(), nil)
 	str := spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
 	bigint := spec.DataType{Root: spec.BigInt, Nullable: true}
 	def := catalog.TableDefinition{
@@ -123,45 +124,14 @@ func createBenchTable(b *testing.B) string {
 		PartitionKeys: []string{"dt"}, PrimaryKeys: []string{"dt", "pay_id"},
 		Options: map[string]string{"bucket": "1"},
 	}
-	if err := cat.CreateDatabase(ctx, "db", false); err != nil {
-		b.Fatal(err)
-	}
-	if err := cat.CreateTable(ctx, "db", "payments", def, false); err != nil {
-		b.Fatal(err)
-	}
-	dir, err := cat.TablePath("db", "payments")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return dir
+	return tabletest.Create(b, tabletest.Config{FS: localio.New(), Warehouse: b.TempDir(), Name: "payments"}, def)
 }
 
-// template is one real data file written by storage/write, never
-// committed itself.
+// template is one real data file written by storage/write (writetest),
+// never committed itself.
 type template struct {
 	msg  commit.Message
 	path string
-}
-
-func writeTemplateFile(b *testing.B, dir string) template {
-	b.Helper()
-	ctx := context.Background()
-	w, err := write.Open(ctx, write.Options{FileIO: localio.New(), TableDir: dir, SpillDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	for i := range int64(3) {
-		if err := w.Write(ctx, []any{"2024-06-01", i, i * 100}, spec.RowKindInsert); err != nil {
-			b.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil || len(msgs) != 1 || len(msgs[0].NewFiles) != 1 {
-		b.Fatalf("template: %d messages, %v", len(msgs), err)
-	}
-	m := msgs[0]
-	return template{msg: m, path: filepath.Join(dir, "dt=2024-06-01", fmt.Sprintf("bucket-%d", m.Bucket), m.NewFiles[0].FileName)}
 }
 
 // benchRequests builds b.N requests, split among the writers, each adding
@@ -309,8 +279,9 @@ func BenchmarkKeyCheckedCommit(b *testing.B) {
 
 func benchKeyCheckedCommit(b *testing.B, concurrent int) {
 	ctx := context.Background()
-	dir := createBenchTable(b)
-	mine, theirs := writeKeysFile(b, dir, 1, 3, 5), writeKeysFile(b, dir, 2, 4, 6)
+	tt := createBenchTable(b)
+	dir := tt.Dir
+	mine, theirs := writeKeysFile(tt, 1, 3, 5), writeKeysFile(tt, 2, 4, 6)
 	fs := &countingFS{FileIO: localio.New()}
 	c := newBenchCommitter(b, fs, dir, nil)
 	other := newBenchCommitter(b, localio.New(), dir, nil)
@@ -351,25 +322,18 @@ func benchKeyCheckedCommit(b *testing.B, concurrent int) {
 
 // writeKeysFile writes a data file of partition 2024-06-01 holding the
 // given keys, never committed itself.
-func writeKeysFile(b *testing.B, dir string, keys ...int64) template {
-	b.Helper()
-	ctx := context.Background()
-	w, err := write.Open(ctx, write.Options{FileIO: localio.New(), TableDir: dir, SpillDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
+func writeKeysFile(tt *tabletest.Table, keys ...int64) template {
+	tt.T.Helper()
+	var rows []tabletest.Record
 	for _, k := range keys {
-		if err := w.Write(ctx, []any{"2024-06-01", k, k * 100}, spec.RowKindInsert); err != nil {
-			b.Fatal(err)
-		}
+		rows = append(rows, tabletest.Insert("2024-06-01", k, k*100))
 	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil || len(msgs) != 1 || len(msgs[0].NewFiles) != 1 {
-		b.Fatalf("keys file: %d messages, %v", len(msgs), err)
+	msgs := writetest.Prepare(tt, writetest.Options(tt), rows...)
+	if len(msgs) != 1 || len(msgs[0].NewFiles) != 1 {
+		tt.T.Fatalf("keys file: %d messages", len(msgs))
 	}
 	m := msgs[0]
-	return template{msg: m, path: filepath.Join(dir, "dt=2024-06-01", fmt.Sprintf("bucket-%d", m.Bucket), m.NewFiles[0].FileName)}
+	return template{msg: m, path: filepath.Join(tt.Dir, "dt=2024-06-01", fmt.Sprintf("bucket-%d", m.Bucket), m.NewFiles[0].FileName)}
 }
 
 // linkOf is a message adding a hard link of the template's file under name.

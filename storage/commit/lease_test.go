@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -17,33 +18,11 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// leaseClock is the holders' clock of a test registry.
-type leaseClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *leaseClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *leaseClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // newLeaseRegistry returns a registry with a TTL of one hour on its own
 // clock, naming its leases <prefix>-<n>.
-func newLeaseRegistry(prefix string) (*lease.Registry, *leaseClock) {
-	clock := &leaseClock{now: creationTime}
-	n := 0
-	return lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock.Now, NewUUID: func() string {
-		n++
-		return fmt.Sprintf("%s-%d", prefix, n)
-	}}), clock
+func newLeaseRegistry(prefix string) (*lease.Registry, *clocktest.Clock) {
+	clock := clocktest.New(creationTime)
+	return leasetest.New(prefix, clock.Now, time.Hour), clock
 }
 
 // leasingCommitter is a harness Committer that takes its leases from

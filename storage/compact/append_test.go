@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -24,9 +25,9 @@ func appendDefinition(options map[string]string) catalog.TableDefinition {
 // append table keeps duplicates, so every batch repeats row 0.
 func writeSmallCommits(tt *testTable, n int) {
 	for c := range n {
-		var batch []record
+		var batch []tabletest.Record
 		for i := range 4 {
-			batch = append(batch, insert("a", int64(i), fmt.Sprintf("c%d", c)), insert("b", int64(i), "same"))
+			batch = append(batch, tabletest.Insert("a", int64(i), fmt.Sprintf("c%d", c)), tabletest.Insert("b", int64(i), "same"))
 		}
 		tt.writeCommit(batch...)
 	}
@@ -37,20 +38,20 @@ func writeSmallCommits(tt *testTable, n int) {
 func TestBucketedAppendCompaction(t *testing.T) {
 	tt := newMemTable(t, appendDefinition(map[string]string{"bucket": "2", "bucket-key": "id", "compaction.min.file-num": "3"}))
 	writeSmallCommits(tt, 7)
-	before := tt.read()
-	filesBefore := len(tt.liveFiles())
+	before := tt.Read()
+	filesBefore := len(tt.LiveFiles())
 	if filesBefore != 28 {
 		t.Fatalf("%d files before compaction, want 7 commits x 2 partitions x 2 buckets", filesBefore)
 	}
 
 	res := tt.compact(Minor)
-	assertRows(t, "after minor compaction", tt.read(), before)
+	assertRows(t, "after minor compaction", tt.Read(), before)
 	// Each of the 4 buckets has 7 files: two windows of 3 become 2 files,
 	// the seventh stays.
 	if res.Buckets != 4 || res.FilesRewritten != 24 || res.FilesWritten != 8 {
 		t.Fatalf("minor compaction: %+v, want 4 buckets with 24 files rewritten into 8", res)
 	}
-	entries := tt.liveFiles()
+	entries := tt.LiveFiles()
 	if len(entries) != 12 {
 		t.Fatalf("%d files after minor compaction, want 12", len(entries))
 	}
@@ -65,11 +66,11 @@ func TestBucketedAppendCompaction(t *testing.T) {
 	}
 
 	res = tt.compact(Full)
-	assertRows(t, "after full compaction", tt.read(), before)
-	if got := len(tt.liveFiles()); got != 4 || res.FilesRewritten != 12 {
+	assertRows(t, "after full compaction", tt.Read(), before)
+	if got := len(tt.LiveFiles()); got != 4 || res.FilesRewritten != 12 {
 		t.Fatalf("full compaction: %+v, %d files left, want one per bucket", res, got)
 	}
-	if snap := tt.latest(); snap.CommitKind != spec.CommitKindCompact || snap.TotalRecordCount == nil || *snap.TotalRecordCount != int64(len(before)) {
+	if snap := tt.Latest(); snap.CommitKind != spec.CommitKindCompact || snap.TotalRecordCount == nil || *snap.TotalRecordCount != int64(len(before)) {
 		t.Fatalf("latest snapshot %s with %v records, want COMPACT with %d", snap.CommitKind, snap.TotalRecordCount, len(before))
 	}
 	assertNoOrphans(t, tt)
@@ -80,7 +81,7 @@ func TestBucketedAppendCompaction(t *testing.T) {
 func TestUnawareAppendCompaction(t *testing.T) {
 	tt := newMemTable(t, appendDefinition(map[string]string{"bucket": "-1"}))
 	writeSmallCommits(tt, 6)
-	before := tt.read()
+	before := tt.Read()
 
 	opts := tt.options(Minor)
 	opts.Partitions = []map[string]string{{"p": "a"}}
@@ -88,12 +89,12 @@ func TestUnawareAppendCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertRows(t, "after compacting partition a", tt.read(), before)
+	assertRows(t, "after compacting partition a", tt.Read(), before)
 	if res.FilesRewritten != 6 || res.FilesWritten != 1 {
 		t.Fatalf("compaction of partition a: %+v, want its 6 files merged into 1", res)
 	}
 	perPartition := map[string]int{}
-	for _, e := range tt.liveFiles() {
+	for _, e := range tt.LiveFiles() {
 		perPartition[fmt.Sprintf("%x", e.Partition)]++
 	}
 	if len(perPartition) != 2 {
@@ -108,8 +109,8 @@ func TestUnawareAppendCompaction(t *testing.T) {
 	}
 
 	tt.compact(Full)
-	assertRows(t, "after full compaction", tt.read(), before)
-	if n := len(tt.liveFiles()); n != 2 {
+	assertRows(t, "after full compaction", tt.Read(), before)
+	if n := len(tt.LiveFiles()); n != 2 {
 		t.Fatalf("%d files after full compaction, want one per partition", n)
 	}
 }

@@ -10,14 +10,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
 // writeUpdates commits one batch updating keys 0..9 to the given tag.
 func writeUpdates(tt *testTable, tag string) {
-	var batch []record
+	var batch []tabletest.Record
 	for i := range 10 {
-		batch = append(batch, insert(int64(i), tag))
+		batch = append(batch, tabletest.Insert(int64(i), tag))
 	}
 	tt.writeCommit(batch...)
 }
@@ -46,8 +47,8 @@ func TestLostCompactionPlansAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Attempts != 2 || res.Snapshot != tt.latest().ID {
-		t.Fatalf("result %+v, want the second attempt to commit the latest snapshot %d", res, tt.latest().ID)
+	if res.Attempts != 2 || res.Snapshot != tt.Latest().ID {
+		t.Fatalf("result %+v, want the second attempt to commit the latest snapshot %d", res, tt.Latest().ID)
 	}
 	if !slices.ContainsFunc(logs, func(s string) bool { return strings.Contains(s, "lost to a concurrent commit") }) {
 		t.Fatalf("no re-plan message in %q", logs)
@@ -56,7 +57,7 @@ func TestLostCompactionPlansAgain(t *testing.T) {
 	for i := range 10 {
 		want = append(want, fmt.Sprintf("%d|c5", i))
 	}
-	assertRows(t, "after the re-planned compaction", tt.read(), want)
+	assertRows(t, "after the re-planned compaction", tt.Read(), want)
 	assertNoOrphans(t, tt)
 }
 
@@ -73,15 +74,15 @@ func TestInputsExpiredDuringRewrite(t *testing.T) {
 		if attempt != 1 {
 			return
 		}
-		replaced := tt.liveFiles()
+		replaced := tt.LiveFiles()
 		tt.compact(Full)
-		s := tt.schema()
+		s := tt.Schema()
 		for _, e := range replaced {
-			dir, err := bucketDir(s, tt.dir, e.Partition, e.Bucket)
+			dir, err := bucketDir(s, tt.Dir, e.Partition, e.Bucket)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := tt.io.Delete(context.Background(), dir+"/"+e.File.FileName); err != nil {
+			if err := tt.FS.Delete(context.Background(), dir+"/"+e.File.FileName); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -93,14 +94,14 @@ func TestInputsExpiredDuringRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Attempts != 2 || res.Snapshot != tt.latest().ID {
+	if res.Attempts != 2 || res.Snapshot != tt.Latest().ID {
 		t.Fatalf("result %+v, want the second attempt to commit", res)
 	}
 	want := []string{}
 	for i := range 10 {
 		want = append(want, fmt.Sprintf("%d|c5", i))
 	}
-	assertRows(t, "after the re-planned compaction", tt.read(), want)
+	assertRows(t, "after the re-planned compaction", tt.Read(), want)
 }
 
 // TestLostCompactionGivesUp loses every attempt: the error wraps the
@@ -131,7 +132,7 @@ func TestLostCompactionGivesUp(t *testing.T) {
 	for i := range 10 {
 		want = append(want, fmt.Sprintf("%d|c%d", i, tag-1))
 	}
-	assertRows(t, "after the lost compactions", tt.read(), want)
+	assertRows(t, "after the lost compactions", tt.Read(), want)
 	assertNoOrphans(t, tt)
 }
 
@@ -151,16 +152,16 @@ func TestConcurrentWritersAndCompactions(t *testing.T) {
 		model[w] = map[int64]string{}
 		wg.Go(func() {
 			for c := range commits {
-				var batch []record
+				var batch []tabletest.Record
 				for k := range keys {
 					id := int64(w*keys + k)
 					switch {
 					case (c+k)%7 == 0:
-						batch = append(batch, deleteRow(id, "x"))
+						batch = append(batch, tabletest.Delete(id, "x"))
 						delete(model[w], id)
 					case (c+k)%3 != 0:
 						v := fmt.Sprintf("w%d-c%d", w, c)
-						batch = append(batch, insert(id, v))
+						batch = append(batch, tabletest.Insert(id, v))
 						model[w][id] = v
 					}
 				}
@@ -219,8 +220,8 @@ func TestConcurrentWritersAndCompactions(t *testing.T) {
 		}
 	}
 	slices.Sort(want)
-	assertRows(t, "after concurrent writes and compactions", tt.read(), want)
+	assertRows(t, "after concurrent writes and compactions", tt.Read(), want)
 	tt.compact(Full)
-	assertRows(t, "after a final full compaction", tt.read(), want)
+	assertRows(t, "after a final full compaction", tt.Read(), want)
 	assertNoOrphans(t, tt)
 }

@@ -2,13 +2,11 @@ package compact
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -31,10 +29,7 @@ func TestJavaFixturesCompact(t *testing.T) {
 			continue
 		}
 		t.Run(ft.Name, func(t *testing.T) {
-			dbDir := t.TempDir()
-			if err := os.CopyFS(dbDir, os.DirFS(filepath.Dir(ft.Dir))); err != nil {
-				t.Fatal(err)
-			}
+			dbDir := fixtures.Copy(t, filepath.Dir(ft.Dir))
 			dir := filepath.Join(dbDir, filepath.Base(ft.Dir))
 			ctx := context.Background()
 			fsys := fixtures.RemapExternal(localio.New(), dbDir)
@@ -137,20 +132,8 @@ var firstRowAfterCompaction = map[string][]string{
 
 // exemptFixtures are the fixtures lakesql refuses to read at all.
 func exemptFixtures(t *testing.T) map[string]bool {
-	data, err := os.ReadFile(filepath.Join(fixtures.Root(), "..", "expected", "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Tables map[string]struct {
-			Exempt *string `json:"exempt"`
-		} `json:"tables"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]bool{}
-	for name, tbl := range m.Tables {
+	for name, tbl := range fixtures.LoadExpected(t).Tables {
 		out[name] = tbl.Exempt != nil
 	}
 	return out

@@ -2,29 +2,23 @@ package compact
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
-	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
-	"github.com/lakesql/lakesql/storage/fileio/memio"
-	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 var (
-	testNow    = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	// testNow is the time on every table's clock.
+	testNow    = tabletest.Epoch
 	bigintType = spec.DataType{Root: spec.BigInt, Nullable: true}
 	intType    = spec.DataType{Root: spec.Int, Nullable: true}
 	stringType = spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
@@ -32,188 +26,55 @@ var (
 
 func field(name string, t spec.DataType) spec.DataField { return spec.DataField{Name: name, Type: t} }
 
-// testTable is a table created through the catalog, with deterministic
-// uuids shared by its writers, committers and compactions.
-type testTable struct {
-	t     testing.TB
-	io    fileio.FileIO
-	dir   string
-	mu    sync.Mutex
-	uuids int
-	ident int64
-}
+// testTable is a table of a compaction test, written through the real
+// write and commit paths; tabletest.Table says how it is deterministic.
+type testTable struct{ *tabletest.Table }
 
 func newMemTable(t testing.TB, def catalog.TableDefinition) *testTable {
-	return newTableOn(t, memio.New(), "wh", def)
+	return &testTable{tabletest.New(t, def)}
 }
 
 func newLocalTable(t testing.TB, def catalog.TableDefinition) *testTable {
-	return newTableOn(t, localio.New(), t.TempDir(), def)
+	return &testTable{tabletest.NewLocal(t, def)}
 }
 
-func newTableOn(t testing.TB, fsys fileio.FileIO, warehouse string, def catalog.TableDefinition) *testTable {
-	t.Helper()
-	ctx := context.Background()
-	c := catalog.New(fsys, warehouse, func() time.Time { return testNow })
-	if err := c.CreateDatabase(ctx, "db", true); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", def, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testTable{t: t, io: fsys, dir: dir}
-}
-
-func (tt *testTable) newUUID() string {
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	tt.uuids++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", tt.uuids)
-}
-
-func (tt *testTable) now() time.Time { return testNow }
-
-// options are compaction options on the table with a deterministic clock
-// and uuids.
+// options are compaction options on the table, on its clock and uuids,
+// with leases named alike in every run.
 func (tt *testTable) options(mode Mode) Options {
-	return Options{FileIO: tt.io, TableDir: tt.dir, Mode: mode, Now: tt.now, NewUUID: tt.newUUID, Leases: newLeases()}
-}
-
-// newLeases returns a registry whose lease files are named alike in every
-// run, so that a sweep finds a compaction's lease I/O at the same steps.
-func newLeases() *lease.Registry {
-	var n atomic.Int64
-	return lease.NewRegistry(lease.Config{NewUUID: func() string { return fmt.Sprintf("lease-%d", n.Add(1)) }})
+	return Options{FileIO: tt.FS, TableDir: tt.Dir, Mode: mode, Now: tt.Now, NewUUID: tt.NewUUID,
+		Leases: leasetest.New("lease", nil, 0)}
 }
 
 func (tt *testTable) compact(mode Mode) Result {
-	tt.t.Helper()
+	tt.T.Helper()
 	res, err := Table(context.Background(), tt.options(mode))
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	return res
 }
 
-// record is one row with its change kind.
-type record struct {
-	row  []any
-	kind spec.RowKind
-}
-
-func insert(row ...any) record    { return record{row: row, kind: spec.RowKindInsert} }
-func deleteRow(row ...any) record { return record{row: row, kind: spec.RowKindDelete} }
-
 // writeCommit writes records with a fresh writer and commits them as
-// writer-test, one identifier per call.
-func (tt *testTable) writeCommit(records ...record) {
-	tt.t.Helper()
-	if err := tt.tryWriteCommit("writer-test", records); err != nil {
-		tt.t.Fatal(err)
-	}
+// writer-test.
+func (tt *testTable) writeCommit(records ...tabletest.Record) {
+	tt.T.Helper()
+	writetest.Commit(tt.Table, "writer-test", records...)
 }
 
-func (tt *testTable) tryWriteCommit(user string, records []record) error {
-	ctx := context.Background()
-	w, err := write.Open(ctx, write.Options{FileIO: tt.io, TableDir: tt.dir, Now: tt.now, NewUUID: tt.newUUID,
-		SpillDir: tt.t.TempDir()})
-	if err != nil {
-		return err
-	}
-	defer w.Close()
-	for _, r := range records {
-		if err := w.Write(ctx, r.row, r.kind); err != nil {
-			return err
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := commit.New(commit.Options{FileIO: tt.io, TableDir: tt.dir, Core: tt.schema().CoreOptions(),
-		Now: tt.now, NewUUID: tt.newUUID, Rand: rand.New(rand.NewPCG(1, 2)),
-		Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		return err
-	}
-	tt.mu.Lock()
-	tt.ident++
-	ident := tt.ident
-	tt.mu.Unlock()
-	_, err = c.Commit(ctx, commit.Request{CommitUser: user, Identifier: ident, Messages: msgs})
+// tryWriteCommit is writeCommit as user, returning the error.
+func (tt *testTable) tryWriteCommit(user string, records []tabletest.Record) error {
+	_, err := writetest.TryCommit(tt.Table, user, records)
 	return err
 }
 
-func (tt *testTable) open() *table.Table {
-	tt.t.Helper()
-	tbl, err := table.Open(context.Background(), tt.io, tt.dir)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return tbl
-}
-
-func (tt *testTable) schema() *spec.TableSchema {
-	tt.t.Helper()
-	s, err := tt.open().LatestSchema(context.Background())
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return s
-}
-
-// read returns the rows of the latest snapshot, rendered and sorted.
-func (tt *testTable) read() []string {
-	tt.t.Helper()
-	return readTable(tt.t, tt.open(), table.ReadOptions{})
-}
-
+// readTable returns the rows opts read from tbl, rendered and sorted.
 func readTable(t testing.TB, tbl *table.Table, opts table.ReadOptions) []string {
 	t.Helper()
-	rows, err := tbl.Read(context.Background(), opts)
+	rows, err := tabletest.ReadTable(tbl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(all))
-	for i, r := range all {
-		out[i] = renderRow(r)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func renderRow(row []any) string {
-	parts := make([]string, len(row))
-	for i, v := range row {
-		if v == nil {
-			parts[i] = "NULL"
-			continue
-		}
-		parts[i] = fmt.Sprint(v)
-	}
-	return strings.Join(parts, "|")
-}
-
-func (tt *testTable) latest() *spec.Snapshot {
-	tt.t.Helper()
-	snap, err := tt.open().Snapshots().Latest(context.Background())
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return snap
-}
-
-func (tt *testTable) liveFiles() []spec.ManifestEntry {
-	tt.t.Helper()
-	return liveFilesOf(tt.t, tt.open())
+	return rows
 }
 
 func liveFilesOf(t testing.TB, tbl *table.Table) []spec.ManifestEntry {
@@ -300,7 +161,5 @@ func head(rows []string) []string { return rows[:min(len(rows), 10)] }
 // on returns the table in fsys, a copy of tt's warehouse, going on from
 // tt's uuids and commit identifiers so that names never repeat.
 func (tt *testTable) on(t testing.TB, fsys fileio.FileIO) *testTable {
-	tt.mu.Lock()
-	defer tt.mu.Unlock()
-	return &testTable{t: t, io: fsys, dir: tt.dir, uuids: tt.uuids, ident: tt.ident}
+	return &testTable{tt.Table.On(t, fsys, tt.Now)}
 }

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/write"
@@ -61,19 +61,14 @@ func newInlineWriter(t *testing.T, tt *testTable, budget int64) *inlineWriter {
 	t.Helper()
 	ctx := context.Background()
 	rc := &recordingCompactor{inner: InlineCompactor()}
-	w, err := write.Open(ctx, write.Options{FileIO: tt.io, TableDir: tt.dir, Now: tt.now, NewUUID: tt.newUUID,
-		SpillDir: t.TempDir(), MemoryBudget: budget, Compactor: rc})
+	opts := writetest.Options(tt.Table)
+	opts.MemoryBudget, opts.Compactor = budget, rc
+	w, err := write.Open(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Close() })
-	c, err := commit.New(commit.Options{FileIO: tt.io, TableDir: tt.dir, Core: tt.schema().CoreOptions(),
-		Now: tt.now, NewUUID: tt.newUUID, Rand: rand.New(rand.NewPCG(1, 2)),
-		Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &inlineWriter{tt: tt, w: w, committer: c, compactor: rc, model: map[int64]string{},
+	return &inlineWriter{tt: tt, w: w, committer: tt.Committer(nil), compactor: rc, model: map[int64]string{},
 		rng: rand.New(rand.NewPCG(7, 11))}
 }
 
@@ -120,7 +115,7 @@ func (iw *inlineWriter) commit(t *testing.T, msgs []commit.Message) []spec.Commi
 	}
 	var kinds []spec.CommitKind
 	for _, id := range res.Snapshots {
-		snap, err := iw.tt.open().Snapshots().Snapshot(ctx, id)
+		snap, err := iw.tt.Open().Snapshots().Snapshot(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +160,7 @@ func maxBucketRuns(entries []spec.ManifestEntry) int {
 // data file is left unreferenced.
 func TestInlineCompactionKeepsRunsBounded(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "2", "num-sorted-run.compaction-trigger": "3"}))
-	stop, err := tt.schema().CoreOptions().NumSortedRunStopTrigger()
+	stop, err := tt.Schema().CoreOptions().NumSortedRunStopTrigger()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,15 +182,15 @@ func TestInlineCompactionKeepsRunsBounded(t *testing.T) {
 		if !slices.Equal(kinds, want) {
 			t.Fatalf("round %d: snapshots %v, want %v", round, kinds, want)
 		}
-		assertRows(t, fmt.Sprintf("round %d", round), tt.read(), iw.modelRows())
-		if runs := maxBucketRuns(tt.liveFiles()); runs > stop {
+		assertRows(t, fmt.Sprintf("round %d", round), tt.Read(), iw.modelRows())
+		if runs := maxBucketRuns(tt.LiveFiles()); runs > stop {
 			t.Fatalf("round %d: a bucket has %d sorted runs, stop trigger %d", round, runs, stop)
 		}
 	}
 	if compactingCommits < 5 {
 		t.Fatalf("%d of 30 commits compacted, want the picker to fire regularly", compactingCommits)
 	}
-	if levels := levelsOf(tt.liveFiles()); len(levels) < 2 {
+	if levels := levelsOf(tt.LiveFiles()); len(levels) < 2 {
 		t.Fatalf("live files only on levels %v, want compacted levels too", levels)
 	}
 	assertNoOrphans(t, tt)
@@ -227,8 +222,8 @@ func TestInlineCompactionStallsAtStopTrigger(t *testing.T) {
 	if kinds := iw.commit(t, msgs); !slices.Equal(kinds, []spec.CommitKind{spec.CommitKindAppend, spec.CommitKindCompact}) {
 		t.Fatalf("snapshots %v, want APPEND then COMPACT", kinds)
 	}
-	assertRows(t, "after commit", tt.read(), iw.modelRows())
-	if runs := maxBucketRuns(tt.liveFiles()); runs > 4 {
+	assertRows(t, "after commit", tt.Read(), iw.modelRows())
+	if runs := maxBucketRuns(tt.LiveFiles()); runs > 4 {
 		t.Fatalf("%d sorted runs after commit, stop trigger 4", runs)
 	}
 	assertNoOrphans(t, tt)
@@ -249,12 +244,12 @@ func TestInlineCompactionWriteOnly(t *testing.T) {
 		if kinds := iw.commit(t, msgs); !slices.Equal(kinds, []spec.CommitKind{spec.CommitKindAppend}) {
 			t.Fatalf("round %d: snapshots %v, want APPEND", round, kinds)
 		}
-		assertRows(t, fmt.Sprintf("round %d", round), tt.read(), iw.modelRows())
+		assertRows(t, fmt.Sprintf("round %d", round), tt.Read(), iw.modelRows())
 	}
 	if len(iw.compactor.runs) != 0 {
 		t.Fatalf("write-only writer asked for %d compactions", len(iw.compactor.runs))
 	}
-	if levels := levelsOf(tt.liveFiles()); levels[0] != 8 || len(levels) != 1 {
+	if levels := levelsOf(tt.LiveFiles()); levels[0] != 8 || len(levels) != 1 {
 		t.Fatalf("levels %v, want 8 level-0 files", levels)
 	}
 }
@@ -273,7 +268,7 @@ func TestInlineCompactionAbortAndClose(t *testing.T) {
 			committed.writeRandom(t, round, 30)
 			committed.commit(t, committed.prepare(t))
 		}
-		want := tt.read()
+		want := tt.Read()
 		iw := newInlineWriter(t, tt, 0)
 		iw.writeRandom(t, 10, 30)
 		if msgs := iw.prepare(t); !hasCompaction(msgs) {
@@ -282,7 +277,7 @@ func TestInlineCompactionAbortAndClose(t *testing.T) {
 		if err := iw.w.Abort(ctx); err != nil {
 			t.Fatal(err)
 		}
-		assertRows(t, "after abort", tt.read(), want)
+		assertRows(t, "after abort", tt.Read(), want)
 		assertNoOrphans(t, tt)
 	})
 	t.Run("close", func(t *testing.T) {
@@ -295,7 +290,7 @@ func TestInlineCompactionAbortAndClose(t *testing.T) {
 		if err := iw.w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if files := dataFilesOnDisk(t, tt.io, tt.dir); len(files) != 0 {
+		if files := dataFilesOnDisk(t, tt.FS, tt.Dir); len(files) != 0 {
 			t.Fatalf("Close left %v", files)
 		}
 	})

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lease"
 )
@@ -20,28 +22,18 @@ import (
 func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1"}))
 	for batch := range 3 {
-		var records []record
+		var records []tabletest.Record
 		for i := range 20 {
-			records = append(records, insert(int64(i), fmt.Sprintf("v%d", batch)))
+			records = append(records, tabletest.Insert(int64(i), fmt.Sprintf("v%d", batch)))
 		}
 		tt.writeCommit(records...)
 	}
-	before := tt.read()
-	filesBefore := tt.io.(*memio.FS).Files()
-	var mu sync.Mutex
-	now := testNow
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
+	before := tt.Read()
+	filesBefore := tt.FS.(*memio.FS).Files()
+	clock := clocktest.New(testNow)
 	opts := tt.options(Full)
-	opts.Leases = lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock})
-	opts.hooks.beforeCommit = func(int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now = now.Add(45 * time.Minute)
-	}
+	opts.Leases = leasetest.New("lease", clock.Now, time.Hour)
+	opts.hooks.beforeCommit = func(int) { clock.Advance(45 * time.Minute) }
 	res, err := Table(context.Background(), opts)
 	if !errors.Is(err, lease.ErrExpired) {
 		t.Fatalf("compaction whose lease expired before its commit: %+v, %v; want lease.ErrExpired", res, err)
@@ -49,8 +41,8 @@ func TestCompactionWithALostLeaseCommitsNothing(t *testing.T) {
 	if res.Attempts != 1 {
 		t.Errorf("the compaction planned %d times; a lost lease is no reason to plan again", res.Attempts)
 	}
-	assertRows(t, "after the refused compaction", tt.read(), before)
-	if after := tt.io.(*memio.FS).Files(); !slices.Equal(after, filesBefore) {
+	assertRows(t, "after the refused compaction", tt.Read(), before)
+	if after := tt.FS.(*memio.FS).Files(); !slices.Equal(after, filesBefore) {
 		t.Fatalf("files after the refused compaction\n %q\nwant\n %q", after, filesBefore)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -35,45 +36,45 @@ func filesOnLevel(entries []spec.ManifestEntry, level int32) []spec.DataFileMeta
 // The table reads the same rows before and after each.
 func TestDeduplicateCompaction(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "num-sorted-run.compaction-trigger": "2"}))
-	var base []record
+	var base []tabletest.Record
 	for i := range 2000 {
-		base = append(base, insert(int64(i), fmt.Sprintf("a-%04d-padding-to-make-the-base-file-large", i)))
+		base = append(base, tabletest.Insert(int64(i), fmt.Sprintf("a-%04d-padding-to-make-the-base-file-large", i)))
 	}
 	tt.writeCommit(base...)
 
 	// A single file without retractions moves to the highest level (2,
 	// since num-levels defaults to trigger + 1) without a rewrite.
-	before := tt.read()
-	first := tt.liveFiles()[0].File
+	before := tt.Read()
+	first := tt.LiveFiles()[0].File
 	res := tt.compact(Full)
 	if res.FilesUpgraded != 1 || res.FilesRewritten != 0 || res.FilesWritten != 0 {
 		t.Fatalf("first full compaction: %+v, want one upgrade", res)
 	}
-	top := filesOnLevel(tt.liveFiles(), 2)
+	top := filesOnLevel(tt.LiveFiles(), 2)
 	if len(top) != 1 || top[0].FileName != first.FileName {
 		t.Fatalf("level 2 holds %v, want the upgraded %s", top, first.FileName)
 	}
-	assertRows(t, "after upgrade", tt.read(), before)
+	assertRows(t, "after upgrade", tt.Read(), before)
 
-	var updates, deletes []record
+	var updates, deletes []tabletest.Record
 	for i := range 10 {
-		updates = append(updates, insert(int64(i), "b"))
-		deletes = append(deletes, deleteRow(int64(10+i), "gone"))
+		updates = append(updates, tabletest.Insert(int64(i), "b"))
+		deletes = append(deletes, tabletest.Delete(int64(10+i), "gone"))
 	}
 	tt.writeCommit(updates...)
 	tt.writeCommit(deletes...)
-	before = tt.read()
+	before = tt.Read()
 	if len(before) != 1990 {
 		t.Fatalf("%d rows before the minor compaction, want 1990", len(before))
 	}
 
 	res = tt.compact(Minor)
-	snap := tt.latest()
+	snap := tt.Latest()
 	if res.Snapshot != snap.ID || snap.CommitKind != spec.CommitKindCompact || !strings.HasPrefix(snap.CommitUser, "lakesql-compact-") {
 		t.Fatalf("minor compaction: result %+v, latest snapshot %d %s by %s", res, snap.ID, snap.CommitKind, snap.CommitUser)
 	}
-	assertRows(t, "after minor compaction", tt.read(), before)
-	entries := tt.liveFiles()
+	assertRows(t, "after minor compaction", tt.Read(), before)
+	entries := tt.LiveFiles()
 	mid := filesOnLevel(entries, 1)
 	if levels := levelsOf(entries); levels[0] != 0 || levels[1] != 1 || levels[2] != 1 {
 		t.Fatalf("levels after minor compaction: %v, want one file on levels 1 and 2", levels)
@@ -87,8 +88,8 @@ func TestDeduplicateCompaction(t *testing.T) {
 	}
 
 	res = tt.compact(Full)
-	assertRows(t, "after full compaction", tt.read(), before)
-	entries = tt.liveFiles()
+	assertRows(t, "after full compaction", tt.Read(), before)
+	entries = tt.LiveFiles()
 	if len(entries) != 1 || entries[0].File.Level != 2 {
 		t.Fatalf("after full compaction: %d files, want one on level 2", len(entries))
 	}
@@ -109,13 +110,13 @@ func TestDeduplicateCompaction(t *testing.T) {
 func assertNoOrphans(t *testing.T, tt *testTable) {
 	t.Helper()
 	referenced := map[string]bool{}
-	tbl := tt.open()
+	tbl := tt.Open()
 	ctx := context.Background()
 	ids, err := tbl.Snapshots().IDs(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := tt.schema()
+	s := tt.Schema()
 	for _, id := range ids {
 		snap, err := tbl.Snapshots().Snapshot(ctx, id)
 		if err != nil {
@@ -126,14 +127,14 @@ func assertNoOrphans(t *testing.T, tt *testTable) {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
-			dir, err := bucketDir(s, tt.dir, e.Partition, e.Bucket)
+			dir, err := bucketDir(s, tt.Dir, e.Partition, e.Bucket)
 			if err != nil {
 				t.Fatal(err)
 			}
-			referenced[strings.TrimPrefix(dir+"/"+e.File.FileName, tt.dir+"/")] = true
+			referenced[strings.TrimPrefix(dir+"/"+e.File.FileName, tt.Dir+"/")] = true
 		}
 	}
-	for _, f := range dataFilesOnDisk(t, tt.io, tt.dir) {
+	for _, f := range dataFilesOnDisk(t, tt.FS, tt.Dir) {
 		if !referenced[f] {
 			t.Errorf("data file %s is referenced by no snapshot", f)
 		}
@@ -146,7 +147,7 @@ func TestMergeEngineCompaction(t *testing.T) {
 	cases := []struct {
 		name    string
 		def     catalog.TableDefinition
-		commits [][]record
+		commits [][]tabletest.Record
 		want    []string
 	}{
 		{
@@ -156,10 +157,10 @@ func TestMergeEngineCompaction(t *testing.T) {
 				PrimaryKeys: []string{"id"},
 				Options:     map[string]string{"bucket": "2", "merge-engine": "partial-update", "num-sorted-run.compaction-trigger": "2"},
 			},
-			commits: [][]record{
-				{insert(int64(1), "x", nil), insert(int64(2), nil, int32(5))},
-				{insert(int64(1), nil, int32(7)), insert(int64(2), "y", nil)},
-				{insert(int64(3), "z", int32(1)), insert(int64(1), "x2", nil)},
+			commits: [][]tabletest.Record{
+				{tabletest.Insert(int64(1), "x", nil), tabletest.Insert(int64(2), nil, int32(5))},
+				{tabletest.Insert(int64(1), nil, int32(7)), tabletest.Insert(int64(2), "y", nil)},
+				{tabletest.Insert(int64(3), "z", int32(1)), tabletest.Insert(int64(1), "x2", nil)},
 			},
 			want: []string{"1|x2|7", "2|y|5", "3|z|1"},
 		},
@@ -171,10 +172,10 @@ func TestMergeEngineCompaction(t *testing.T) {
 				Options: map[string]string{"bucket": "2", "merge-engine": "aggregation", "num-sorted-run.compaction-trigger": "2",
 					"fields.total.aggregate-function": "sum", "fields.last.aggregate-function": "last_non_null_value"},
 			},
-			commits: [][]record{
-				{insert(int64(1), int64(10), "a"), insert(int64(2), int64(1), "b")},
-				{insert(int64(1), int64(5), nil), insert(int64(3), int64(7), "c")},
-				{deleteRow(int64(1), int64(3), nil), insert(int64(2), int64(2), "d")},
+			commits: [][]tabletest.Record{
+				{tabletest.Insert(int64(1), int64(10), "a"), tabletest.Insert(int64(2), int64(1), "b")},
+				{tabletest.Insert(int64(1), int64(5), nil), tabletest.Insert(int64(3), int64(7), "c")},
+				{tabletest.Delete(int64(1), int64(3), nil), tabletest.Insert(int64(2), int64(2), "d")},
 			},
 			want: []string{"1|12|a", "2|3|d", "3|7|c"},
 		},
@@ -185,10 +186,10 @@ func TestMergeEngineCompaction(t *testing.T) {
 				PrimaryKeys: []string{"id"},
 				Options:     map[string]string{"bucket": "1", "sequence.field": "ts", "num-sorted-run.compaction-trigger": "2"},
 			},
-			commits: [][]record{
-				{insert(int64(1), int64(5), "new"), insert(int64(2), int64(1), "old")},
-				{insert(int64(1), int64(3), "stale"), insert(int64(2), int64(2), "newer")},
-				{deleteRow(int64(2), int64(1), nil), insert(int64(3), int64(0), "kept")},
+			commits: [][]tabletest.Record{
+				{tabletest.Insert(int64(1), int64(5), "new"), tabletest.Insert(int64(2), int64(1), "old")},
+				{tabletest.Insert(int64(1), int64(3), "stale"), tabletest.Insert(int64(2), int64(2), "newer")},
+				{tabletest.Delete(int64(2), int64(1), nil), tabletest.Insert(int64(3), int64(0), "kept")},
 			},
 			want: []string{"1|5|new", "2|2|newer", "3|0|kept"},
 		},
@@ -199,15 +200,15 @@ func TestMergeEngineCompaction(t *testing.T) {
 			for _, records := range c.commits {
 				tt.writeCommit(records...)
 			}
-			assertRows(t, "before compaction", tt.read(), c.want)
+			assertRows(t, "before compaction", tt.Read(), c.want)
 			minor := tt.compact(Minor)
 			if minor.Snapshot == 0 {
 				t.Fatalf("minor compaction of three level-0 runs with trigger 2 did nothing")
 			}
-			assertRows(t, "after minor compaction", tt.read(), c.want)
+			assertRows(t, "after minor compaction", tt.Read(), c.want)
 			tt.compact(Full)
-			assertRows(t, "after full compaction", tt.read(), c.want)
-			for _, e := range tt.liveFiles() {
+			assertRows(t, "after full compaction", tt.Read(), c.want)
+			for _, e := range tt.LiveFiles() {
 				if e.File.Level != 2 {
 					t.Errorf("file %s on level %d after a full compaction, want 2", e.File.FileName, e.File.Level)
 				}

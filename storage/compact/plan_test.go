@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -147,14 +148,14 @@ func TestPlanSteps(t *testing.T) {
 // retractions are dropped.
 func TestRetractionsRewrittenIntoHighestLevel(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1"}))
-	tt.writeCommit(insert(int64(1), "a"), insert(int64(2), "b"), deleteRow(int64(3), "never written"))
-	before := tt.read()
+	tt.writeCommit(tabletest.Insert(int64(1), "a"), tabletest.Insert(int64(2), "b"), tabletest.Delete(int64(3), "never written"))
+	before := tt.Read()
 	res := tt.compact(Full)
 	if res.FilesRewritten != 1 || res.FilesUpgraded != 0 {
 		t.Fatalf("result %+v, want the file rewritten", res)
 	}
-	assertRows(t, "after full compaction", tt.read(), before)
-	f := tt.liveFiles()[0].File
+	assertRows(t, "after full compaction", tt.Read(), before)
+	f := tt.LiveFiles()[0].File
 	if f.Level != 5 || f.RowCount != 2 || *f.DeleteRowCount != 0 {
 		t.Fatalf("file on level %d with %d rows, %d retractions; want level 5, 2 rows, none", f.Level, f.RowCount, *f.DeleteRowCount)
 	}

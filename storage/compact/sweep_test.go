@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/maintenance"
-	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -70,13 +70,13 @@ var sweepScenarios = []sweepScenario{
 		setup: func(tt *testTable) []string {
 			m := partialModel{}
 			for c := range 3 {
-				var batch []record
+				var batch []tabletest.Record
 				for id := range int64(12) {
 					switch (id + int64(c)) % 3 {
 					case 0:
-						batch = append(batch, insert(id, fmt.Sprintf("a%d", c), nil))
+						batch = append(batch, tabletest.Insert(id, fmt.Sprintf("a%d", c), nil))
 					case 1:
-						batch = append(batch, insert(id, nil, int32(c)))
+						batch = append(batch, tabletest.Insert(id, nil, int32(c)))
 					}
 				}
 				m.commit(tt, batch)
@@ -102,7 +102,7 @@ var sweepScenarios = []sweepScenario{
 			return m.rows()
 		},
 		checkClean: func(t *testing.T, tt *testTable, res Result) {
-			entries := tt.liveFiles()
+			entries := tt.LiveFiles()
 			if len(entries) != 1 || entries[0].File.Level != 3 || deref(entries[0].File.DeleteRowCount) != 0 || res.FilesRewritten != 3 {
 				t.Fatalf("clean run %+v left %s, want the 3 files merged into one on level 3 without retractions",
 					res, shapeOf(entries))
@@ -165,7 +165,7 @@ var sweepScenarios = []sweepScenario{
 		setup: func(tt *testTable) []string {
 			rows, err := updateModel(tt, 0, 3)
 			if err != nil {
-				tt.t.Fatal(err)
+				tt.T.Fatal(err)
 			}
 			return rows
 		},
@@ -186,24 +186,24 @@ var sweepScenarios = []sweepScenario{
 // keyModel is what a deduplicate table holds: the last value of each key.
 type keyModel map[int64]string
 
-func (m keyModel) commit(tt *testTable, records []record) {
-	tt.t.Helper()
+func (m keyModel) commit(tt *testTable, records []tabletest.Record) {
+	tt.T.Helper()
 	if err := m.tryCommit(tt, records); err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 }
 
-func (m keyModel) tryCommit(tt *testTable, records []record) error {
+func (m keyModel) tryCommit(tt *testTable, records []tabletest.Record) error {
 	if err := tt.tryWriteCommit("writer-test", records); err != nil {
 		return err
 	}
 	for _, r := range records {
-		id := r.row[0].(int64)
-		if r.kind == spec.RowKindDelete {
+		id := r.Row[0].(int64)
+		if r.Kind == spec.RowKindDelete {
 			delete(m, id)
 			continue
 		}
-		m[id] = r.row[1].(string)
+		m[id] = r.Row[1].(string)
 	}
 	return nil
 }
@@ -221,15 +221,15 @@ func (m keyModel) rows() []string {
 // non-null value of each column.
 type partialModel map[int64][]any
 
-func (m partialModel) commit(tt *testTable, records []record) {
+func (m partialModel) commit(tt *testTable, records []tabletest.Record) {
 	tt.writeCommit(records...)
 	for _, r := range records {
-		id := r.row[0].(int64)
+		id := r.Row[0].(int64)
 		if m[id] == nil {
-			m[id] = slices.Clone(r.row)
+			m[id] = slices.Clone(r.Row)
 			continue
 		}
-		for i, v := range r.row {
+		for i, v := range r.Row {
 			if v != nil {
 				m[id][i] = v
 			}
@@ -240,24 +240,24 @@ func (m partialModel) commit(tt *testTable, records []record) {
 func (m partialModel) rows() []string {
 	out := []string{}
 	for _, row := range m {
-		out = append(out, renderRow(row))
+		out = append(out, tabletest.RenderRow(row))
 	}
 	slices.Sort(out)
 	return out
 }
 
-func keyRange(from, to int64, value string) []record {
-	var out []record
+func keyRange(from, to int64, value string) []tabletest.Record {
+	var out []tabletest.Record
 	for id := from; id < to; id++ {
-		out = append(out, insert(id, value))
+		out = append(out, tabletest.Insert(id, value))
 	}
 	return out
 }
 
-func deletes(from, to int64) []record {
-	var out []record
+func deletes(from, to int64) []tabletest.Record {
+	var out []tabletest.Record
 	for id := from; id < to; id++ {
-		out = append(out, deleteRow(id, "x"))
+		out = append(out, tabletest.Delete(id, "x"))
 	}
 	return out
 }
@@ -365,10 +365,10 @@ const sweepUser, restartedUser = "sweep-compactor", "sweep-compactor-restarted"
 func newSweep(t *testing.T, sc sweepScenario) *sweep {
 	base := newMemTable(t, sc.def)
 	s := &sweep{sc: sc, base: base, model: sc.setup(base)}
-	assertRows(t, "the start table", base.read(), s.model)
+	assertRows(t, "the start table", base.Read(), s.model)
 	tagSnapshots(t, base)
 	s.startFiles = contents(t, memOf(base))
-	s.startShape = shapeOf(base.liveFiles())
+	s.startShape = shapeOf(base.LiveFiles())
 
 	r := s.newRun(t, memOf(base).CrashClone())
 	fsys := errorio.Wrap(r.mem, nil)
@@ -376,10 +376,10 @@ func newSweep(t *testing.T, sc sweepScenario) *sweep {
 	if err != nil {
 		t.Fatalf("clean run: %v", err)
 	}
-	assertRows(t, "after a clean run", r.tt.read(), r.want)
+	assertRows(t, "after a clean run", r.tt.Read(), r.want)
 	sc.checkClean(t, r.tt, res)
 	s.cleanTrace = fsys.Trace()
-	s.cleanShape = shapeOf(r.tt.liveFiles())
+	s.cleanShape = shapeOf(r.tt.LiveFiles())
 	// A re-run after a faulted run that committed must find nothing to
 	// do, so that every faulted run ends in the clean run's table.
 	again, err := Table(context.Background(), r.options(r.mem, NewIdentity(restartedUser)))
@@ -428,9 +428,9 @@ func (r *sweepRun) options(fsys fileio.FileIO, identity *Identity) Options {
 			r.concurrentRan = true
 			var err error
 			if r.want, err = r.s.sc.concurrent(r.tt); err != nil {
-				r.tt.t.Fatalf("the concurrent commit: %v", err)
+				r.tt.T.Fatalf("the concurrent commit: %v", err)
 			}
-			r.wantBefore = shapeOf(r.tt.liveFiles())
+			r.wantBefore = shapeOf(r.tt.LiveFiles())
 		}
 	}
 	return opts
@@ -619,8 +619,8 @@ func (v runView) compactions(user string) []int64 {
 func (r *sweepRun) inspect(t *testing.T, what string) runView {
 	t.Helper()
 	ctx := context.Background()
-	tbl := r.tt.open()
-	if got, err := readRows(tbl, snapshot.TimeTravel{}); err != nil || !slices.Equal(got, r.want) {
+	tbl := r.tt.Open()
+	if got, err := tabletest.ReadTable(tbl, table.ReadOptions{}); err != nil || !slices.Equal(got, r.want) {
 		t.Fatalf("%s: the latest snapshot reads %v (%v), want the model %v", what, got, err, r.want)
 	}
 	r.s.checkStartFiles(t, what, r.mem)
@@ -783,24 +783,6 @@ func contents(t *testing.T, mem *memio.FS) map[string][]byte {
 	return out
 }
 
-// readRows returns the rows of one snapshot, rendered and sorted.
-func readRows(tbl *table.Table, at snapshot.TimeTravel) ([]string, error) {
-	rows, err := tbl.Read(context.Background(), table.ReadOptions{At: at})
-	if err != nil {
-		return nil, err
-	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(all))
-	for i, r := range all {
-		out[i] = renderRow(r)
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
 // tagSnapshots tags the first and the latest snapshot, so that the sweep
 // checks tags as well.
 func tagSnapshots(t *testing.T, tt *testTable) {
@@ -808,16 +790,16 @@ func tagSnapshots(t *testing.T, tt *testTable) {
 	tags := []struct {
 		name string
 		id   int64
-	}{{"first", 1}, {"latest", tt.latest().ID}}
+	}{{"first", 1}, {"latest", tt.Latest().ID}}
 	for _, tag := range tags {
-		if _, err := maintenance.CreateTag(context.Background(), tt.io, tt.dir, tag.name,
-			maintenance.CreateTagOptions{SnapshotID: tag.id, Now: tt.now}); err != nil {
+		if _, err := maintenance.CreateTag(context.Background(), tt.FS, tt.Dir, tag.name,
+			maintenance.CreateTagOptions{SnapshotID: tag.id, Now: tt.Now}); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-func memOf(tt *testTable) *memio.FS { return tt.io.(*memio.FS) }
+func memOf(tt *testTable) *memio.FS { return tt.FS.(*memio.FS) }
 
 func toSet(paths []string) map[string]bool {
 	set := map[string]bool{}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/errorio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
@@ -19,95 +21,27 @@ import (
 
 const table = "wh/db.db/t"
 
-// clock is a settable time, one for the holders and one for the storage,
-// so that the tests show which clock each decision reads.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// storageFS stamps the files it writes with the storage's clock and
-// reports those times, as a real store reports its own.
-type storageFS struct {
-	fileio.FileIO
-	clock *clock
-	mu    sync.Mutex
-	times map[string]time.Time
-}
-
-func (s *storageFS) stamp(p string, err error) error {
-	if err == nil {
-		s.mu.Lock()
-		s.times[path.Clean(p)] = s.clock.Now()
-		s.mu.Unlock()
-	}
-	return err
-}
-
-func (s *storageFS) aged(fi fileio.FileInfo) fileio.FileInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.times[path.Clean(fi.Path)]; ok {
-		fi.ModTime = t
-	}
-	return fi
-}
-
-func (s *storageFS) PutIfAbsent(ctx context.Context, p string, data []byte) error {
-	return s.stamp(p, s.FileIO.PutIfAbsent(ctx, p, data))
-}
-
-func (s *storageFS) Overwrite(ctx context.Context, p string, data []byte) error {
-	return s.stamp(p, s.FileIO.Overwrite(ctx, p, data))
-}
-
-func (s *storageFS) OverwriteHint(ctx context.Context, p string, data []byte) error {
-	return s.stamp(p, fileio.OverwriteHint(ctx, s.FileIO, p, data))
-}
-
-func (s *storageFS) Stat(ctx context.Context, p string) (fileio.FileInfo, error) {
-	fi, err := s.FileIO.Stat(ctx, p)
-	return s.aged(fi), err
-}
-
-func (s *storageFS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
-	infos, err := s.FileIO.List(ctx, dir)
-	for i := range infos {
-		infos[i] = s.aged(infos[i])
-	}
-	return infos, err
-}
-
 // env is a table on a store with its own clock, and a registry whose
 // holders read another clock, with TTL one hour.
 type env struct {
 	t        *testing.T
-	storage  *clock
-	holders  *clock
+	storage  *clocktest.Clock
+	holders  *clocktest.Clock
 	mem      *memio.FS
 	trace    *errorio.FS
-	fs       *storageFS
+	fs       *filetest.AgedFS
 	registry *Registry
 	uuids    int
 }
 
 func newEnv(t *testing.T, injector errorio.Injector) *env {
-	e := &env{t: t, storage: &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)},
-		holders: &clock{now: time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC)}, mem: memio.New()}
+	// The storage's clock stamps the files it writes, as a real store's
+	// does; the holders' clock is another, so that the tests show which
+	// clock each decision reads.
+	e := &env{t: t, storage: clocktest.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)),
+		holders: clocktest.New(time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC)), mem: memio.New()}
 	e.trace = errorio.Wrap(e.mem, injector)
-	e.fs = &storageFS{FileIO: e.trace, clock: e.storage, times: map[string]time.Time{}}
+	e.fs = filetest.NewAgedFS(e.trace, e.storage.Now)
 	e.registry = NewRegistry(Config{TTL: time.Hour, Now: e.holders.Now, Owner: "test process", NewUUID: func() string {
 		e.uuids++
 		return fmt.Sprintf("lease-%d", e.uuids)
@@ -200,7 +134,7 @@ func TestGenerationIsSharedAndEndsWithItsLastHolder(t *testing.T) {
 func TestTablesAndFileIOsHaveTheirOwnGenerations(t *testing.T) {
 	e := newEnv(t, nil)
 	ctx := context.Background()
-	other := &storageFS{FileIO: e.trace, clock: e.storage, times: map[string]time.Time{}}
+	other := filetest.NewAgedFS(e.trace, e.storage.Now)
 	handles := []*Handle{e.acquire()}
 	for _, target := range []struct {
 		fs  fileio.FileIO

@@ -54,10 +54,10 @@ func untilSettled(op func() error) error {
 func TestConcurrentExpiries(t *testing.T) {
 	base := newFixture(t, pkTable)
 	buildHistory(base)
-	before := captureState(t, base.io, base.dir)
+	before := captureState(t, base.FS, base.Dir)
 	for round := range 10 {
 		f := base.clone(base.mem.CrashClone())
-		fio := yieldFS{f.io}
+		fio := yieldFS{f.FS}
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
 		for i, retainMin := range []int{3, 6} {
@@ -65,7 +65,7 @@ func TestConcurrentExpiries(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				errs[i] = untilSettled(func() error {
-					_, err := ExpireSnapshots(context.Background(), fio, f.dir, ExpireOptions{RetainMin: intp(retainMin),
+					_, err := ExpireSnapshots(context.Background(), fio, f.Dir, ExpireOptions{RetainMin: intp(retainMin),
 						OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 					return err
 				})
@@ -75,9 +75,9 @@ func TestConcurrentExpiries(t *testing.T) {
 		if err := errors.Join(errs...); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		checkRetained(t, f.io, f.dir, before, from(11))
-		checkNoLeak(t, f.io, f.dir)
-		ids, err := snapshot.NewManager(f.io, f.dir, "").IDs(context.Background())
+		checkRetained(t, f.FS, f.Dir, before, from(11))
+		checkNoLeak(t, f.FS, f.Dir)
+		ids, err := snapshot.NewManager(f.FS, f.Dir, "").IDs(context.Background())
 		if err != nil || !slices.Equal(ids, []int64{11, 12, 13}) {
 			t.Fatalf("round %d: snapshots %v (%v), want 11..13", round, ids, err)
 		}
@@ -92,9 +92,9 @@ func TestConcurrentExpiries(t *testing.T) {
 func TestExpiryInsideExpiry(t *testing.T) {
 	base := newFixture(t, pkTable)
 	buildHistory(base)
-	before := captureState(t, base.io, base.dir)
+	before := captureState(t, base.FS, base.Dir)
 	expire := func(f *fixture, fio fileio.FileIO, retainMin int) error {
-		_, err := ExpireSnapshots(context.Background(), fio, f.dir, ExpireOptions{RetainMin: intp(retainMin),
+		_, err := ExpireSnapshots(context.Background(), fio, f.Dir, ExpireOptions{RetainMin: intp(retainMin),
 			OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 		return err
 	}
@@ -103,7 +103,7 @@ func TestExpiryInsideExpiry(t *testing.T) {
 		for k := 0; ; k++ {
 			f := base.clone(base.mem.CrashClone())
 			var inner error
-			h := &hookFS{FileIO: f.io, at: k, hook: func() { inner = expire(f, f.io, order[1]) }}
+			h := &hookFS{FileIO: f.FS, at: k, hook: func() { inner = expire(f, f.FS, order[1]) }}
 			outer := expire(f, h, order[0])
 			if !h.fired {
 				break
@@ -116,14 +116,14 @@ func TestExpiryInsideExpiry(t *testing.T) {
 			}
 			if errors.Is(outer, lakeerr.ErrRetryableConflict) {
 				conflicts++
-				outer = expire(f, f.io, order[0])
+				outer = expire(f, f.FS, order[0])
 			}
 			if outer != nil {
 				t.Fatalf("retain %v, point %d: outer expiry: %v", order, k, outer)
 			}
-			checkRetained(t, f.io, f.dir, before, from(11))
-			checkNoLeak(t, f.io, f.dir)
-			ids, err := snapshot.NewManager(f.io, f.dir, "").IDs(context.Background())
+			checkRetained(t, f.FS, f.Dir, before, from(11))
+			checkNoLeak(t, f.FS, f.Dir)
+			ids, err := snapshot.NewManager(f.FS, f.Dir, "").IDs(context.Background())
 			if err != nil || !slices.Equal(ids, []int64{11, 12, 13}) {
 				t.Fatalf("retain %v, point %d: snapshots %v (%v), want 11..13", order, k, ids, err)
 			}
@@ -142,16 +142,16 @@ func TestTagCreatedDuringExpiry(t *testing.T) {
 	ctx := context.Background()
 	base := newFixture(t, pkTable)
 	buildHistory(base)
-	before := captureState(t, base.io, base.dir)
+	before := captureState(t, base.FS, base.Dir)
 	created, refused := 0, 0
 	for k := 0; ; k++ {
 		f := base.clone(base.mem.CrashClone())
 		var tagErr error
-		h := &hookFS{FileIO: f.io, at: k, hook: func() {
-			_, tagErr = CreateTag(ctx, f.io, f.dir, "t9", CreateTagOptions{SnapshotID: 9})
+		h := &hookFS{FileIO: f.FS, at: k, hook: func() {
+			_, tagErr = CreateTag(ctx, f.FS, f.Dir, "t9", CreateTagOptions{SnapshotID: 9})
 		}}
 		expire := func(fio fileio.FileIO) error {
-			_, err := ExpireSnapshots(ctx, fio, f.dir, ExpireOptions{RetainMin: intp(3), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
+			_, err := ExpireSnapshots(ctx, fio, f.Dir, ExpireOptions{RetainMin: intp(3), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 			return err
 		}
 		err := expire(h)
@@ -159,7 +159,7 @@ func TestTagCreatedDuringExpiry(t *testing.T) {
 			break
 		}
 		if errors.Is(err, lakeerr.ErrRetryableConflict) {
-			err = expire(f.io)
+			err = expire(f.FS)
 		}
 		if err != nil {
 			t.Fatalf("point %d: expiry: %v", k, err)
@@ -172,13 +172,13 @@ func TestTagCreatedDuringExpiry(t *testing.T) {
 			want.tags["t9"] = before.snapshots[9]
 		case errors.Is(tagErr, lakeerr.ErrNotFound):
 			refused++
-			if names, _ := snapshot.NewManager(f.io, f.dir, "").TagNames(ctx); slices.Contains(names, "t9") {
+			if names, _ := snapshot.NewManager(f.FS, f.Dir, "").TagNames(ctx); slices.Contains(names, "t9") {
 				t.Fatalf("point %d: refused tag t9 is still there", k)
 			}
 		default:
 			t.Fatalf("point %d: create tag: %v", k, tagErr)
 		}
-		checkRetained(t, f.io, f.dir, want, from(11))
+		checkRetained(t, f.FS, f.Dir, want, from(11))
 		if t.Failed() {
 			t.Fatalf("point %d broke the table", k)
 		}

@@ -132,9 +132,9 @@ func (s *scenario) clone() *scenario {
 // of the paths break made unreadable.
 func (s *scenario) fio() fileio.FileIO {
 	if len(s.unreadable) == 0 {
-		return s.f.io
+		return s.f.FS
 	}
-	return failingReads{FileIO: s.f.io, paths: s.unreadable}
+	return failingReads{FileIO: s.f.FS, paths: s.unreadable}
 }
 
 func (s *scenario) run(cmd string, a cmdArgs, input string) string {
@@ -177,7 +177,7 @@ func (s *scenario) committed(ids []int64) string {
 	for _, id := range ids {
 		snap := s.snapshot(id)
 		s.learn(snap)
-		rows, err := readAt(s.f.io, s.f.dir, snapshot.TimeTravel{SnapshotID: id})
+		rows, err := readAt(s.f.FS, s.f.Dir, snapshot.TimeTravel{SnapshotID: id})
 		if err != nil {
 			s.t.Fatalf("read snapshot %d just committed: %v", id, err)
 		}
@@ -189,7 +189,7 @@ func (s *scenario) committed(ids []int64) string {
 
 func (s *scenario) snapshot(id int64) *spec.Snapshot {
 	s.t.Helper()
-	snap, err := snapshot.NewManager(s.f.io, s.f.dir, "").Snapshot(context.Background(), id)
+	snap, err := snapshot.NewManager(s.f.FS, s.f.Dir, "").Snapshot(context.Background(), id)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func (s *scenario) delta(snap *spec.Snapshot) string {
 
 func (s *scenario) table() *table.Table {
 	s.t.Helper()
-	tbl, err := table.Open(context.Background(), s.f.io, s.f.dir)
+	tbl, err := table.Open(context.Background(), s.f.FS, s.f.Dir)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -281,8 +281,8 @@ func (s *scenario) table() *table.Table {
 func (s *scenario) compact(a cmdArgs) string {
 	s.t.Helper()
 	s.f.clock.Advance(time.Minute)
-	opts := compact.Options{FileIO: s.f.io, TableDir: s.f.dir, Mode: compact.Full, Identity: s.compactor,
-		Now: s.f.clock.Now, NewUUID: s.f.newUUID}
+	opts := compact.Options{FileIO: s.f.FS, TableDir: s.f.Dir, Mode: compact.Full, Identity: s.compactor,
+		Now: s.f.clock.Now, NewUUID: s.f.NewUUID}
 	if dt := a.str("dt", ""); dt != "" {
 		opts.Partitions = []map[string]string{{"dt": dt}}
 	}
@@ -300,8 +300,8 @@ func (s *scenario) compact(a cmdArgs) string {
 // latest snapshot.
 func (s *scenario) liveEntry(alias string) spec.ManifestEntry {
 	s.t.Helper()
-	latest := s.snapshot(s.f.latestID())
-	for _, e := range liveFiles(s.t, s.f.io, s.f.dir, latest) {
+	latest := s.snapshot(s.f.LatestID())
+	for _, e := range liveFiles(s.t, s.f.FS, s.f.Dir, latest) {
 		if s.aliases[e.File.FileName] == alias {
 			return e
 		}
@@ -313,8 +313,8 @@ func (s *scenario) liveEntry(alias string) spec.ManifestEntry {
 func (s *scenario) consumer(a cmdArgs) string {
 	s.t.Helper()
 	next := a.int(s.t, "next", 0)
-	p := path.Join(s.f.dir, "consumer", "consumer-"+a.name(s.t))
-	if err := s.f.io.Overwrite(context.Background(), p, spec.EncodeConsumer(&spec.Consumer{NextSnapshot: int64(next)})); err != nil {
+	p := path.Join(s.f.Dir, "consumer", "consumer-"+a.name(s.t))
+	if err := s.f.FS.Overwrite(context.Background(), p, spec.EncodeConsumer(&spec.Consumer{NextSnapshot: int64(next)})); err != nil {
 		s.t.Fatal(err)
 	}
 	return ""
@@ -328,7 +328,7 @@ func (s *scenario) breakFile(a cmdArgs) string {
 	p := s.pathOf(name)
 	switch mode := a.str("mode", ""); mode {
 	case "missing":
-		if err := s.f.io.Delete(ctx, p); err != nil {
+		if err := s.f.FS.Delete(ctx, p); err != nil {
 			s.t.Fatal(err)
 		}
 		s.broken[name] = mode
@@ -358,7 +358,7 @@ func (s *scenario) target(a cmdArgs) string {
 	}
 	var snap *spec.Snapshot
 	if tag := a.str("tag", ""); tag != "" {
-		t, err := snapshot.NewManager(s.f.io, s.f.dir, "").Tag(context.Background(), tag)
+		t, err := snapshot.NewManager(s.f.FS, s.f.Dir, "").Tag(context.Background(), tag)
 		if err != nil {
 			s.t.Fatal(err)
 		}
@@ -396,7 +396,7 @@ func (s *scenario) read(a cmdArgs) string {
 	if tt.Tag == "" {
 		tt.SnapshotID = int64(a.int(s.t, "snapshot", 0))
 	}
-	rows, err := readAt(s.f.io, s.f.dir, tt)
+	rows, err := readAt(s.f.FS, s.f.Dir, tt)
 	if err != nil {
 		return "error: " + s.errorText(err) + "\n"
 	}
@@ -431,16 +431,16 @@ func (s *scenario) maintain(fio fileio.FileIO, cmd string, a cmdArgs) (string, e
 		if a.has("retain") {
 			opts.TimeRetained = ptr(parseDuration(s.t, a.str("retain", "")))
 		}
-		tag, err := CreateTag(ctx, fio, s.f.dir, a.name(s.t), opts)
+		tag, err := CreateTag(ctx, fio, s.f.Dir, a.name(s.t), opts)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("tag %s on snapshot %d", a.name(s.t), tag.ID), nil
 	case "delete-tag":
-		res, err := DeleteTag(ctx, fio, s.f.dir, a.name(s.t))
+		res, err := DeleteTag(ctx, fio, s.f.Dir, a.name(s.t))
 		return fmt.Sprintf("deleted tag %s of snapshot %d", a.name(s.t), res.SnapshotID), err
 	case "expire-snapshots":
-		res, err := ExpireSnapshots(ctx, fio, s.f.dir, ExpireOptions{RetainMin: a.optInt(s.t, "retain-min"),
+		res, err := ExpireSnapshots(ctx, fio, s.f.Dir, ExpireOptions{RetainMin: a.optInt(s.t, "retain-min"),
 			RetainMax: a.optInt(s.t, "retain-max"), MaxDeletes: a.optInt(s.t, "max-deletes"),
 			OlderThan: ptr(now().Add(-parseDuration(s.t, a.str("older-than", "0s")))), Now: now})
 		if res.End == 0 {
@@ -452,13 +452,13 @@ func (s *scenario) maintain(fio fileio.FileIO, cmd string, a cmdArgs) (string, e
 		if a.has("older-than") {
 			opts.OlderThan = ptr(now().Add(-parseDuration(s.t, a.str("older-than", ""))))
 		}
-		res, err := ExpireTags(ctx, fio, s.f.dir, opts)
+		res, err := ExpireTags(ctx, fio, s.f.Dir, opts)
 		if len(res.Expired) == 0 {
 			return "no tag expired", err
 		}
 		return "expired tags " + strings.Join(res.Expired, " "), err
 	case "remove-orphans":
-		res, err := RemoveOrphanFiles(ctx, fio, s.f.dir, OrphanOptions{OlderThan: new(time.Duration), Now: now})
+		res, err := RemoveOrphanFiles(ctx, fio, s.f.Dir, OrphanOptions{OlderThan: new(time.Duration), Now: now})
 		return fmt.Sprintf("removed %d orphans", len(res.Deleted)), err
 	}
 	s.t.Fatalf("unknown command %s", cmd)
@@ -473,7 +473,7 @@ func (s *scenario) errorText(err error) string {
 
 // aliased replaces the table directory and file names in msg by aliases.
 func (s *scenario) aliased(msg string) string {
-	msg = strings.ReplaceAll(msg, s.f.dir+"/", "")
+	msg = strings.ReplaceAll(msg, s.f.Dir+"/", "")
 	for name, alias := range s.aliases {
 		msg = strings.ReplaceAll(msg, name, alias)
 	}
@@ -502,7 +502,7 @@ func (s *scenario) describe(paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		name := path.Base(p)
-		switch rel := strings.TrimPrefix(p, s.f.dir+"/"); {
+		switch rel := strings.TrimPrefix(p, s.f.Dir+"/"); {
 		case s.aliases[name] != "":
 			out = append(out, s.aliases[name])
 		case strings.HasPrefix(rel, "snapshot/snapshot-"), strings.HasPrefix(rel, "tag/"),
@@ -521,7 +521,7 @@ func (s *scenario) describe(paths []string) []string {
 // snapshot or tag references, and the snapshots and tags a break damaged.
 func (s *scenario) state() string {
 	ctx := context.Background()
-	mgr := snapshot.NewManager(s.f.io, s.f.dir, "")
+	mgr := snapshot.NewManager(s.f.FS, s.f.Dir, "")
 	ids, err := mgr.IDs(ctx)
 	if err != nil {
 		s.t.Fatal(err)
@@ -586,7 +586,7 @@ func (o object) timeTravel() snapshot.TimeTravel {
 func (s *scenario) objects() []object {
 	s.t.Helper()
 	ctx := context.Background()
-	mgr := snapshot.NewManager(s.f.io, s.f.dir, "")
+	mgr := snapshot.NewManager(s.f.FS, s.f.Dir, "")
 	ids, err := mgr.IDs(ctx)
 	if err != nil {
 		s.t.Fatal(err)
@@ -622,7 +622,7 @@ func (s *scenario) violations() []string {
 		if s.damage(o.snap) != "" {
 			continue
 		}
-		got, err := readAt(s.f.io, s.f.dir, o.timeTravel())
+		got, err := readAt(s.f.FS, s.f.Dir, o.timeTravel())
 		if want, ok := s.rows[o.snap.ID]; err != nil || !ok || !slices.Equal(got, want) {
 			out = append(out, s.aliased(fmt.Sprintf("%s reads %v (%v), want %v", o, got, err, want)))
 		}
@@ -716,7 +716,7 @@ func (s *scenario) unreferenced() []string {
 func (s *scenario) diskNames() []string {
 	var out []string
 	for _, p := range s.f.mem.Files() {
-		rel := strings.TrimPrefix(p, s.f.dir+"/")
+		rel := strings.TrimPrefix(p, s.f.Dir+"/")
 		if strings.HasPrefix(rel, "manifest/") || strings.Contains(rel, "/bucket-") {
 			out = append(out, path.Base(p))
 		}

@@ -18,12 +18,12 @@ import (
 // without rewrite, a row-level delete of a whole file) and two tags, one
 // on a snapshot that will expire.
 func buildHistory(f *fixture) {
-	f.t.Helper()
+	f.T.Helper()
 	ctx := context.Background()
 	f.insert("w1", row("d1", 1, "a"), row("d1", 2, "b"), row("d2", 3, "c")) // 1
 	f.insert("w1", row("d1", 1, "a2"), row("d2", 4, "d"))                   // 2
-	if _, err := CreateTag(ctx, f.io, f.dir, "t2", CreateTagOptions{Now: f.clock.Now}); err != nil {
-		f.t.Fatal(err)
+	if _, err := CreateTag(ctx, f.FS, f.Dir, "t2", CreateTagOptions{Now: f.clock.Now}); err != nil {
+		f.T.Fatal(err)
 	}
 	f.insert("w2", row("d3", 5, "e"))                    // 3
 	f.overwrite("w1", "d1", row("d1", 10, "x"))          // 4
@@ -31,8 +31,8 @@ func buildHistory(f *fixture) {
 	f.insert("w2", row("d2", 6, "f"), row("d3", 7, "g")) // 6
 	f.dropFile("w1", f.liveIn("d2")[0])                  // 7
 	retained := 48 * time.Hour
-	if _, err := CreateTag(ctx, f.io, f.dir, "t7", CreateTagOptions{TimeRetained: &retained, Now: f.clock.Now}); err != nil {
-		f.t.Fatal(err)
+	if _, err := CreateTag(ctx, f.FS, f.Dir, "t7", CreateTagOptions{TimeRetained: &retained, Now: f.clock.Now}); err != nil {
+		f.T.Fatal(err)
 	}
 	for i := range int64(6) { // 8..13; 11 replaces what 8 to 10 wrote
 		if i == 3 {
@@ -46,24 +46,24 @@ func buildHistory(f *fixture) {
 // liveIn returns the live entries of partition dt in the latest snapshot,
 // sorted by file name.
 func (f *fixture) liveIn(dt string) []spec.ManifestEntry {
-	f.t.Helper()
-	s, err := snapshot.NewManager(f.io, f.dir, "").Latest(context.Background())
+	f.T.Helper()
+	s, err := snapshot.NewManager(f.FS, f.Dir, "").Latest(context.Background())
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	want, err := spec.SerializeBinaryRow([]spec.DataType{stringType}, []any{dt})
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	var out []spec.ManifestEntry
-	for _, e := range liveFiles(f.t, f.io, f.dir, s) {
+	for _, e := range liveFiles(f.T, f.FS, f.Dir, s) {
 		if string(e.Partition) == string(want) {
 			out = append(out, e)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File.FileName < out[j].File.FileName })
 	if len(out) == 0 {
-		f.t.Fatalf("no live file in partition %s", dt)
+		f.T.Fatalf("no live file in partition %s", dt)
 	}
 	return out
 }
@@ -73,8 +73,8 @@ func intp(n int) *int { return &n }
 func TestExpireKeepsRetainedSnapshotsAndTags(t *testing.T) {
 	f := newFixture(t, pkTable)
 	buildHistory(f)
-	before := captureState(t, f.io, f.dir)
-	res, err := ExpireSnapshots(context.Background(), f.io, f.dir, ExpireOptions{RetainMin: intp(3),
+	before := captureState(t, f.FS, f.Dir)
+	res, err := ExpireSnapshots(context.Background(), f.FS, f.Dir, ExpireOptions{RetainMin: intp(3),
 		OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -82,14 +82,14 @@ func TestExpireKeepsRetainedSnapshotsAndTags(t *testing.T) {
 	if res.Begin != 1 || res.End != 11 || res.SnapshotsExpired() != 10 {
 		t.Fatalf("expired [%d, %d), %d snapshot files; want [1, 11), 10", res.Begin, res.End, res.SnapshotsExpired())
 	}
-	checkRetained(t, f.io, f.dir, before, from(res.End))
-	checkNoLeak(t, f.io, f.dir)
+	checkRetained(t, f.FS, f.Dir, before, from(res.End))
+	checkNoLeak(t, f.FS, f.Dir)
 	for _, kind := range []FileKind{FileKindData, FileKindManifest, FileKindManifestList} {
 		if res.Deleted[kind] == 0 {
 			t.Errorf("no %s file deleted: %v", kind, res.Deleted)
 		}
 	}
-	earliest, _, err := snapshot.NewManager(f.io, f.dir, "").EarliestID(context.Background())
+	earliest, _, err := snapshot.NewManager(f.FS, f.Dir, "").EarliestID(context.Background())
 	if err != nil || earliest != 11 {
 		t.Errorf("earliest snapshot %d (%v) after expiry, want 11", earliest, err)
 	}
@@ -100,7 +100,7 @@ func TestExpireRespectsTimeRetained(t *testing.T) {
 	buildHistory(f)
 	// Snapshot n was committed n minutes after t0 and the clock is at the
 	// last, 13: with 4 minutes retained, snapshots 1 to 8 are older.
-	res, err := ExpireSnapshots(context.Background(), f.io, f.dir, ExpireOptions{RetainMin: intp(1),
+	res, err := ExpireSnapshots(context.Background(), f.FS, f.Dir, ExpireOptions{RetainMin: intp(1),
 		OlderThan: ptr(f.clock.Now().Add(-4 * time.Minute)), Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestExpireRespectsTimeRetained(t *testing.T) {
 	if res.End != 9 {
 		t.Fatalf("expired up to %d, want 9 (the first snapshot committed within the last 4 minutes)", res.End)
 	}
-	again, err := ExpireSnapshots(context.Background(), f.io, f.dir, ExpireOptions{RetainMin: intp(1),
+	again, err := ExpireSnapshots(context.Background(), f.FS, f.Dir, ExpireOptions{RetainMin: intp(1),
 		OlderThan: ptr(f.clock.Now().Add(-4 * time.Minute)), Now: f.clock.Now})
 	if err != nil || again.SnapshotsExpired() != 0 {
 		t.Fatalf("second run expired %d snapshots, err %v; want none", again.SnapshotsExpired(), err)
@@ -123,14 +123,14 @@ func TestExpireDefaultsFromTableOptions(t *testing.T) {
 	// Defaults: 10 retained at least, one hour: 13 snapshots minutes apart
 	// keep 10.
 	f.clock.Advance(2 * time.Hour)
-	res, err := ExpireSnapshots(context.Background(), f.io, f.dir, ExpireOptions{Now: f.clock.Now})
+	res, err := ExpireSnapshots(context.Background(), f.FS, f.Dir, ExpireOptions{Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Begin != 1 || res.End != 4 {
 		t.Fatalf("expired [%d, %d), want [1, 4)", res.Begin, res.End)
 	}
-	ids, err := snapshot.NewManager(f.io, f.dir, "").IDs(context.Background())
+	ids, err := snapshot.NewManager(f.FS, f.Dir, "").IDs(context.Background())
 	if err != nil || !slices.Equal(ids, []int64{4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
 		t.Fatalf("snapshots %v (%v) after expiry", ids, err)
 	}
@@ -142,16 +142,16 @@ func TestExpireKeepsConsumerSnapshots(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, pkTable)
 	buildHistory(f)
-	if err := f.io.PutIfAbsent(ctx, path.Join(f.dir, "consumer", "consumer-reader"), spec.EncodeConsumer(&spec.Consumer{NextSnapshot: 5})); err != nil {
+	if err := f.FS.PutIfAbsent(ctx, path.Join(f.Dir, "consumer", "consumer-reader"), spec.EncodeConsumer(&spec.Consumer{NextSnapshot: 5})); err != nil {
 		t.Fatal(err)
 	}
-	before := captureState(t, f.io, f.dir)
-	res, err := ExpireSnapshots(ctx, f.io, f.dir, ExpireOptions{RetainMin: intp(1), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
+	before := captureState(t, f.FS, f.Dir)
+	res, err := ExpireSnapshots(ctx, f.FS, f.Dir, ExpireOptions{RetainMin: intp(1), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 	if err != nil || res.End != 5 {
 		t.Fatalf("expired up to %d, %v; want 5, the consumer's next snapshot", res.End, err)
 	}
-	checkRetained(t, f.io, f.dir, before, from(5))
-	checkNoLeak(t, f.io, f.dir)
+	checkRetained(t, f.FS, f.Dir, before, from(5))
+	checkNoLeak(t, f.FS, f.Dir)
 }
 
 // TestExpireKeepsBranchFiles: a branch (made as Java does, by copying a
@@ -162,19 +162,19 @@ func TestExpireKeepsBranchFiles(t *testing.T) {
 	f := newFixture(t, pkTable)
 	buildHistory(f)
 	for _, p := range []string{"schema/schema-0", "snapshot/snapshot-5"} {
-		data, err := f.io.ReadFile(ctx, path.Join(f.dir, p))
+		data, err := f.FS.ReadFile(ctx, path.Join(f.Dir, p))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.io.PutIfAbsent(ctx, path.Join(f.dir, "branch", "branch-b", p), data); err != nil {
+		if err := f.FS.PutIfAbsent(ctx, path.Join(f.Dir, "branch", "branch-b", p), data); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := captureState(t, f.io, f.dir).snapshots[5]
-	if _, err := ExpireSnapshots(ctx, f.io, f.dir, ExpireOptions{RetainMin: intp(1), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now}); err != nil {
+	want := captureState(t, f.FS, f.Dir).snapshots[5]
+	if _, err := ExpireSnapshots(ctx, f.FS, f.Dir, ExpireOptions{RetainMin: intp(1), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := table.OpenBranch(ctx, f.io, f.dir, "b")
+	b, err := table.OpenBranch(ctx, f.FS, f.Dir, "b")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
@@ -12,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -19,7 +22,6 @@ import (
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 var (
@@ -28,114 +30,16 @@ var (
 	stringType = spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
 )
 
-// fakeClock is the test's time: commits, file modification times and
-// maintenance all read it, and only the test moves it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// agedFS stamps each file it writes with the fake clock, and reports that
-// time as the file's modification time, so tests decide how old files are.
-type agedFS struct {
-	fileio.FileIO
-	clock *fakeClock
-	mu    sync.Mutex
-	times map[string]time.Time
-}
-
-func newAgedFS(inner fileio.FileIO, clock *fakeClock) *agedFS {
-	return &agedFS{FileIO: inner, clock: clock, times: map[string]time.Time{}}
-}
-
-func (a *agedFS) stamp(p string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.times[path.Clean(p)] = a.clock.Now()
-}
-
-func (a *agedFS) age(fi fileio.FileInfo) fileio.FileInfo {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if t, ok := a.times[path.Clean(fi.Path)]; ok {
-		fi.ModTime = t
-	}
-	return fi
-}
-
-func (a *agedFS) PutIfAbsent(ctx context.Context, p string, data []byte) error {
-	err := a.FileIO.PutIfAbsent(ctx, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) Overwrite(ctx context.Context, p string, data []byte) error {
-	err := a.FileIO.Overwrite(ctx, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) OverwriteHint(ctx context.Context, p string, data []byte) error {
-	err := fileio.OverwriteHint(ctx, a.FileIO, p, data)
-	if err == nil {
-		a.stamp(p)
-	}
-	return err
-}
-
-func (a *agedFS) Stat(ctx context.Context, p string) (fileio.FileInfo, error) {
-	fi, err := a.FileIO.Stat(ctx, p)
-	return a.age(fi), err
-}
-
-func (a *agedFS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
-	infos, err := a.FileIO.List(ctx, dir)
-	for i := range infos {
-		infos[i] = a.age(infos[i])
-	}
-	return infos, err
-}
-
-// over returns an agedFS over another FileIO that keeps this one's times:
-// the same files after a crash clone.
-func (a *agedFS) over(inner fileio.FileIO) *agedFS {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	b := newAgedFS(inner, a.clock)
-	for p, t := range a.times {
-		b.times[p] = t
-	}
-	return b
-}
-
 // fixture is one table in a memio warehouse, written through the real
-// write and commit paths with a fake clock and sequential uuids, so that
-// two fixtures built by the same steps hold identical files.
+// write and commit paths on a clock the test moves (tabletest.Table says
+// how two fixtures built by the same steps hold identical files). Its
+// FileIO stamps files with that clock, so that the test decides how old
+// they are.
 type fixture struct {
-	t      testing.TB
-	mem    *memio.FS
-	io     *agedFS
-	dir    string
-	clock  *fakeClock
-	mu     sync.Mutex
-	uuids  int
-	idents map[string]int64
+	*tabletest.Table
+	mem   *memio.FS
+	aged  *filetest.AgedFS
+	clock *clocktest.Clock
 }
 
 // pkTable is a partitioned primary-key table with two buckets, whose
@@ -148,120 +52,52 @@ var pkTable = catalog.TableDefinition{
 
 func newFixture(t testing.TB, def catalog.TableDefinition) *fixture {
 	t.Helper()
-	clock := &fakeClock{now: t0}
+	clock := clocktest.New(t0)
 	mem := memio.New()
-	f := &fixture{t: t, mem: mem, io: newAgedFS(mem, clock), clock: clock, idents: map[string]int64{}}
-	ctx := context.Background()
-	c := catalog.New(f.io, "wh", clock.Now)
-	if err := c.CreateDatabase(ctx, "db", true); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", def, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.dir = dir
-	return f
+	aged := filetest.NewAgedFS(mem, clock.Now)
+	return &fixture{Table: tabletest.Create(t, tabletest.Config{FS: aged, Now: clock.Now}, def), mem: mem, aged: aged, clock: clock}
 }
 
 // clone returns a fixture on mem, a copy of f's warehouse, that goes on
-// from f's clock, uuids and identifiers.
+// from f's clock, file times, uuids and identifiers.
 func (f *fixture) clone(mem *memio.FS) *fixture {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	clock := &fakeClock{now: f.clock.Now()}
-	c := &fixture{t: f.t, mem: mem, dir: f.dir, clock: clock, uuids: f.uuids, idents: maps.Clone(f.idents)}
-	c.io = f.io.over(mem)
-	c.io.clock = clock
-	return c
-}
-
-func (f *fixture) newUUID() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.uuids++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", f.uuids)
-}
-
-func (f *fixture) committer(fio fileio.FileIO) *commit.Committer {
-	f.t.Helper()
-	s, err := latestSchema(fio, f.dir)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: fio, TableDir: f.dir, Core: s.CoreOptions(), Now: f.clock.Now,
-		NewUUID: f.newUUID, Rand: rand.New(rand.NewPCG(1, 2)), Sleep: func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return c
-}
-
-func latestSchema(fio fileio.FileIO, dir string) (*spec.TableSchema, error) {
-	tbl, err := table.Open(context.Background(), fio, dir)
-	if err != nil {
-		return nil, err
-	}
-	return tbl.LatestSchema(context.Background())
+	clock := clocktest.New(f.clock.Now())
+	aged := f.aged.Over(mem, clock.Now)
+	return &fixture{Table: f.Table.On(f.T, aged, clock.Now), mem: mem, aged: aged, clock: clock}
 }
 
 // prepare writes rows (dt, id, v) and returns the commit messages, without
 // committing them.
 func (f *fixture) prepare(rows [][]any, ignorePrevious bool) []commit.Message {
-	f.t.Helper()
-	ctx := context.Background()
-	w, err := write.Open(ctx, write.Options{FileIO: f.io, TableDir: f.dir, Now: f.clock.Now, NewUUID: f.newUUID,
-		SpillDir: f.t.TempDir(), IgnorePreviousFiles: ignorePrevious})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer w.Close()
-	for _, r := range rows {
-		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return msgs
+	f.T.Helper()
+	opts := writetest.Options(f.Table)
+	opts.IgnorePreviousFiles = ignorePrevious
+	return writetest.Prepare(f.Table, opts, tabletest.Inserts(rows...)...)
 }
 
 // commit publishes a request as user's next identifier, one minute after
 // the previous commit, and returns the snapshots it published.
 func (f *fixture) commit(user string, req commit.Request) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	f.clock.Advance(time.Minute)
-	f.mu.Lock()
-	f.idents[user]++
-	req.CommitUser, req.Identifier = user, f.idents[user]
-	f.mu.Unlock()
-	res, err := f.committer(f.io).Commit(context.Background(), req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return res.Snapshots
+	return f.Commit(user, req).Snapshots
 }
 
 func (f *fixture) insert(user string, rows ...[]any) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: f.prepare(rows, false)})
 }
 
 // overwrite replaces partition dt with rows.
 func (f *fixture) overwrite(user, dt string, rows ...[]any) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: f.prepare(rows, true),
-		Overwrite: &commit.Overwrite{BaseSnapshotID: f.latestID(), Static: map[string]any{"dt": dt}}})
+		Overwrite: &commit.Overwrite{BaseSnapshotID: f.LatestID(), Static: map[string]any{"dt": dt}}})
 }
 
 // dropFile commits a row-level delete of one whole live file.
 func (f *fixture) dropFile(user string, e spec.ManifestEntry) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	return f.commit(user, commit.Request{Messages: []commit.Message{{Partition: e.Partition, Bucket: e.Bucket,
 		TotalBuckets: e.TotalBuckets, DeletedFiles: []spec.DataFileMeta{e.File}}}})
 }
@@ -270,20 +106,11 @@ func (f *fixture) dropFile(user string, e spec.ManifestEntry) []int64 {
 // without rewriting it: the same file is deleted at one level and added
 // at another.
 func (f *fixture) upgrade(user string, e spec.ManifestEntry, level int32) []int64 {
-	f.t.Helper()
+	f.T.Helper()
 	after := e.File
 	after.Level = level
 	return f.commit(user, commit.Request{Messages: []commit.Message{{Partition: e.Partition, Bucket: e.Bucket,
 		TotalBuckets: e.TotalBuckets, CompactBefore: []spec.DataFileMeta{e.File}, CompactAfter: []spec.DataFileMeta{after}}}})
-}
-
-func (f *fixture) latestID() int64 {
-	f.t.Helper()
-	id, _, err := snapshot.NewManager(f.io, f.dir, "").LatestID(context.Background())
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return id
 }
 
 // liveFiles returns the live entries of a snapshot, read afresh.
@@ -300,7 +127,8 @@ func liveFiles(t testing.TB, fio fileio.FileIO, dir string, s *spec.Snapshot) []
 	return live
 }
 
-// readAt returns the rows a fresh reader sees at tt, rendered and sorted.
+// readAt returns the rows a fresh reader sees at tt, rendered as the
+// golden files print them (values separated by spaces) and sorted.
 func readAt(fio fileio.FileIO, dir string, tt snapshot.TimeTravel) ([]string, error) {
 	ctx := context.Background()
 	tbl, err := table.Open(ctx, fio, dir)

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -27,32 +29,33 @@ import (
 
 // zeroAge removes orphans however young they are.
 func zeroAge(f *fixture, fio fileio.FileIO) (OrphanResult, error) {
-	return RemoveOrphanFiles(context.Background(), fio, f.dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
+	return RemoveOrphanFiles(context.Background(), fio, f.Dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
 }
 
 // openWriter opens a TableWriter on the fixture's table that takes its
 // lease from leases.
 func (f *fixture) openWriter(leases *lease.Registry) *write.TableWriter {
-	f.t.Helper()
-	w, err := write.Open(context.Background(), write.Options{FileIO: f.io, TableDir: f.dir, Now: f.clock.Now,
-		NewUUID: f.newUUID, SpillDir: f.t.TempDir(), Leases: leases})
+	f.T.Helper()
+	opts := writetest.Options(f.Table)
+	opts.Leases = leases
+	w, err := write.Open(context.Background(), opts)
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	return w
 }
 
 func (f *fixture) writeRows(w *write.TableWriter, rows ...[]any) []commit.Message {
-	f.t.Helper()
+	f.T.Helper()
 	ctx := context.Background()
 	for _, r := range rows {
 		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			f.t.Fatal(err)
+			f.T.Fatal(err)
 		}
 	}
 	msgs, err := w.PrepareCommit(ctx)
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	return msgs
 }
@@ -86,8 +89,8 @@ func TestOrphanRemovalSparesAWriterMidWrite(t *testing.T) {
 		w := f.openWriter(nil)
 		pending := f.writeRows(w, row("d1", 77, "pending"), row("d5", 78, "pending"))
 		f.clock.Advance(time.Hour)
-		res, err := zeroAge(f, f.io)
-		if err != nil || !slices.Equal(res.Deleted, strayPaths(f.dir)) || res.Protected != len(pendingPaths(f, pending)) {
+		res, err := zeroAge(f, f.FS)
+		if err != nil || !slices.Equal(res.Deleted, strayPaths(f.Dir)) || res.Protected != len(pendingPaths(f, pending)) {
 			t.Fatalf("orphan removal: deleted %v, %d protected, %v; want the strays, and the %d pending files protected",
 				res.Deleted, res.Protected, err, len(pendingPaths(f, pending)))
 		}
@@ -95,10 +98,10 @@ func TestOrphanRemovalSparesAWriterMidWrite(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := readAt(f.io, f.dir, snapshot.TimeTravel{}); err != nil || !slices.Contains(got, "d5 78 pending") {
+		if got, err := readAt(f.FS, f.Dir, snapshot.TimeTravel{}); err != nil || !slices.Contains(got, "d5 78 pending") {
 			t.Fatalf("the commit after orphan removal reads %v, %v", got, err)
 		}
-		checkNoLeak(t, f.io, f.dir)
+		checkNoLeak(t, f.FS, f.Dir)
 	})
 	t.Run("without a lease", func(t *testing.T) {
 		f := newFixture(t, pkTable)
@@ -107,7 +110,7 @@ func TestOrphanRemovalSparesAWriterMidWrite(t *testing.T) {
 		defer w.Close()
 		pending := f.writeRows(w, row("d1", 77, "pending"), row("d5", 78, "pending"))
 		f.clock.Advance(time.Hour)
-		res, err := zeroAge(f, f.io)
+		res, err := zeroAge(f, f.FS)
 		if err != nil || res.Protected != 0 || !containsAll(deletedNames(res), pendingPaths(f, pending)) {
 			t.Fatalf("orphan removal without leases: deleted %v, %v; want the pending files among them", res.Deleted, err)
 		}
@@ -134,7 +137,8 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 		name := map[bool]string{true: "leased", false: "without a lease"}[leased]
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			fsys, dir := localTable(t)
+			tt := localTable(t)
+			fsys, dir := tt.FS, tt.Dir
 			var removal OrphanResult
 			var removalErr error
 			hooked := &stagedHookFS{FileIO: fsys, hook: func() {
@@ -144,7 +148,7 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 			if !leased {
 				registry = lease.Disabled()
 			}
-			c, err := commit.New(commit.Options{FileIO: hooked, TableDir: dir, Core: localSchema(t, fsys, dir).CoreOptions(), Leases: registry})
+			c, err := commit.New(commit.Options{FileIO: hooked, TableDir: dir, Core: tt.Schema().CoreOptions(), Leases: registry})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,54 +174,14 @@ func TestOrphanRemovalSparesACommitMidCommit(t *testing.T) {
 	}
 }
 
-// localTable creates a table on the local disk with one file in each of
-// two partitions, committed by a closed writer.
-func localTable(t *testing.T) (fileio.FileIO, string) {
+// localTable creates a table on the local disk, on the wall clock, with
+// one file in each of two partitions, committed by a writer that is closed
+// since.
+func localTable(t *testing.T) *tabletest.Table {
 	t.Helper()
-	ctx := context.Background()
-	fsys := localio.New()
-	c := catalog.New(fsys, t.TempDir(), nil)
-	if err := c.CreateDatabase(ctx, "db", false); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", pkTable, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := write.Open(ctx, write.Options{FileIO: fsys, TableDir: dir, SpillDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	for _, r := range [][]any{row("d1", 1, "a"), row("d2", 2, "b")} {
-		if err := w.Write(ctx, r, spec.RowKindInsert); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	committer, err := commit.New(commit.Options{FileIO: fsys, TableDir: dir, Core: localSchema(t, fsys, dir).CoreOptions()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := committer.Commit(ctx, commit.Request{CommitUser: "setup", Identifier: 1, Messages: msgs}); err != nil {
-		t.Fatal(err)
-	}
-	return fsys, dir
-}
-
-func localSchema(t *testing.T, fsys fileio.FileIO, dir string) *spec.TableSchema {
-	t.Helper()
-	s, err := latestSchema(fsys, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	tt := tabletest.Create(t, tabletest.Config{FS: localio.New(), Warehouse: t.TempDir(), Now: time.Now}, pkTable)
+	writetest.Commit(tt, "setup", tabletest.Inserts(row("d1", 1, "a"), row("d2", 2, "b"))...)
+	return tt
 }
 
 // dropMessage removes the first live file of the table.
@@ -283,22 +247,22 @@ func TestOrphanRemovalSparesACompactionMidRewrite(t *testing.T) {
 			f := newFixture(t, pkTable)
 			buildHistory(f)
 			f.clock.Advance(time.Hour)
-			before := captureState(t, f.io, f.dir)
+			before := captureState(t, f.FS, f.Dir)
 			var removal OrphanResult
 			var removalErr error
 			var outputs []string
-			hooked := &beforePutFS{FileIO: f.io, match: func(p string) bool {
+			hooked := &beforePutFS{FileIO: f.FS, match: func(p string) bool {
 				if strings.Contains(p, "/bucket-") {
 					outputs = append(outputs, p)
 				}
 				return len(outputs) == 2
 			}, hook: func() {
 				f.clock.Advance(time.Minute) // the first output is a minute old
-				removal, removalErr = zeroAge(f, f.io)
+				removal, removalErr = zeroAge(f, f.FS)
 			}}
 			// One bucket at a time: the first output's put has returned
 			// when the second one's starts, so it is there to be seen.
-			opts := compact.Options{FileIO: hooked, TableDir: f.dir, Mode: compact.Full, Parallelism: 1, Now: f.clock.Now, NewUUID: f.newUUID}
+			opts := compact.Options{FileIO: hooked, TableDir: f.Dir, Mode: compact.Full, Parallelism: 1, Now: f.clock.Now, NewUUID: f.NewUUID}
 			if !leased {
 				opts.Leases = lease.Disabled()
 			}
@@ -316,9 +280,9 @@ func TestOrphanRemovalSparesACompactionMidRewrite(t *testing.T) {
 				t.Fatalf("compaction %+v, %v; orphan removal deleted %v, protected %d; want the outputs kept",
 					res, err, removal.Deleted, removal.Protected)
 			}
-			latest := f.latestID()
-			checkRetained(t, f.io, f.dir, before, from(0))
-			if got, err := readAt(f.io, f.dir, snapshot.TimeTravel{SnapshotID: latest}); err != nil || !slices.Equal(got, before.snapshots[latest-1]) {
+			latest := f.LatestID()
+			checkRetained(t, f.FS, f.Dir, before, from(0))
+			if got, err := readAt(f.FS, f.Dir, snapshot.TimeTravel{SnapshotID: latest}); err != nil || !slices.Equal(got, before.snapshots[latest-1]) {
 				t.Fatalf("the compacted snapshot reads %v, %v; want what the snapshot before it read", got, err)
 			}
 		})
@@ -351,26 +315,26 @@ func (b *beforePutFS) PutIfAbsent(ctx context.Context, p string, data []byte) er
 func TestStaleLeaseDoesNotProtect(t *testing.T) {
 	f := newFixture(t, pkTable)
 	withStrays(f)
-	leases := lease.NewRegistry(lease.Config{Now: f.clock.Now})
+	leases := leasetest.New("lease", f.clock.Now, 0)
 	w := f.openWriter(leases)
 	defer w.Close()
 	pending := f.writeRows(w, row("d1", 77, "pending"), row("d5", 78, "pending"))
-	before := captureState(t, f.io, f.dir)
+	before := captureState(t, f.FS, f.Dir)
 	f.clock.Advance(2 * time.Hour)
-	res, err := zeroAge(f, f.io)
+	res, err := zeroAge(f, f.FS)
 	if err != nil || res.Protected != 0 || len(res.StaleLeases) != 1 || !containsAll(deletedNames(res), pendingPaths(f, pending)) {
 		t.Fatalf("orphan removal next to a stale lease: deleted %v, %d protected, stale leases %v, %v; want the pending files and the lease gone",
 			res.Deleted, res.Protected, res.StaleLeases, err)
 	}
-	if ok, err := fileio.Exists(context.Background(), f.io, res.StaleLeases[0]); err != nil || ok {
+	if ok, err := fileio.Exists(context.Background(), f.FS, res.StaleLeases[0]); err != nil || ok {
 		t.Fatalf("the stale lease %s is still there (%v)", res.StaleLeases[0], err)
 	}
-	_, err = f.committer(f.io).Commit(context.Background(), commit.Request{CommitUser: "late", Identifier: 1, Messages: pending})
+	_, err = f.Committer(f.FS).Commit(context.Background(), commit.Request{CommitUser: "late", Identifier: 1, Messages: pending})
 	if !errors.Is(err, lease.ErrExpired) || !errors.Is(err, lakeerr.ErrTerminalConflict) {
 		t.Fatalf("commit of files whose lease went stale: %v; want lease.ErrExpired", err)
 	}
-	checkRetained(t, f.io, f.dir, before, from(0))
-	if ids, _ := snapshot.NewManager(f.io, f.dir, "").IDs(context.Background()); len(ids) != len(before.snapshots) {
+	checkRetained(t, f.FS, f.Dir, before, from(0))
+	if ids, _ := snapshot.NewManager(f.FS, f.Dir, "").IDs(context.Background()); len(ids) != len(before.snapshots) {
 		t.Fatalf("snapshots %v after the refused commit; want %d as before", ids, len(before.snapshots))
 	}
 }
@@ -381,25 +345,25 @@ func TestOrphanRemovalOutsideItsDirectories(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, pkTable)
 	withStrays(f)
-	other := path.Join(f.dir, "_lakesql", "notes", "keep")
-	if err := f.io.PutIfAbsent(ctx, other, []byte("x")); err != nil {
+	other := path.Join(f.Dir, "_lakesql", "notes", "keep")
+	if err := f.FS.PutIfAbsent(ctx, other, []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	held, err := lease.Default().Acquire(ctx, f.io, f.dir)
+	held, err := lease.Default().Acquire(ctx, f.FS, f.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Release(ctx)
-	live, err := lease.List(ctx, f.io, f.dir)
+	live, err := lease.List(ctx, f.FS, f.Dir)
 	if err != nil || len(live) != 1 {
 		t.Fatalf("leases %v, %v; want the one held", live, err)
 	}
-	res, err := zeroAge(f, f.io)
-	if err != nil || len(res.StaleLeases) != 0 || !slices.Equal(res.Deleted, strayPaths(f.dir)) {
+	res, err := zeroAge(f, f.FS)
+	if err != nil || len(res.StaleLeases) != 0 || !slices.Equal(res.Deleted, strayPaths(f.Dir)) {
 		t.Fatalf("orphan removal: deleted %v, stale leases %v, %v; want the strays only", res.Deleted, res.StaleLeases, err)
 	}
 	for _, p := range []string{other, live[0].Path} {
-		if ok, err := fileio.Exists(ctx, f.io, p); err != nil || !ok {
+		if ok, err := fileio.Exists(ctx, f.FS, p); err != nil || !ok {
 			t.Fatalf("orphan removal deleted %s (%v)", p, err)
 		}
 	}
@@ -420,11 +384,11 @@ func TestProgressDuringTheScan(t *testing.T) {
 	// The changes run once the used set is computed, just before the
 	// second fence, which starts, as the first does, by listing branches.
 	secondFence := func(f *fixture) int {
-		trace := errorio.Wrap(f.io, nil)
+		trace := errorio.Wrap(f.FS, nil)
 		if _, err := zeroAge(f, trace); err != nil {
 			t.Fatal(err)
 		}
-		listBranches := errorio.Op{Kind: errorio.List, Path: path.Join(f.dir, "branch")}
+		listBranches := errorio.Op{Kind: errorio.List, Path: path.Join(f.Dir, "branch")}
 		if i := slices.Index(trace.Trace(), listBranches); i >= 0 {
 			if j := slices.Index(trace.Trace()[i+1:], listBranches); j >= 0 {
 				return i + 1 + j
@@ -444,19 +408,19 @@ func TestProgressDuringTheScan(t *testing.T) {
 			f.commit("late", commit.Request{Messages: pending[1]})
 		}, true},
 		{"a tag", func(f *fixture) {
-			if _, err := CreateTag(ctx, f.io, f.dir, "new", CreateTagOptions{}); err != nil {
+			if _, err := CreateTag(ctx, f.FS, f.Dir, "new", CreateTagOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}, false},
 		{"an expiry and a commit", func(f *fixture) {
-			if _, err := ExpireSnapshots(ctx, f.io, f.dir, ExpireOptions{RetainMin: intp(1), RetainMax: intp(1), Now: f.clock.Now}); err != nil {
+			if _, err := ExpireSnapshots(ctx, f.FS, f.Dir, ExpireOptions{RetainMin: intp(1), RetainMax: intp(1), Now: f.clock.Now}); err != nil {
 				t.Fatal(err)
 			}
 			f.commit("late", commit.Request{Messages: pending[0]})
 		}, false},
 		{"a rollback and commits past the fenced latest", func(f *fixture) {
-			latest := f.latestID()
-			if _, err := RollbackTo(ctx, f.io, f.dir, RollbackTarget{SnapshotID: latest - 1}); err != nil {
+			latest := f.LatestID()
+			if _, err := RollbackTo(ctx, f.FS, f.Dir, RollbackTarget{SnapshotID: latest - 1}); err != nil {
 				t.Fatal(err)
 			}
 			f.commit("late", commit.Request{Messages: pending[0]})
@@ -466,7 +430,7 @@ func TestProgressDuringTheScan(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := base.clone(base.mem.CrashClone())
-			h := &hookFS{FileIO: f.io, at: at, hook: func() { c.change(f) }}
+			h := &hookFS{FileIO: f.FS, at: at, hook: func() { c.change(f) }}
 			res, err := zeroAge(f, h)
 			if !h.fired {
 				t.Fatal("the change did not run")
@@ -477,15 +441,15 @@ func TestProgressDuringTheScan(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || res.SnapshotsDuringScan != 2 || !slices.Equal(res.Deleted, strayPaths(f.dir)) {
+			if err != nil || res.SnapshotsDuringScan != 2 || !slices.Equal(res.Deleted, strayPaths(f.Dir)) {
 				t.Fatalf("orphan removal: %d snapshots during the scan, deleted %v, %v; want 2, and the strays",
 					res.SnapshotsDuringScan, res.Deleted, err)
 			}
-			got, err := readAt(f.io, f.dir, snapshot.TimeTravel{})
+			got, err := readAt(f.FS, f.Dir, snapshot.TimeTravel{})
 			if err != nil || !slices.Contains(got, "d1 77 p1") || !slices.Contains(got, "d6 78 p2") {
 				t.Fatalf("the commits made during the scan read %v, %v", got, err)
 			}
-			checkNoLeak(t, f.io, f.dir)
+			checkNoLeak(t, f.FS, f.Dir)
 		})
 	}
 }

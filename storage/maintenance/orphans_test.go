@@ -28,11 +28,11 @@ var strays = []string{
 // withStrays is expiredHistory plus the strays, written two days before
 // the clock's time when it returns.
 func withStrays(f *fixture) {
-	f.t.Helper()
+	f.T.Helper()
 	expiredHistory(f)
 	for _, p := range strays {
-		if err := f.io.PutIfAbsent(context.Background(), path.Join(f.dir, p), []byte("stray")); err != nil {
-			f.t.Fatal(err)
+		if err := f.FS.PutIfAbsent(context.Background(), path.Join(f.Dir, p), []byte("stray")); err != nil {
+			f.T.Fatal(err)
 		}
 	}
 	f.clock.Advance(48 * time.Hour)
@@ -64,30 +64,30 @@ func TestRemoveOrphanFiles(t *testing.T) {
 	withStrays(f)
 	pending := f.prepare([][]any{row("d1", 77, "pending"), row("d5", 78, "pending")}, false)
 	f.clock.Advance(time.Hour)
-	before := captureState(t, f.io, f.dir)
+	before := captureState(t, f.FS, f.Dir)
 
-	dry, err := RemoveOrphanFiles(ctx, f.io, f.dir, OrphanOptions{DryRun: true, Now: f.clock.Now})
-	if err != nil || !slices.Equal(candidatePaths(dry), strayPaths(f.dir)) || len(dry.Deleted) != 0 {
+	dry, err := RemoveOrphanFiles(ctx, f.FS, f.Dir, OrphanOptions{DryRun: true, Now: f.clock.Now})
+	if err != nil || !slices.Equal(candidatePaths(dry), strayPaths(f.Dir)) || len(dry.Deleted) != 0 {
 		t.Fatalf("dry run: candidates %v, deleted %v, %v; want the strays, nothing deleted", candidatePaths(dry), dry.Deleted, err)
 	}
-	for _, p := range strayPaths(f.dir) {
-		if ok, err := fileio.Exists(ctx, f.io, p); err != nil || !ok {
+	for _, p := range strayPaths(f.Dir) {
+		if ok, err := fileio.Exists(ctx, f.FS, p); err != nil || !ok {
 			t.Fatalf("dry run deleted %s", p)
 		}
 	}
-	res, err := RemoveOrphanFiles(ctx, f.io, f.dir, OrphanOptions{Now: f.clock.Now})
-	if err != nil || !slices.Equal(res.Deleted, strayPaths(f.dir)) || res.BytesDeleted != int64(5*len(strays)) {
+	res, err := RemoveOrphanFiles(ctx, f.FS, f.Dir, OrphanOptions{Now: f.clock.Now})
+	if err != nil || !slices.Equal(res.Deleted, strayPaths(f.Dir)) || res.BytesDeleted != int64(5*len(strays)) {
 		t.Fatalf("deleted %v (%d bytes), %v; want the strays", res.Deleted, res.BytesDeleted, err)
 	}
-	checkRetained(t, f.io, f.dir, before, from(0))
+	checkRetained(t, f.FS, f.Dir, before, from(0))
 	checkNoLeakBut(t, f, pending)
 	f.commit("late", commit.Request{Messages: pending})
-	if _, err := readAt(f.io, f.dir, snapshot.TimeTravel{}); err != nil {
+	if _, err := readAt(f.FS, f.Dir, snapshot.TimeTravel{}); err != nil {
 		t.Fatalf("the pending commit lost files: %v", err)
 	}
-	checkNoLeak(t, f.io, f.dir)
+	checkNoLeak(t, f.FS, f.Dir)
 
-	if _, err := RemoveOrphanFiles(ctx, f.io, f.dir, OrphanOptions{OlderThan: ptr(-time.Second)}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := RemoveOrphanFiles(ctx, f.FS, f.Dir, OrphanOptions{OlderThan: ptr(-time.Second)}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("negative age: %v, want an invalid-argument error", err)
 	}
 }
@@ -96,13 +96,13 @@ func TestRemoveOrphanFiles(t *testing.T) {
 // messages are written but not committed.
 func checkNoLeakBut(t *testing.T, f *fixture, pending []commit.Message) {
 	t.Helper()
-	used := referencedNames(t, f.io, f.dir, from(0))
+	used := referencedNames(t, f.FS, f.Dir, from(0))
 	for _, m := range pending {
 		for _, file := range m.NewFiles {
 			used[file.FileName] = true
 		}
 	}
-	for name := range diskNames(t, f.io, f.dir) {
+	for name := range diskNames(t, f.FS, f.Dir) {
 		if !used[name] {
 			t.Errorf("file %s is neither used nor pending", name)
 		}
@@ -113,7 +113,7 @@ func checkNoLeakBut(t *testing.T, f *fixture, pending []commit.Message) {
 // op: the end of the scan, where the fence is checked.
 func firstDelete(t *testing.T, f *fixture, op func(fio fileio.FileIO) error) int {
 	t.Helper()
-	trace := errorio.Wrap(f.io, nil)
+	trace := errorio.Wrap(f.FS, nil)
 	if err := op(trace); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestOrphanScanVersusCommit(t *testing.T) {
 	pending := base.prepare([][]any{row("d1", 77, "pending"), row("d5", 78, "pending")}, false)
 	base.clock.Advance(time.Second)
 	remove := func(f *fixture, fio fileio.FileIO) (OrphanResult, error) {
-		return RemoveOrphanFiles(ctx, fio, f.dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
+		return RemoveOrphanFiles(ctx, fio, f.Dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
 	}
 	scanEnd := firstDelete(t, base.clone(base.mem.CrashClone()), func(fio fileio.FileIO) error {
 		_, err := remove(base, fio)
@@ -147,7 +147,7 @@ func TestOrphanScanVersusCommit(t *testing.T) {
 	detected := 0
 	for k := 0; k < scanEnd; k++ {
 		f := base.clone(base.mem.CrashClone())
-		h := &hookFS{FileIO: f.io, at: k, hook: func() { f.commit("late", commit.Request{Messages: pending}) }}
+		h := &hookFS{FileIO: f.FS, at: k, hook: func() { f.commit("late", commit.Request{Messages: pending}) }}
 		res, err := remove(f, h)
 		switch {
 		case errors.Is(err, lakeerr.ErrRetryableConflict):
@@ -157,12 +157,12 @@ func TestOrphanScanVersusCommit(t *testing.T) {
 			}
 		case err != nil:
 			t.Fatalf("point %d: %v", k, err)
-		case !slices.Equal(res.Deleted, strayPaths(f.dir)):
+		case !slices.Equal(res.Deleted, strayPaths(f.Dir)):
 			t.Fatalf("point %d: deleted %v, want the strays", k, res.Deleted)
 		case res.SnapshotsDuringScan > 0:
 			detected++
 		}
-		if got, err := readAt(f.io, f.dir, snapshot.TimeTravel{}); err != nil || !slices.Contains(got, "d5 78 pending") {
+		if got, err := readAt(f.FS, f.Dir, snapshot.TimeTravel{}); err != nil || !slices.Contains(got, "d5 78 pending") {
 			t.Fatalf("point %d: the commit made during the scan reads %v, %v", k, got, err)
 		}
 	}
@@ -180,7 +180,7 @@ func TestOrphanScanVersusExpiry(t *testing.T) {
 	base := newFixture(t, pkTable)
 	withStrays(base)
 	remove := func(f *fixture, fio fileio.FileIO) (OrphanResult, error) {
-		return RemoveOrphanFiles(ctx, fio, f.dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
+		return RemoveOrphanFiles(ctx, fio, f.Dir, OrphanOptions{OlderThan: new(time.Duration), Now: f.clock.Now})
 	}
 	scanEnd := firstDelete(t, base.clone(base.mem.CrashClone()), func(fio fileio.FileIO) error {
 		_, err := remove(base, fio)
@@ -190,11 +190,11 @@ func TestOrphanScanVersusExpiry(t *testing.T) {
 	for k := 0; k < scanEnd; k++ {
 		f := base.clone(base.mem.CrashClone())
 		var before tableState
-		h := &hookFS{FileIO: f.io, at: k, hook: func() {
-			if _, err := ExpireSnapshots(ctx, f.io, f.dir, ExpireOptions{RetainMin: intp(1), RetainMax: intp(1), Now: f.clock.Now}); err != nil {
+		h := &hookFS{FileIO: f.FS, at: k, hook: func() {
+			if _, err := ExpireSnapshots(ctx, f.FS, f.Dir, ExpireOptions{RetainMin: intp(1), RetainMax: intp(1), Now: f.clock.Now}); err != nil {
 				t.Fatal(err)
 			}
-			before = captureState(t, f.io, f.dir)
+			before = captureState(t, f.FS, f.Dir)
 		}}
 		_, err := remove(f, h)
 		if errors.Is(err, lakeerr.ErrRetryableConflict) {
@@ -202,7 +202,7 @@ func TestOrphanScanVersusExpiry(t *testing.T) {
 		} else if err != nil {
 			t.Fatalf("point %d: %v", k, err)
 		}
-		checkRetained(t, f.io, f.dir, before, from(0))
+		checkRetained(t, f.FS, f.Dir, before, from(0))
 		if t.Failed() {
 			t.Fatalf("point %d: live files were deleted", k)
 		}
@@ -216,7 +216,7 @@ func TestOrphanFaultSweep(t *testing.T) {
 	sweep(t, sweepCase{
 		setup: withStrays,
 		run: func(f *fixture, fio fileio.FileIO) error {
-			_, err := RemoveOrphanFiles(context.Background(), fio, f.dir, OrphanOptions{Now: f.clock.Now})
+			_, err := RemoveOrphanFiles(context.Background(), fio, f.Dir, OrphanOptions{Now: f.clock.Now})
 			return err
 		},
 		keep: from(0),

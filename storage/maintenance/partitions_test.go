@@ -27,13 +27,13 @@ func dailyPartitions(t *testing.T) *fixture {
 
 func expirePartitionsAt(f *fixture, opts PartitionExpireOptions) (PartitionExpireResult, error) {
 	opts.Now = func() time.Time { return time.Date(2024, 1, 5, 12, 0, 0, 0, time.UTC) }
-	opts.NewUUID = f.newUUID
-	return ExpirePartitions(context.Background(), f.io, f.dir, opts)
+	opts.NewUUID = f.NewUUID
+	return ExpirePartitions(context.Background(), f.FS, f.Dir, opts)
 }
 
 func partitionsRead(t *testing.T, f *fixture, tt snapshot.TimeTravel) []string {
 	t.Helper()
-	rows, err := readAt(f.io, f.dir, tt)
+	rows, err := readAt(f.FS, f.Dir, tt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestExpirePartitions(t *testing.T) {
 	if !slices.Equal(res.Partitions, []string{"dt=20240101", "dt=20240102", "dt=20240103"}) || res.SnapshotID != 6 {
 		t.Fatalf("dropped %v in snapshot %d; want the 1st to the 3rd in snapshot 6", res.Partitions, res.SnapshotID)
 	}
-	s, err := snapshot.NewManager(f.io, f.dir, "").Snapshot(ctx, 6)
+	s, err := snapshot.NewManager(f.FS, f.Dir, "").Snapshot(ctx, 6)
 	if err != nil || s.CommitKind != spec.CommitKindOverwrite {
 		t.Fatalf("snapshot 6: %+v, %v; want an OVERWRITE", s, err)
 	}
@@ -109,16 +109,16 @@ func TestExpirePartitionsVersusCompaction(t *testing.T) {
 		TotalBuckets: target.TotalBuckets, CompactBefore: []spec.DataFileMeta{target.File}, CompactAfter: []spec.DataFileMeta{upgraded}}}}
 	for k := 0; ; k++ {
 		f := base.clone(base.mem.CrashClone())
-		h := &hookFS{FileIO: f.io, at: k, hook: func() {
+		h := &hookFS{FileIO: f.FS, at: k, hook: func() {
 			// The compaction loses if the drop landed first; either order
 			// is a valid history.
 			req := compaction
 			req.CommitUser, req.Identifier = "compactor", 1
-			_, _ = f.committer(f.io).Commit(context.Background(), req)
+			_, _ = f.Committer(f.FS).Commit(context.Background(), req)
 		}}
 		opts := PartitionExpireOptions{ExpirationTime: 48 * time.Hour, TimestampFormatter: "yyyyMMdd",
-			Now: func() time.Time { return time.Date(2024, 1, 5, 12, 0, 0, 0, time.UTC) }, NewUUID: f.newUUID}
-		_, err := ExpirePartitions(context.Background(), h, f.dir, opts)
+			Now: func() time.Time { return time.Date(2024, 1, 5, 12, 0, 0, 0, time.UTC) }, NewUUID: f.NewUUID}
+		_, err := ExpirePartitions(context.Background(), h, f.Dir, opts)
 		if !h.fired {
 			return
 		}

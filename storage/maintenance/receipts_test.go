@@ -23,21 +23,21 @@ func TestRetryAfterExpiryWritesNothing(t *testing.T) {
 	for i := range int64(5) {
 		f.insert("b", row("d3", i, "x"))
 	}
-	if err := f.mem.Delete(ctx, path.Join(f.dir, "commit-user", "a")); err != nil {
+	if err := f.mem.Delete(ctx, path.Join(f.Dir, "commit-user", "a")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := ExpireSnapshots(ctx, f.io, f.dir, ExpireOptions{RetainMin: intp(2), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
+	res, err := ExpireSnapshots(ctx, f.FS, f.Dir, ExpireOptions{RetainMin: intp(2), OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 	if err != nil || res.Begin != 1 || res.End != 5 {
 		t.Fatalf("expiry [%d, %d), %v; want [1, 5)", res.Begin, res.End, err)
 	}
-	retry, err := f.committer(f.io).Commit(ctx, commit.Request{CommitUser: "a", Identifier: 1, Messages: msgs})
+	retry, err := f.Committer(f.FS).Commit(ctx, commit.Request{CommitUser: "a", Identifier: 1, Messages: msgs})
 	if err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 	if !retry.AlreadyCommitted() || len(retry.Snapshots) != 0 {
 		t.Fatalf("retry published %v (already committed in %d); want nothing", retry.Snapshots, retry.AlreadyCommittedIn)
 	}
-	if latest := f.latestID(); latest != 6 {
+	if latest := f.LatestID(); latest != 6 {
 		t.Fatalf("latest snapshot %d after the retry, want 6", latest)
 	}
 }

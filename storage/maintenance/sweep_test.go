@@ -47,7 +47,7 @@ func sweep(t *testing.T, c sweepCase) {
 		return base.clone(base.mem.CrashClone())
 	}
 	clean := start()
-	before := captureState(t, clean.io, clean.dir)
+	before := captureState(t, clean.FS, clean.Dir)
 	for _, name := range c.dropTags {
 		delete(before.tags, name)
 	}
@@ -55,7 +55,7 @@ func sweep(t *testing.T, c sweepCase) {
 	if rerun == nil {
 		rerun = c.run
 	}
-	if err := c.run(clean, clean.io); err != nil {
+	if err := c.run(clean, clean.FS); err != nil {
 		t.Fatalf("clean run: %v", err)
 	}
 	want := tableFiles(clean.mem)
@@ -71,7 +71,7 @@ func sweep(t *testing.T, c sweepCase) {
 			t.Parallel()
 			for k := 0; ; k++ {
 				f := start()
-				efs := errorio.Wrap(f.io, errorio.OnNth(k, fc.match, fc.fault))
+				efs := errorio.Wrap(f.FS, errorio.OnNth(k, fc.match, fc.fault))
 				err := c.run(f, efs)
 				if !efs.Injected() {
 					if err != nil {
@@ -82,11 +82,11 @@ func sweep(t *testing.T, c sweepCase) {
 				if err != nil && !errors.Is(err, fileio.ErrInjected) {
 					t.Fatalf("fault %d: error %v does not wrap the injected fault", k, err)
 				}
-				after := f.io
+				after := f.aged
 				if efs.Crashed() {
-					after = f.io.over(f.mem.CrashClone())
+					after = f.aged.Over(f.mem.CrashClone(), f.clock.Now)
 				}
-				checkRetained(t, after, f.dir, before, c.keep)
+				checkRetained(t, after, f.Dir, before, c.keep)
 				if c.check != nil {
 					c.check(t, f, after)
 				}
@@ -143,7 +143,7 @@ func TestExpireFaultSweep(t *testing.T) {
 		name:  "expire",
 		setup: buildHistory,
 		run: func(f *fixture, fio fileio.FileIO) error {
-			_, err := ExpireSnapshots(context.Background(), fio, f.dir, ExpireOptions{RetainMin: intp(3),
+			_, err := ExpireSnapshots(context.Background(), fio, f.Dir, ExpireOptions{RetainMin: intp(3),
 				OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
 			return err
 		},

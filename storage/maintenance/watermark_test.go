@@ -38,7 +38,7 @@ func watermarkFixture(t *testing.T) *fixture {
 
 func TestWaitWatermarkReached(t *testing.T) {
 	f := watermarkFixture(t)
-	id, err := WaitWatermark(context.Background(), f.io, f.dir, 1000, WaitOptions{Now: f.clock.Now,
+	id, err := WaitWatermark(context.Background(), f.FS, f.Dir, 1000, WaitOptions{Now: f.clock.Now,
 		Sleep: func(context.Context, time.Duration) error {
 			t.Fatal("slept although the watermark was reached")
 			return nil
@@ -68,7 +68,7 @@ func TestWaitWatermarkWaitsForCommit(t *testing.T) {
 		return nil
 	}
 	// Each commit moves the clock a minute: the timeout leaves room for them.
-	id, err := WaitWatermark(context.Background(), f.io, f.dir, 2000, WaitOptions{Timeout: time.Hour, PollInterval: time.Second,
+	id, err := WaitWatermark(context.Background(), f.FS, f.Dir, 2000, WaitOptions{Timeout: time.Hour, PollInterval: time.Second,
 		Now: f.clock.Now, Sleep: sleep})
 	if err != nil || id != 3 || sleeps != 3 {
 		t.Fatalf("got %d, %v after %d sleeps; want snapshot 3 after 3", id, err, sleeps)
@@ -78,7 +78,7 @@ func TestWaitWatermarkWaitsForCommit(t *testing.T) {
 func TestWaitWatermarkTimeout(t *testing.T) {
 	f := watermarkFixture(t)
 	sleep := func(_ context.Context, d time.Duration) error { f.clock.Advance(d); return nil }
-	_, err := WaitWatermark(context.Background(), f.io, f.dir, 5000, WaitOptions{Timeout: 10 * time.Second,
+	_, err := WaitWatermark(context.Background(), f.FS, f.Dir, 5000, WaitOptions{Timeout: 10 * time.Second,
 		PollInterval: 3 * time.Second, Now: f.clock.Now, Sleep: sleep})
 	var timeout *WatermarkTimeoutError
 	if !errors.As(err, &timeout) || !errors.Is(err, ErrWatermarkTimeout) {
@@ -97,25 +97,25 @@ func TestWaitWatermarkCommitTimeAndEmptyTable(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, pkTable)
 	sleep := func(_ context.Context, d time.Duration) error { f.clock.Advance(d); return nil }
-	_, err := WaitWatermark(ctx, f.io, f.dir, 1, WaitOptions{Timeout: time.Second, Now: f.clock.Now, Sleep: sleep})
+	_, err := WaitWatermark(ctx, f.FS, f.Dir, 1, WaitOptions{Timeout: time.Second, Now: f.clock.Now, Sleep: sleep})
 	if !errors.Is(err, ErrWatermarkTimeout) || !strings.Contains(err.Error(), "no snapshot") {
 		t.Fatalf("empty table: %v", err)
 	}
 	f.insert("w", row("d1", 1, "a")) // no watermark: its commit time counts
 	committed := f.clock.Now().UnixMilli()
-	if id, err := WaitWatermark(ctx, f.io, f.dir, committed, WaitOptions{Now: f.clock.Now, Sleep: sleep}); err != nil || id != 1 {
+	if id, err := WaitWatermark(ctx, f.FS, f.Dir, committed, WaitOptions{Now: f.clock.Now, Sleep: sleep}); err != nil || id != 1 {
 		t.Fatalf("commit time %d: %d, %v", committed, id, err)
 	}
-	_, err = WaitWatermark(ctx, f.io, f.dir, committed+1, WaitOptions{Timeout: time.Second, Now: f.clock.Now, Sleep: sleep})
+	_, err = WaitWatermark(ctx, f.FS, f.Dir, committed+1, WaitOptions{Timeout: time.Second, Now: f.clock.Now, Sleep: sleep})
 	if !strings.Contains(err.Error(), "commit time (it has no watermark)") {
 		t.Fatalf("past the commit time: %v", err)
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := WaitWatermark(canceled, f.io, f.dir, committed+1, WaitOptions{Now: f.clock.Now}); !errors.Is(err, context.Canceled) {
+	if _, err := WaitWatermark(canceled, f.FS, f.Dir, committed+1, WaitOptions{Now: f.clock.Now}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled wait: %v", err)
 	}
-	if _, err := WaitWatermark(ctx, f.io, f.dir, 1, WaitOptions{Timeout: -time.Second}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := WaitWatermark(ctx, f.FS, f.Dir, 1, WaitOptions{Timeout: -time.Second}); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("negative timeout: %v", err)
 	}
 }

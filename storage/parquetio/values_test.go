@@ -9,7 +9,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 

@@ -20,7 +20,7 @@ import (
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 )
 
 // fxReadAvro decodes every record of an Avro object container file into

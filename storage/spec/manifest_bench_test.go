@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 )
 
 // mfLargestFixture is the largest Avro manifest among the fixtures.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hamba/avro/v2"
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 

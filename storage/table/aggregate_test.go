@@ -7,9 +7,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-	"time"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -23,35 +22,12 @@ import (
 // from merged rows, equals the aggregates of a sequential row read
 // filtered with predicate.Eval. Replay a failure with -scan.seed.
 func TestAggregateMatchesRowRead(t *testing.T) {
-	seeds := []uint64{*metaSeed}
-	if *metaSeed == 0 {
-		seeds = nil
-		base := uint64(time.Now().UnixNano())
-		for i := range 2 * *metaSeeds {
-			seeds = append(seeds, base+uint64(i))
-		}
-	}
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Logf("seed %d (replay: go test ./storage/table -run TestAggregateMatchesRowRead -scan.seed=%d)", seed, seed)
-			checkAggregateSeed(t, seed)
-		})
-	}
+	forEachSeed(t, 2**metaSeeds, "TestAggregateMatchesRowRead", checkAggregateSeed)
 }
 
 func checkAggregateSeed(t *testing.T, seed uint64) {
-	ctx := context.Background()
 	r := rand.New(rand.NewPCG(seed, seed^0x51afd7ed558ccd))
-	g := newGenTable(t, r)
-	g.fill(ctx)
-	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := tbl.Snapshots().IDs(ctx)
-	if err != nil || len(ids) == 0 {
-		t.Fatalf("no snapshots: %v", err)
-	}
+	g, tbl, ids := openGenTable(t, r)
 	for q := range 40 {
 		at := snapshot.TimeTravel{SnapshotID: ids[r.IntN(len(ids))]}
 		if r.IntN(3) == 0 {

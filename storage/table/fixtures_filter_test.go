@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -16,7 +16,7 @@ import (
 // each partition key and each bucket key, with values taken from the
 // table's rows, returns exactly the full read filtered row by row.
 func TestJavaFixturesFilteredReads(t *testing.T) {
-	m := loadExpectedManifest(t)
+	m := fixtures.LoadExpected(t)
 	tables, err := fixtures.Tables()
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -18,7 +18,7 @@ import (
 // those of an append table, or of a primary-key table whose live files are
 // all on the highest level.
 func TestJavaFixturesReadModes(t *testing.T) {
-	m := loadExpectedManifest(t)
+	m := fixtures.LoadExpected(t)
 	tables, err := fixtures.Tables()
 	if err != nil {
 		t.Fatal(err)

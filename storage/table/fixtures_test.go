@@ -15,42 +15,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
 	"github.com/lakesql/lakesql/internal/jsonrow"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// expectedManifest is testdata/expected/manifest.json: per fixture table,
-// whether lakesql must refuse it and which snapshots have expected rows.
-type expectedManifest struct {
-	Tables map[string]struct {
-		Exempt    *string `json:"exempt"`
-		Snapshots []int64 `json:"snapshots"`
-	} `json:"tables"`
-}
-
-func expectedDir() string { return filepath.Join(fixtures.Root(), "..", "expected") }
-
-func loadExpectedManifest(t *testing.T) expectedManifest {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(expectedDir(), "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m expectedManifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestJavaFixturesReadExactly reads every snapshot of every Java-written
 // fixture table and compares the rows with the rows Java returns.
 func TestJavaFixturesReadExactly(t *testing.T) {
-	m := loadExpectedManifest(t)
+	m := fixtures.LoadExpected(t)
 	tables, err := fixtures.Tables()
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +51,7 @@ func TestJavaFixturesReadExactly(t *testing.T) {
 				compareRows(t, fmt.Sprintf("snapshot %d", id), got, expectedRows(t, ft.Name, fmt.Sprintf("snapshot-%d.jsonl", id)))
 			}
 			latestFile := "latest-schema.jsonl"
-			if _, err := os.Stat(filepath.Join(expectedDir(), ft.Name, latestFile)); err != nil {
+			if _, err := os.Stat(filepath.Join(fixtures.ExpectedDir(), ft.Name, latestFile)); err != nil {
 				latestFile = fmt.Sprintf("snapshot-%d.jsonl", want.Snapshots[len(want.Snapshots)-1])
 			}
 			compareRows(t, "latest", readJSON(t, tbl, snapshot.TimeTravel{}), expectedRows(t, ft.Name, latestFile))
@@ -88,7 +64,7 @@ func TestJavaFixturesReadExactly(t *testing.T) {
 // directory next to the table's expected snapshots) at every snapshot.
 func checkBranches(t *testing.T, ft fixtures.Table) {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(expectedDir(), ft.Name, "branch-*"))
+	dirs, _ := filepath.Glob(filepath.Join(fixtures.ExpectedDir(), ft.Name, "branch-*"))
 	for _, dir := range dirs {
 		branch := strings.TrimPrefix(filepath.Base(dir), "branch-")
 		tbl, err := OpenBranch(context.Background(), localio.New(), ft.Dir, branch)
@@ -103,7 +79,7 @@ func checkBranches(t *testing.T, ft fixtures.Table) {
 			var id int64
 			fmt.Sscanf(filepath.Base(f), "snapshot-%d.jsonl", &id)
 			got := readJSON(t, tbl, snapshot.TimeTravel{SnapshotID: id})
-			rel, _ := filepath.Rel(filepath.Join(expectedDir(), ft.Name), f)
+			rel, _ := filepath.Rel(filepath.Join(fixtures.ExpectedDir(), ft.Name), f)
 			compareRows(t, "branch "+branch+" snapshot "+fmt.Sprint(id), got, expectedRows(t, ft.Name, rel))
 		}
 	}
@@ -173,7 +149,7 @@ func toJSON(t *testing.T, fields []spec.DataField, all [][]any) []string {
 
 func expectedRows(t *testing.T, table, file string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(expectedDir(), table, file))
+	f, err := os.Open(filepath.Join(fixtures.ExpectedDir(), table, file))
 	if err != nil {
 		t.Fatal(err)
 	}

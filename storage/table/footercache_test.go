@@ -7,13 +7,13 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/predicate"
-	"github.com/lakesql/lakesql/storage/scan/scantest"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -23,7 +23,7 @@ import (
 // return Java's rows, and the second finds every footer in the cache, so
 // the file sizes Java recorded in its manifests are the files' sizes.
 func TestJavaFixturesReadThroughFooterCache(t *testing.T) {
-	m := loadExpectedManifest(t)
+	m := fixtures.LoadExpected(t)
 	tables, err := fixtures.Tables()
 	if err != nil {
 		t.Fatal(err)

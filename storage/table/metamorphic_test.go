@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/predicate"
-	"github.com/lakesql/lakesql/storage/scan/scantest"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -30,25 +30,32 @@ var (
 // read of everything returns filtered with predicate.Eval. Replay a failure
 // with -scan.seed; run more with -scan.seeds.
 func TestPrunedScanMatchesFilteredFullScan(t *testing.T) {
+	forEachSeed(t, *metaSeeds, "TestPrunedScanMatchesFilteredFullScan", checkSeed)
+}
+
+// forEachSeed runs check on n seeds from the clock, or on -scan.seed alone,
+// one subtest each, logging how to replay it.
+func forEachSeed(t *testing.T, n int, test string, check func(*testing.T, uint64)) {
 	seeds := []uint64{*metaSeed}
 	if *metaSeed == 0 {
 		seeds = nil
 		base := uint64(time.Now().UnixNano())
-		for i := range *metaSeeds {
+		for i := range n {
 			seeds = append(seeds, base+uint64(i))
 		}
 	}
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Logf("seed %d (replay: go test ./storage/table -run TestPrunedScanMatchesFilteredFullScan -scan.seed=%d)", seed, seed)
-			checkSeed(t, seed)
+			t.Logf("seed %d (replay: go test ./storage/table -run %s -scan.seed=%d)", seed, test, seed)
+			check(t, seed)
 		})
 	}
 }
 
-func checkSeed(t *testing.T, seed uint64) {
+// openGenTable writes a random table with r and opens it, with the ids of
+// its snapshots.
+func openGenTable(t *testing.T, r *rand.Rand) (*genTable, *Table, []int64) {
 	ctx := context.Background()
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	g := newGenTable(t, r)
 	g.fill(ctx)
 	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
@@ -59,6 +66,12 @@ func checkSeed(t *testing.T, seed uint64) {
 	if err != nil || len(ids) == 0 {
 		t.Fatalf("no snapshots: %v", err)
 	}
+	return g, tbl, ids
+}
+
+func checkSeed(t *testing.T, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	g, tbl, ids := openGenTable(t, r)
 	for range 40 {
 		at := snapshot.TimeTravel{SnapshotID: ids[r.IntN(len(ids))]}
 		if r.IntN(3) == 0 {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -27,21 +28,21 @@ func paymentTable() catalog.TableDefinition {
 
 // paymentRows is a batch of payment changes in arrival order: pay ids are
 // shuffled, two days are interleaved, and a tenth are updates.
-func paymentRows(n int) []record {
+func paymentRows(n int) []tabletest.Record {
 	rng := rand.New(rand.NewPCG(3, 5))
 	currencies := []string{"USD", "EUR", "CNY", "JPY"}
 	statuses := []string{"CREATED", "PAID", "REFUNDED", "FAILED"}
 	channels := []string{"alipay", "wechat", "card", "paypal", "bank_transfer"}
-	out := make([]record, n)
+	out := make([]tabletest.Record, n)
 	for i := range out {
 		created := int64(1_717_000_000_000) + int64(rng.IntN(86_400_000))
 		row := []any{int64(rng.IntN(n * 4)), int64(rng.IntN(1 << 40)), int64(rng.IntN(1 << 24)),
 			spec.NewDecimal(int64(rng.IntN(10_000_000)), 2), currencies[rng.IntN(4)], statuses[rng.IntN(4)],
 			channels[rng.IntN(5)], spec.TimestampValue{Millis: created}, spec.TimestampValue{Millis: created + 1500},
 			fmt.Sprintf("2024-06-%02d", 1+i%2)}
-		out[i] = insert(row...)
+		out[i] = tabletest.Insert(row...)
 		if i%10 == 0 {
-			out[i].kind = spec.RowKindUpdateAfter
+			out[i].Kind = spec.RowKindUpdateAfter
 		}
 	}
 	return out
@@ -63,7 +64,7 @@ func BenchmarkIngestPaymentRows(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, r := range records {
-			if err := w.Write(ctx, r.row, r.kind); err != nil {
+			if err := w.Write(ctx, r.Row, r.Kind); err != nil {
 				b.Fatal(err)
 			}
 		}

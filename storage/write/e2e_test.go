@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -53,7 +54,7 @@ func TestAppendUnpartitionedRoundTrip(t *testing.T) {
 	tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{
 		field("id", bigintType), field("name", stringType), field("score", doubleType)}})
 	w := tt.writer()
-	msgs := tt.writeCommit(w, []record{insert(int64(1), "a", 1.5), insert(int64(2), nil, nil), update(int64(3), "c", -2.0)})
+	msgs := tt.writeCommit(w, []tabletest.Record{tabletest.Insert(int64(1), "a", 1.5), tabletest.Insert(int64(2), nil, nil), tabletest.Update(int64(3), "c", -2.0)})
 	if len(msgs) != 1 || msgs[0].Bucket != 0 || msgs[0].TotalBuckets != -1 {
 		t.Fatalf("messages %+v, want one for bucket 0 with total buckets -1", msgs)
 	}
@@ -61,16 +62,16 @@ func TestAppendUnpartitionedRoundTrip(t *testing.T) {
 	if f.MinSequenceNumber != 0 || f.MaxSequenceNumber != 2 || f.RowCount != 3 || *f.DeleteRowCount != 0 {
 		t.Errorf("file %+v: want sequences 0..2, 3 rows, 0 deletes", f)
 	}
-	before := tt.liveFiles()
-	msgs = tt.writeCommit(w, []record{insert(int64(4), "d", 4.0)})
+	before := tt.LiveFiles()
+	msgs = tt.writeCommit(w, []tabletest.Record{tabletest.Insert(int64(4), "d", 4.0)})
 	assertSequencesContinue(t, before, msgs)
-	before = tt.liveFiles()
-	msgs = tt.writeCommit(tt.writer(), []record{insert(int64(1), "a", 1.5)})
+	before = tt.LiveFiles()
+	msgs = tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert(int64(1), "a", 1.5)})
 	assertSequencesContinue(t, before, msgs)
 	if got := msgs[0].NewFiles[0].MinSequenceNumber; got != 4 {
 		t.Errorf("a new writer starts at sequence %d, want 4", got)
 	}
-	assertRows(t, "rows", tt.read(), []string{"1|a|1.5", "2|NULL|NULL", "3|c|-2", "4|d|4", "1|a|1.5"})
+	assertRows(t, "rows", tt.Read(), []string{"1|a|1.5", "2|NULL|NULL", "3|c|-2", "4|d|4", "1|a|1.5"})
 }
 
 func TestAppendPartitionedRoundTrip(t *testing.T) {
@@ -82,11 +83,11 @@ func testAppendPartitionedRoundTrip(t *testing.T, newTable tableMaker) {
 		Fields:        []spec.DataField{field("dt", stringType), field("id", bigintType)},
 		PartitionKeys: []string{"dt"},
 	})
-	tt.writeCommit(tt.writer(), []record{insert("2024-01-01", int64(1)), insert("2024-01-02", int64(2)),
-		insert(nil, int64(3)), insert("2024-01-01", int64(4))})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert("2024-01-01", int64(1)), tabletest.Insert("2024-01-02", int64(2)),
+		tabletest.Insert(nil, int64(3)), tabletest.Insert("2024-01-01", int64(4))})
 	for _, dir := range []string{"dt=2024-01-01", "dt=2024-01-02", "dt=__DEFAULT_PARTITION__"} {
 		found := false
-		for _, e := range tt.liveFiles() {
+		for _, e := range tt.LiveFiles() {
 			ok, err := existsFile(tt, tt.dataPath(dir, e.Bucket, e.File.FileName))
 			if err != nil {
 				t.Fatal(err)
@@ -97,8 +98,8 @@ func testAppendPartitionedRoundTrip(t *testing.T, newTable tableMaker) {
 			t.Errorf("no data file under %s", dir)
 		}
 	}
-	tt.writeCommit(tt.writer(), []record{insert("2024-01-02", int64(5))})
-	assertRows(t, "rows", tt.read(), []string{"2024-01-01|1", "2024-01-02|2", "NULL|3", "2024-01-01|4", "2024-01-02|5"})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert("2024-01-02", int64(5))})
+	assertRows(t, "rows", tt.Read(), []string{"2024-01-01|1", "2024-01-02|2", "NULL|3", "2024-01-01|4", "2024-01-02|5"})
 }
 
 // pkModel is the expected content of a primary-key table, by key.
@@ -107,18 +108,18 @@ type pkModel map[string][]any
 func (m pkModel) rows() []string {
 	var out []string
 	for _, r := range m {
-		out = append(out, renderRow(r))
+		out = append(out, tabletest.RenderRow(r))
 	}
 	return out
 }
 
 // applyDeduplicate applies records to m as the deduplicate engine does.
-func (m pkModel) applyDeduplicate(key func([]any) string, records []record) {
+func (m pkModel) applyDeduplicate(key func([]any) string, records []tabletest.Record) {
 	for _, r := range records {
-		if r.kind.IsRetract() {
-			delete(m, key(r.row))
+		if r.Kind.IsRetract() {
+			delete(m, key(r.Row))
 		} else {
-			m[key(r.row)] = r.row
+			m[key(r.Row)] = r.Row
 		}
 	}
 }
@@ -135,19 +136,19 @@ func testPrimaryKeyPartitionedTwoBuckets(t *testing.T, newTable tableMaker) {
 	})
 	key := func(r []any) string { return fmt.Sprint(r[0], "/", r[1]) }
 	model := pkModel{}
-	var batches [][]record
+	var batches [][]tabletest.Record
 	for round := range 3 {
-		var batch []record
+		var batch []tabletest.Record
 		for i := range 40 {
 			id := int64((i*7 + round*3) % 30)
 			dt := fmt.Sprintf("2024-01-0%d", 1+i%2)
 			switch {
 			case i%9 == 4:
-				batch = append(batch, deleteRow(dt, id, nil))
+				batch = append(batch, tabletest.Delete(dt, id, nil))
 			case i%5 == 0:
-				batch = append(batch, update(dt, id, fmt.Sprintf("u%d-%d", round, i)))
+				batch = append(batch, tabletest.Update(dt, id, fmt.Sprintf("u%d-%d", round, i)))
 			default:
-				batch = append(batch, insert(dt, id, fmt.Sprintf("v%d-%d", round, i)))
+				batch = append(batch, tabletest.Insert(dt, id, fmt.Sprintf("v%d-%d", round, i)))
 			}
 		}
 		batches = append(batches, batch)
@@ -162,16 +163,16 @@ func testPrimaryKeyPartitionedTwoBuckets(t *testing.T, newTable tableMaker) {
 		assertSequencesContinue(t, before, msgs)
 		assertBucketsMatchKeys(t, tt, msgs)
 		model.applyDeduplicate(key, batch)
-		assertRows(t, fmt.Sprintf("after commit %d", i+1), tt.read(), model.rows())
+		assertRows(t, fmt.Sprintf("after commit %d", i+1), tt.Read(), model.rows())
 	}
 }
 
 // liveFiles0 is liveFiles, or nothing before the first snapshot.
 func (tt *testTable) liveFiles0() []spec.ManifestEntry {
-	if tt.ident == 0 {
+	if tt.LatestID() == 0 {
 		return nil
 	}
-	return tt.liveFiles()
+	return tt.LiveFiles()
 }
 
 // assertBucketsMatchKeys checks that every key in a message's files hashes
@@ -203,12 +204,12 @@ func TestPrimaryKeySequenceField(t *testing.T) {
 	})
 	w := tt.writer()
 	// Within one flush, the row with the larger ts wins whatever the order.
-	tt.writeCommit(w, []record{insert(int64(1), int64(20), "new"), insert(int64(1), int64(10), "old"),
-		insert(int64(2), int64(5), "a")})
-	assertRows(t, "first commit", tt.read(), []string{"1|20|new", "2|5|a"})
+	tt.writeCommit(w, []tabletest.Record{tabletest.Insert(int64(1), int64(20), "new"), tabletest.Insert(int64(1), int64(10), "old"),
+		tabletest.Insert(int64(2), int64(5), "a")})
+	assertRows(t, "first commit", tt.Read(), []string{"1|20|new", "2|5|a"})
 	// Across files too: a later write with a smaller ts loses.
-	tt.writeCommit(w, []record{insert(int64(1), int64(15), "late"), insert(int64(2), int64(6), "b")})
-	assertRows(t, "second commit", tt.read(), []string{"1|20|new", "2|6|b"})
+	tt.writeCommit(w, []tabletest.Record{tabletest.Insert(int64(1), int64(15), "late"), tabletest.Insert(int64(2), int64(6), "b")})
+	assertRows(t, "second commit", tt.Read(), []string{"1|20|new", "2|6|b"})
 }
 
 func TestPrimaryKeyPartialUpdate(t *testing.T) {
@@ -217,10 +218,10 @@ func TestPrimaryKeyPartialUpdate(t *testing.T) {
 		PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "2", "merge-engine": "partial-update"},
 	})
 	w := tt.writer()
-	tt.writeCommit(w, []record{insert(int64(1), "x", nil), insert(int64(1), nil, int64(7)), insert(int64(2), "y", nil)})
-	assertRows(t, "first commit", tt.read(), []string{"1|x|7", "2|y|NULL"})
-	tt.writeCommit(tt.writer(), []record{insert(int64(2), nil, int64(9)), insert(int64(1), "z", nil)})
-	assertRows(t, "second commit", tt.read(), []string{"1|z|7", "2|y|9"})
+	tt.writeCommit(w, []tabletest.Record{tabletest.Insert(int64(1), "x", nil), tabletest.Insert(int64(1), nil, int64(7)), tabletest.Insert(int64(2), "y", nil)})
+	assertRows(t, "first commit", tt.Read(), []string{"1|x|7", "2|y|NULL"})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert(int64(2), nil, int64(9)), tabletest.Insert(int64(1), "z", nil)})
+	assertRows(t, "second commit", tt.Read(), []string{"1|z|7", "2|y|9"})
 }
 
 func TestPrimaryKeyAggregationSum(t *testing.T) {
@@ -231,24 +232,24 @@ func TestPrimaryKeyAggregationSum(t *testing.T) {
 			"fields.amount.aggregate-function": "sum"},
 	})
 	sums := map[int64]int64{}
-	apply := func(records []record) {
+	apply := func(records []tabletest.Record) {
 		for _, r := range records {
-			v := r.row[1].(int64)
-			if r.kind.IsRetract() {
+			v := r.Row[1].(int64)
+			if r.Kind.IsRetract() {
 				v = -v
 			}
-			sums[r.row[0].(int64)] += v
+			sums[r.Row[0].(int64)] += v
 		}
 	}
 	w := tt.writer()
 	for round := range 3 {
-		var batch []record
+		var batch []tabletest.Record
 		for i := range 30 {
 			id, amount := int64(i%7), int64(round*100+i)
 			if round > 0 && i%6 == 0 {
-				batch = append(batch, retract(id, amount/2))
+				batch = append(batch, tabletest.Retract(id, amount/2))
 			} else {
-				batch = append(batch, insert(id, amount))
+				batch = append(batch, tabletest.Insert(id, amount))
 			}
 		}
 		tt.writeCommit(w, batch)
@@ -257,6 +258,6 @@ func TestPrimaryKeyAggregationSum(t *testing.T) {
 		for id, s := range sums {
 			want = append(want, fmt.Sprintf("%d|%d", id, s))
 		}
-		assertRows(t, fmt.Sprintf("round %d", round), tt.read(), want)
+		assertRows(t, fmt.Sprintf("round %d", round), tt.Read(), want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -42,13 +43,13 @@ func TestInvalidRowsAreRefused(t *testing.T) {
 	}
 	// A refused row leaves the writer usable.
 	tt.commit(tt.prepare(tt.writerWith(w, []any{int64(1), "x", spec.NewDecimal(12345, 2)})))
-	assertRows(t, "rows", tt.read(), []string{"1|x|123.45"})
+	assertRows(t, "rows", tt.Read(), []string{"1|x|123.45"})
 }
 
 func (tt *testTable) writerWith(w *TableWriter, row []any) *TableWriter {
-	tt.t.Helper()
+	tt.T.Helper()
 	if err := w.Write(context.Background(), row, spec.RowKindInsert); err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	return w
 }
@@ -64,8 +65,8 @@ func TestAppendTableRefusesRetractions(t *testing.T) {
 func TestIgnoreDeleteDropsRetractions(t *testing.T) {
 	tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType), field("v", stringType)},
 		PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1", "ignore-delete": "true"}})
-	tt.writeCommit(tt.writer(), []record{insert(int64(1), "a"), deleteRow(int64(1), "a"), retract(int64(1), "a")})
-	assertRows(t, "rows", tt.read(), []string{"1|a"})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert(int64(1), "a"), tabletest.Delete(int64(1), "a"), tabletest.Retract(int64(1), "a")})
+	assertRows(t, "rows", tt.Read(), []string{"1|a"})
 }
 
 func TestBucketCountChanged(t *testing.T) {
@@ -73,7 +74,7 @@ func TestBucketCountChanged(t *testing.T) {
 		Fields:        []spec.DataField{field("dt", stringType), field("id", bigintType)},
 		PartitionKeys: []string{"dt"}, PrimaryKeys: []string{"dt", "id"}, Options: map[string]string{"bucket": "2"},
 	})
-	tt.writeCommit(tt.writer(), []record{insert("d1", int64(1)), insert("d1", int64(2))})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert("d1", int64(1)), tabletest.Insert("d1", int64(2))})
 	tt.alterOptions(map[string]string{"bucket": "4"})
 	err := tt.writer().Write(context.Background(), []any{"d1", int64(3)}, spec.RowKindInsert)
 	want := "Try to write partition dt=d1 with a new bucket num 4, but the previous bucket num is 2"
@@ -114,8 +115,8 @@ func TestUnsupportedTablesAreRefused(t *testing.T) {
 	t.Run("bucketed append is fine", func(t *testing.T) {
 		tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType), field("k", intType)},
 			Options: map[string]string{"bucket": "3", "bucket-key": "k"}})
-		tt.writeCommit(tt.writer(), []record{insert(int64(1), int32(1)), insert(int64(2), int32(2)), insert(int64(3), int32(3))})
-		assertRows(t, "rows", tt.read(), []string{"1|1", "2|2", "3|3"})
+		tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert(int64(1), int32(1)), tabletest.Insert(int64(2), int32(2)), tabletest.Insert(int64(3), int32(3))})
+		assertRows(t, "rows", tt.Read(), []string{"1|1", "2|2", "3|3"})
 	})
 }
 
@@ -153,17 +154,17 @@ func hasDataFiles(tt *testTable) bool {
 // alterOptions publishes the next schema version with options changed, as a
 // Java ALTER TABLE would.
 func (tt *testTable) alterOptions(changes map[string]string) {
-	tt.t.Helper()
-	next := *tt.schema()
+	tt.T.Helper()
+	next := *tt.Schema()
 	next.ID++
 	next.Options = maps.Clone(next.Options)
 	maps.Copy(next.Options, changes)
 	data, err := spec.EncodeSchema(&next)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
-	p := fmt.Sprintf("%s/schema/schema-%d", tt.dir, next.ID)
-	if err := tt.io.PutIfAbsent(context.Background(), p, data); err != nil {
-		tt.t.Fatal(err)
+	p := fmt.Sprintf("%s/schema/schema-%d", tt.Dir, next.ID)
+	if err := tt.FS.PutIfAbsent(context.Background(), p, data); err != nil {
+		tt.T.Fatal(err)
 	}
 }

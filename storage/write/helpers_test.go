@@ -7,28 +7,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path"
 	"reflect"
 	"slices"
-	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
-	"github.com/lakesql/lakesql/storage/table"
 )
 
 var (
-	testNow    = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	// testNow is the time on every table's clock.
+	testNow    = tabletest.Epoch
 	bigintType = spec.DataType{Root: spec.BigInt, Nullable: true}
 	intType    = spec.DataType{Root: spec.Int, Nullable: true}
 	stringType = spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
@@ -39,19 +35,13 @@ func field(name string, t spec.DataType) spec.DataField { return spec.DataField{
 
 func notNull(t spec.DataType) spec.DataType { return t.WithNullable(false) }
 
-// testTable is a table created through the catalog on a FileIO, with a
-// deterministic clock and uuids shared by its writers and committers.
-type testTable struct {
-	t     testing.TB
-	io    fileio.FileIO
-	dir   string
-	uuids int
-	ident int64
-}
+// testTable is a table of a writer test; tabletest.Table says how it is
+// deterministic.
+type testTable struct{ *tabletest.Table }
 
 // newTestTable creates table db.t in a fresh memio warehouse.
 func newTestTable(t testing.TB, def catalog.TableDefinition) *testTable {
-	return newTestTableOn(t, memio.New(), "wh", def)
+	return &testTable{tabletest.New(t, def)}
 }
 
 // tableMaker creates a test table.
@@ -62,80 +52,45 @@ func forEachFileIO(t *testing.T, test func(t *testing.T, newTable tableMaker)) {
 	t.Run("memio", func(t *testing.T) { test(t, newTestTable) })
 	t.Run("localio", func(t *testing.T) {
 		test(t, func(t testing.TB, def catalog.TableDefinition) *testTable {
-			return newTestTableOn(t, localio.New(), t.TempDir(), def)
+			return &testTable{tabletest.NewLocal(t, def)}
 		})
 	})
-}
-
-func newTestTableOn(t testing.TB, fsys fileio.FileIO, warehouse string, def catalog.TableDefinition) *testTable {
-	t.Helper()
-	ctx := context.Background()
-	c := catalog.New(fsys, warehouse, func() time.Time { return testNow })
-	if err := c.CreateDatabase(ctx, "db", true); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.CreateTable(ctx, "db", "t", def, false); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := c.TablePath("db", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testTable{t: t, io: fsys, dir: dir}
-}
-
-func (tt *testTable) newUUID() string {
-	tt.uuids++
-	return fmt.Sprintf("00000000-0000-4000-8000-%012d", tt.uuids)
 }
 
 // options are the writer options of most tests, which look at the data
 // files a writer puts and deletes; lease_test.go covers its lease.
 func (tt *testTable) options() Options {
-	return Options{FileIO: tt.io, TableDir: tt.dir, Now: func() time.Time { return testNow },
-		NewUUID: tt.newUUID, SpillDir: tt.t.TempDir(), Leases: lease.Disabled()}
+	return Options{FileIO: tt.FS, TableDir: tt.Dir, Now: tt.Now,
+		NewUUID: tt.NewUUID, SpillDir: tt.T.TempDir(), Leases: lease.Disabled()}
 }
 
 func (tt *testTable) open(opts Options) *TableWriter {
-	tt.t.Helper()
+	tt.T.Helper()
 	w, err := Open(context.Background(), opts)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
-	tt.t.Cleanup(func() { _ = w.Close() })
+	tt.T.Cleanup(func() { _ = w.Close() })
 	return w
 }
 
 func (tt *testTable) writer() *TableWriter { return tt.open(tt.options()) }
 
-// record is one row with its change kind.
-type record struct {
-	row  []any
-	kind spec.RowKind
-}
-
-func insert(row ...any) record { return record{row: row, kind: spec.RowKindInsert} }
-func update(row ...any) record { return record{row: row, kind: spec.RowKindUpdateAfter} }
-func retract(row ...any) record {
-	return record{row: row, kind: spec.RowKindUpdateBefore}
-}
-func deleteRow(row ...any) record { return record{row: row, kind: spec.RowKindDelete} }
-
-func (tt *testTable) writeAll(w *TableWriter, records []record) {
-	tt.t.Helper()
+func (tt *testTable) writeAll(w *TableWriter, records []tabletest.Record) {
+	tt.T.Helper()
 	for _, r := range records {
-		if err := w.Write(context.Background(), r.row, r.kind); err != nil {
-			tt.t.Fatalf("write %v %v: %v", r.kind, r.row, err)
+		if err := w.Write(context.Background(), r.Row, r.Kind); err != nil {
+			tt.T.Fatalf("write %v %v: %v", r.Kind, r.Row, err)
 		}
 	}
 }
 
 // prepare flushes w and returns its messages.
 func (tt *testTable) prepare(w *TableWriter) []commit.Message {
-	tt.t.Helper()
+	tt.T.Helper()
 	msgs, err := w.PrepareCommit(context.Background())
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	for _, m := range msgs {
 		for _, f := range m.NewFiles {
@@ -150,10 +105,10 @@ func (tt *testTable) prepare(w *TableWriter) []commit.Message {
 // empty extra files, dense stats columns without the composite columns, no
 // embedded index, and the real file size.
 func (tt *testTable) checkFileMeta(w *TableWriter, m commit.Message, f spec.DataFileMeta) {
-	tt.t.Helper()
-	info, err := tt.io.Stat(context.Background(), tt.filePath(m, f))
+	tt.T.Helper()
+	info, err := tt.FS.Stat(context.Background(), tt.filePath(m, f))
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	created := spec.LocalWallClockAsUTC(testNow)
 	ok := info.Size == f.FileSize && f.Level == 0 && f.FileSource != nil && *f.FileSource == spec.FileSourceAppend &&
@@ -161,7 +116,7 @@ func (tt *testTable) checkFileMeta(w *TableWriter, m commit.Message, f spec.Data
 		reflect.DeepEqual(f.ValueStatsCols, denseStatsColumns(w.Schema().Fields)) && f.EmbeddedIndex == nil && f.DeleteRowCount != nil && f.SchemaID == w.Schema().ID &&
 		f.RowCount > 0 && f.MinSequenceNumber <= f.MaxSequenceNumber
 	if !ok {
-		tt.t.Errorf("file %s (%d bytes on disk): unexpected metadata %+v", f.FileName, info.Size, f)
+		tt.T.Errorf("file %s (%d bytes on disk): unexpected metadata %+v", f.FileName, info.Size, f)
 	}
 }
 
@@ -183,108 +138,25 @@ func denseStatsColumns(fields []spec.DataField) []string {
 	return names
 }
 
-// commit publishes msgs as the next snapshot.
+// commit publishes msgs as the next snapshot of writer-test.
 func (tt *testTable) commit(msgs []commit.Message) {
-	tt.t.Helper()
-	tt.ident++
-	if _, err := tt.commitRequest(commit.Request{CommitUser: "writer-test", Identifier: tt.ident, Messages: msgs}); err != nil {
-		tt.t.Fatal(err)
-	}
+	tt.T.Helper()
+	tt.Commit("writer-test", commit.Request{Messages: msgs})
 }
 
 // commitRequest commits req with a new Committer.
 func (tt *testTable) commitRequest(req commit.Request) (commit.Result, error) {
-	tt.t.Helper()
-	return tt.committer().Commit(context.Background(), req)
-}
-
-// committer opens a Committer on the table. Its uuids are its own, so that
-// Committers of one test may run concurrently.
-func (tt *testTable) committer() *commit.Committer {
-	tt.t.Helper()
-	prefix := tt.newUUID()
-	var n atomic.Int64
-	c, err := commit.New(commit.Options{FileIO: tt.io, TableDir: tt.dir, Core: tt.schema().CoreOptions(),
-		Now: func() time.Time { return testNow }, Rand: rand.New(rand.NewPCG(1, 2)),
-		NewUUID: func() string { return fmt.Sprintf("%s-%d", prefix, n.Add(1)) },
-		Sleep:   func(context.Context, time.Duration) error { return nil }})
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return c
+	tt.T.Helper()
+	return tt.Committer(nil).Commit(context.Background(), req)
 }
 
 // writeCommit writes records with w, then prepares and commits them.
-func (tt *testTable) writeCommit(w *TableWriter, records []record) []commit.Message {
-	tt.t.Helper()
+func (tt *testTable) writeCommit(w *TableWriter, records []tabletest.Record) []commit.Message {
+	tt.T.Helper()
 	tt.writeAll(w, records)
 	msgs := tt.prepare(w)
 	tt.commit(msgs)
 	return msgs
-}
-
-// read returns the table's rows, rendered and sorted.
-func (tt *testTable) read() []string {
-	tt.t.Helper()
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, tt.io, tt.dir)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	rows, err := tbl.Read(ctx, table.ReadOptions{})
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	all, err := table.ReadAll(rows)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return renderRows(all)
-}
-
-// liveFiles returns the live entries of the latest snapshot.
-func (tt *testTable) liveFiles() []spec.ManifestEntry {
-	tt.t.Helper()
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, tt.io, tt.dir)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	snap, err := tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	entries, err := tbl.LiveFiles(ctx, snap)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return entries
-}
-
-func renderRows(rows [][]any) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = renderRow(r)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func renderRow(row []any) string {
-	parts := make([]string, len(row))
-	for i, v := range row {
-		switch x := v.(type) {
-		case nil:
-			parts[i] = "NULL"
-		case spec.DecimalValue:
-			parts[i] = x.String()
-		case spec.TimestampValue:
-			parts[i] = x.Format(6)
-		default:
-			parts[i] = fmt.Sprint(x)
-		}
-	}
-	return strings.Join(parts, "|")
 }
 
 func assertRows(t testing.TB, what string, got, want []string) {
@@ -298,43 +170,29 @@ func assertRows(t testing.TB, what string, got, want []string) {
 
 // dataPath is the path of a data file of a message.
 func (tt *testTable) dataPath(partitionPath string, bucket int32, file string) string {
-	return path.Join(tt.dir, partitionPath, fmt.Sprintf("bucket-%d", bucket), file)
+	return path.Join(tt.Dir, partitionPath, fmt.Sprintf("bucket-%d", bucket), file)
 }
 
 func existsFile(tt *testTable, p string) (bool, error) {
-	return fileio.Exists(context.Background(), tt.io, p)
-}
-
-func (tt *testTable) schema() *spec.TableSchema {
-	tt.t.Helper()
-	ctx := context.Background()
-	tbl, err := table.Open(ctx, tt.io, tt.dir)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	s, err := tbl.LatestSchema(ctx)
-	if err != nil {
-		tt.t.Fatal(err)
-	}
-	return s
+	return fileio.Exists(context.Background(), tt.FS, p)
 }
 
 // filePath is where a data file of a message lives.
 func (tt *testTable) filePath(m commit.Message, f spec.DataFileMeta) string {
-	tt.t.Helper()
-	s := tt.schema()
+	tt.T.Helper()
+	s := tt.Schema()
 	ts, err := parseSettings(s)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	rel := ""
 	if len(s.PartitionKeys) > 0 {
 		values, err := spec.DeserializeBinaryRow(ts.partition.types, m.Partition)
 		if err != nil {
-			tt.t.Fatal(err)
+			tt.T.Fatal(err)
 		}
 		if rel, err = spec.PartitionPath(ts.partition.names, ts.partition.types, values, ts.defaultPartition, ts.legacyPartition); err != nil {
-			tt.t.Fatal(err)
+			tt.T.Fatal(err)
 		}
 	}
 	return tt.dataPath(rel, m.Bucket, f.FileName)
@@ -342,14 +200,14 @@ func (tt *testTable) filePath(m commit.Message, f spec.DataFileMeta) string {
 
 // openDataFile opens a data file with parquetio.
 func (tt *testTable) openDataFile(p string) *parquetio.Reader {
-	tt.t.Helper()
-	data, err := tt.io.ReadFile(context.Background(), p)
+	tt.T.Helper()
+	data, err := tt.FS.ReadFile(context.Background(), p)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	r, err := parquetio.Open(bytes.NewReader(data), p)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	return r
 }
@@ -357,7 +215,7 @@ func (tt *testTable) openDataFile(p string) *parquetio.Reader {
 // readKeyValues reads the records of a primary-key data file.
 func readKeyValues(t testing.TB, tt *testTable, m commit.Message, f spec.DataFileMeta) []parquetio.KeyValue {
 	t.Helper()
-	s := tt.schema()
+	s := tt.Schema()
 	it, err := tt.openDataFile(tt.filePath(m, f)).NewKeyValueIterator(s.TrimmedPrimaryKeys(), s.Fields)
 	if err != nil {
 		t.Fatal(err)
@@ -411,10 +269,10 @@ func mustOpenParquet(t testing.TB, data []byte, name string) *parquetio.Reader {
 }
 
 func memFiles(tt *testTable) []string {
-	tt.t.Helper()
-	m, ok := tt.io.(*memio.FS)
+	tt.T.Helper()
+	m, ok := tt.FS.(*memio.FS)
 	if !ok {
-		tt.t.Fatal("not a memio table")
+		tt.T.Fatal("not a memio table")
 	}
 	return m.Files()
 }

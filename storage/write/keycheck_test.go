@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -38,28 +39,28 @@ func accountsTable(t *testing.T, options map[string]string) *testTable {
 func TestKeyCheckOnWrittenFiles(t *testing.T) {
 	cases := []struct {
 		name   string
-		theirs []record
-		mine   []record
+		theirs []tabletest.Record
+		mine   []tabletest.Record
 		// conflictKey is the key the conflict must name; "" for none.
 		conflictKey string
 	}{
 		{name: "update against update",
-			theirs: []record{update("d1", int64(3), int64(5))}, mine: []record{update("d1", int64(3), int64(1))},
+			theirs: []tabletest.Record{tabletest.Update("d1", int64(3), int64(5))}, mine: []tabletest.Record{tabletest.Update("d1", int64(3), int64(1))},
 			conflictKey: "'3'"},
 		{name: "update against delete",
-			theirs: []record{deleteRow("d1", int64(7), int64(0))}, mine: []record{update("d1", int64(7), int64(9))},
+			theirs: []tabletest.Record{tabletest.Delete("d1", int64(7), int64(0))}, mine: []tabletest.Record{tabletest.Update("d1", int64(7), int64(9))},
 			conflictKey: "'7'"},
 		{name: "delete against update",
-			theirs: []record{update("d1", int64(8), int64(1))}, mine: []record{deleteRow("d1", int64(8), int64(0))},
+			theirs: []tabletest.Record{tabletest.Update("d1", int64(8), int64(1))}, mine: []tabletest.Record{tabletest.Delete("d1", int64(8), int64(0))},
 			conflictKey: "'8'"},
 		{name: "one common key among many",
-			theirs:      []record{update("d1", int64(1), int64(1)), update("d1", int64(11), int64(1)), update("d1", int64(19), int64(1))},
-			mine:        []record{update("d1", int64(2), int64(1)), update("d1", int64(11), int64(2)), update("d1", int64(20), int64(1))},
+			theirs:      []tabletest.Record{tabletest.Update("d1", int64(1), int64(1)), tabletest.Update("d1", int64(11), int64(1)), tabletest.Update("d1", int64(19), int64(1))},
+			mine:        []tabletest.Record{tabletest.Update("d1", int64(2), int64(1)), tabletest.Update("d1", int64(11), int64(2)), tabletest.Update("d1", int64(20), int64(1))},
 			conflictKey: "'11'"},
 		{name: "other keys of the partition",
-			theirs: []record{update("d1", int64(4), int64(1))}, mine: []record{update("d1", int64(5), int64(1))}},
+			theirs: []tabletest.Record{tabletest.Update("d1", int64(4), int64(1))}, mine: []tabletest.Record{tabletest.Update("d1", int64(5), int64(1))}},
 		{name: "same id in another partition",
-			theirs: []record{update("d2", int64(3), int64(1))}, mine: []record{update("d1", int64(3), int64(1))}},
+			theirs: []tabletest.Record{tabletest.Update("d2", int64(3), int64(1))}, mine: []tabletest.Record{tabletest.Update("d1", int64(3), int64(1))}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -81,14 +82,14 @@ func TestKeyCheckIgnoresCompactions(t *testing.T) {
 	tt := accountsTable(t, nil)
 	base := seedAccounts(tt)
 	var upgrade []commit.Message
-	for _, e := range tt.liveFiles() {
+	for _, e := range tt.LiveFiles() {
 		up := e.File
 		up.Level = 1
 		upgrade = append(upgrade, commit.Message{Partition: e.Partition, Bucket: e.Bucket, TotalBuckets: e.TotalBuckets,
 			CompactBefore: []spec.DataFileMeta{e.File}, CompactAfter: []spec.DataFileMeta{up}})
 	}
 	tt.commit(upgrade)
-	_, err := tt.commitRMW([]record{update("d1", int64(3), int64(1))}, base)
+	_, err := tt.commitRMW([]tabletest.Record{tabletest.Update("d1", int64(3), int64(1))}, base)
 	checkKeyConflict(t, err, "")
 }
 
@@ -97,52 +98,50 @@ func TestKeyCheckIgnoresCompactions(t *testing.T) {
 func TestKeyCheckAcrossSchemaChange(t *testing.T) {
 	tt := accountsTable(t, nil)
 	base := seedAccounts(tt)
-	cat := catalog.New(tt.io, "wh", func() time.Time { return testNow })
+	cat := catalog.New(tt.FS, "wh", func() time.Time { return testNow })
 	if _, err := cat.AlterTable(context.Background(), "db", "t", catalog.AddColumn{Name: "note", Type: stringType}); err != nil {
 		t.Fatal(err)
 	}
-	tt.writeCommit(tt.writer(), []record{update("d1", int64(6), int64(1), "late")})
-	_, err := tt.commitRMW([]record{update("d1", int64(6), int64(2), nil)}, base)
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Update("d1", int64(6), int64(1), "late")})
+	_, err := tt.commitRMW([]tabletest.Record{tabletest.Update("d1", int64(6), int64(2), nil)}, base)
 	checkKeyConflict(t, err, "'6'")
 }
 
 // seedAccounts commits ids 1..20 of partitions d1 and d2 and returns the
 // snapshot, which the read-modify-write commits of the tests read.
 func seedAccounts(tt *testTable) int64 {
-	tt.t.Helper()
-	var rows []record
+	tt.T.Helper()
+	var rows []tabletest.Record
 	for _, dt := range []string{"d1", "d2"} {
 		for id := int64(1); id <= 20; id++ {
-			rows = append(rows, insert(dt, id, int64(100)))
+			rows = append(rows, tabletest.Insert(dt, id, int64(100)))
 		}
 	}
 	tt.writeCommit(tt.writer(), rows)
-	return tt.latestSnapshotID()
+	return tt.LatestID()
 }
 
 func (tt *testTable) latestSnapshotID() int64 {
-	tt.t.Helper()
+	tt.T.Helper()
 	ctx := context.Background()
-	tbl, err := table.Open(ctx, tt.io, tt.dir)
+	tbl, err := table.Open(ctx, tt.FS, tt.Dir)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	id, _, err := tbl.Snapshots().LatestID(ctx)
 	if err != nil {
-		tt.t.Fatal(err)
+		tt.T.Fatal(err)
 	}
 	return id
 }
 
 // commitRMW writes records with a new writer and commits them as a
-// read-modify-write statement that read snapshot base.
-func (tt *testTable) commitRMW(records []record, base int64) (commit.Result, error) {
-	tt.t.Helper()
+// read-modify-write statement of rmw that read snapshot base.
+func (tt *testTable) commitRMW(records []tabletest.Record, base int64) (commit.Result, error) {
+	tt.T.Helper()
 	w := tt.writer()
 	tt.writeAll(w, records)
-	tt.ident++
-	return tt.commitRequest(commit.Request{CommitUser: "rmw", Identifier: tt.ident, Messages: tt.prepare(w),
-		KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}})
+	return tt.TryCommit("rmw", commit.Request{Messages: tt.prepare(w), KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}})
 }
 
 func checkKeyConflict(t *testing.T, err error, key string) {
@@ -173,12 +172,12 @@ func TestKeyCheckFirstCommitterWins(t *testing.T) {
 	msgs := make([][]commit.Message, writers)
 	for i := range msgs {
 		w := tt.writer()
-		tt.writeAll(w, []record{update("d1", int64(1), int64(100+i+1))})
+		tt.writeAll(w, []tabletest.Record{tabletest.Update("d1", int64(1), int64(100+i+1))})
 		msgs[i] = tt.prepare(w)
 	}
 	results := make(chan error, writers)
 	for i := range msgs {
-		c := tt.committer()
+		c := tt.Committer(nil)
 		go func() {
 			_, err := c.Commit(context.Background(), commit.Request{CommitUser: fmt.Sprintf("session-%d", i), Identifier: 1,
 				Messages: msgs[i], KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}})
@@ -199,7 +198,7 @@ func TestKeyCheckFirstCommitterWins(t *testing.T) {
 	if landed != 1 {
 		t.Fatalf("%d of %d updates of one key landed, want exactly 1", landed, writers)
 	}
-	if got := tt.latestSnapshotID(); got != base+1 {
+	if got := tt.LatestID(); got != base+1 {
 		t.Errorf("latest snapshot %d, want %d", got, base+1)
 	}
 }
@@ -213,17 +212,17 @@ func TestKeyCheckRetryOfLandedCommit(t *testing.T) {
 	tt := accountsTable(t, nil)
 	base := seedAccounts(tt)
 	w := tt.writer()
-	tt.writeAll(w, []record{update("d1", int64(3), int64(101))})
+	tt.writeAll(w, []tabletest.Record{tabletest.Update("d1", int64(3), int64(101))})
 	req := commit.Request{CommitUser: "rmw", Identifier: 1, Messages: tt.prepare(w),
 		KeyCheck: &commit.KeyCheck{BaseSnapshotID: base}}
 	first, err := tt.commitRequest(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tt.io.Delete(context.Background(), path.Join(tt.dir, "commit-user", "rmw")); err != nil {
+	if err := tt.FS.Delete(context.Background(), path.Join(tt.Dir, "commit-user", "rmw")); err != nil {
 		t.Fatalf("delete the receipt of the landed commit: %v", err)
 	}
-	tt.writeCommit(tt.writer(), []record{update("d1", int64(3), int64(102))})
+	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Update("d1", int64(3), int64(102))})
 
 	retry, err := tt.commitRequest(req)
 	if err != nil {

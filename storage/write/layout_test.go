@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
-	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
 )
 
 // TestLayoutMatchesJava writes a table with the schema of a Java fixture
@@ -42,7 +44,7 @@ func TestLayoutMatchesJava(t *testing.T) {
 			tt := newTestTable(t, catalog.TableDefinition{Fields: js.Fields, PartitionKeys: js.PartitionKeys,
 				PrimaryKeys: js.PrimaryKeys, Options: js.Options})
 			msgs := tt.prepare(tt.writerFor(t, c.row))
-			ours, err := tt.io.ReadFile(context.Background(), tt.filePath(msgs[0], msgs[0].NewFiles[0]))
+			ours, err := tt.FS.ReadFile(context.Background(), tt.filePath(msgs[0], msgs[0].NewFiles[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,8 +84,8 @@ func compareParquetSchemas(t *testing.T, ours, java []format.SchemaElement) {
 		o, j := ours[i], java[i]
 		got := []any{o.Name, o.Type, o.RepetitionType, o.ConvertedType, o.LogicalType, o.FieldID, o.NumChildren, o.Scale, o.Precision, o.TypeLength}
 		want := []any{j.Name, j.Type, j.RepetitionType, j.ConvertedType, j.LogicalType, j.FieldID, j.NumChildren, j.Scale, j.Precision, j.TypeLength}
-		if renderRow(got) != renderRow(want) {
-			t.Errorf("schema element %d:\n ours %v\n java %v", i, renderRow(got), renderRow(want))
+		if tabletest.RenderRow(got) != tabletest.RenderRow(want) {
+			t.Errorf("schema element %d:\n ours %v\n java %v", i, tabletest.RenderRow(got), tabletest.RenderRow(want))
 		}
 	}
 }
@@ -98,7 +100,7 @@ func TestManifestSchemaMatchesJava(t *testing.T) {
 	var ours string
 	for _, p := range memFiles(tt) {
 		if strings.Contains(p, "/manifest/manifest-") && !strings.Contains(p, "manifest-list") {
-			data, err := tt.io.ReadFile(context.Background(), p)
+			data, err := tt.FS.ReadFile(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
 			}

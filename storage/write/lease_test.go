@@ -5,46 +5,29 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
+	"github.com/lakesql/lakesql/internal/testkit/leasetest"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// leaseClock is the holders' clock of a test registry.
-type leaseClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *leaseClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *leaseClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // leasedWriter opens a writer that takes its lease, lease-1, from a
 // registry with a TTL of one hour on the returned clock.
-func leasedWriter(t *testing.T, tt *testTable) (*TableWriter, *leaseClock) {
-	clock := &leaseClock{now: testNow}
+func leasedWriter(t *testing.T, tt *testTable) (*TableWriter, *clocktest.Clock) {
+	clock := clocktest.New(testNow)
 	opts := tt.options()
-	opts.Leases = lease.NewRegistry(lease.Config{TTL: time.Hour, Now: clock.Now, NewUUID: func() string { return "lease-1" }})
+	opts.Leases = leasetest.New("lease", clock.Now, time.Hour)
 	return tt.open(opts), clock
 }
 
 func leasesOf(t *testing.T, tt *testTable) []lease.Lease {
 	t.Helper()
-	ls, err := lease.List(context.Background(), tt.io, tt.dir)
+	ls, err := lease.List(context.Background(), tt.FS, tt.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +37,7 @@ func leasesOf(t *testing.T, tt *testTable) []lease.Lease {
 func leaseRows(w *TableWriter, tt *testTable, from, to int) {
 	for i := from; i < to; i++ {
 		if err := w.Write(context.Background(), []any{fmt.Sprintf("d%d", i%2), int64(i), "v"}, spec.RowKindInsert); err != nil {
-			tt.t.Fatal(err)
+			tt.T.Fatal(err)
 		}
 	}
 }
@@ -78,7 +61,7 @@ func TestWriterHoldsItsLeaseUntilReleased(t *testing.T) {
 					t.Fatalf("message of bucket %d carries no lease", m.Bucket)
 				}
 				for _, f := range m.NewFiles {
-					fi, err := tt.io.Stat(context.Background(), tt.filePath(m, f))
+					fi, err := tt.FS.Stat(context.Background(), tt.filePath(m, f))
 					if err != nil || len(ls) != 1 || !ls[0].Covers(fi.ModTime) {
 						t.Fatalf("file %s (%v) not covered by the leases %+v", f.FileName, err, ls)
 					}
@@ -106,7 +89,7 @@ func TestWriterRenewsItsLease(t *testing.T) {
 	if _, err := w.PrepareCommit(context.Background()); err != nil {
 		t.Fatalf("PrepareCommit after two hours of steady writes: %v", err)
 	}
-	data, err := tt.io.ReadFile(context.Background(), tt.dir+"/_lakesql/leases/lease-1")
+	data, err := tt.FS.ReadFile(context.Background(), tt.Dir+"/_lakesql/leases/lease-1")
 	if err != nil || !strings.Contains(string(data), `"start"`) {
 		t.Fatalf("lease file %s, %v; want it renewed", data, err)
 	}

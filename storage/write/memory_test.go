@@ -20,11 +20,11 @@ func TestMemoryEstimateIsConservative(t *testing.T) {
 	writer := newMergeTreeWriter(w.env, "unused", 0)
 	var estimated int64
 	for _, r := range rows {
-		own, err := w.accept(r.row, r.kind)
+		own, err := w.accept(r.Row, r.Kind)
 		if err != nil {
 			t.Fatal(err)
 		}
-		size, err := writer.write(context.Background(), own, r.kind)
+		size, err := writer.write(context.Background(), own, r.Kind)
 		if err != nil {
 			t.Fatal(err)
 		}

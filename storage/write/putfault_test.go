@@ -94,7 +94,7 @@ func sweepPutFaults(t *testing.T, table putFaultTable, fault errorio.Fault) (int
 	for k := 0; ; k++ {
 		tt := newTestTable(t, table.def)
 		before := memFiles(tt)
-		efs := errorio.Wrap(tt.io, errorio.OnNth(k, isPut, fault))
+		efs := errorio.Wrap(tt.FS, errorio.OnNth(k, isPut, fault))
 		opts := tt.options()
 		opts.FileIO, opts.MemoryBudget = efs, table.budget
 		w := tt.open(opts)
@@ -147,11 +147,11 @@ func TestAbortKeepsAnotherWritersFile(t *testing.T) {
 				const uuid = "00000000-0000-4000-8000-ffffffffffff"
 				owned := tt.dataPath("dt=d0", 0, "data-"+uuid+"-0.parquet")
 				theirs := []byte("another writer's file")
-				if err := tt.io.PutIfAbsent(t.Context(), owned, theirs); err != nil {
+				if err := tt.FS.PutIfAbsent(t.Context(), owned, theirs); err != nil {
 					t.Fatal(err)
 				}
 				before := memFiles(tt)
-				efs := errorio.Wrap(tt.io, nil)
+				efs := errorio.Wrap(tt.FS, nil)
 				opts := tt.options()
 				opts.FileIO, opts.NewUUID = efs, func() string { return uuid }
 				w := tt.open(opts)
@@ -164,7 +164,7 @@ func TestAbortKeepsAnotherWritersFile(t *testing.T) {
 						t.Fatalf("%s deleted %s, whose put failed with ErrExist", release, owned)
 					}
 				}
-				if data, err := tt.io.ReadFile(t.Context(), owned); err != nil || string(data) != string(theirs) {
+				if data, err := tt.FS.ReadFile(t.Context(), owned); err != nil || string(data) != string(theirs) {
 					t.Fatalf("the other writer's file after %s: %q, %v", release, data, err)
 				}
 				if after := memFiles(tt); !slices.Equal(after, before) {
@@ -199,7 +199,7 @@ func TestCloseDeletesFilesOfFailedPuts(t *testing.T) {
 			last := putsOfCleanWrite(t, table) - 1
 			tt := newTestTable(t, table.def)
 			before := memFiles(tt)
-			efs := errorio.Wrap(tt.io, errorio.OnNth(last, isPut, errorio.FailAfter))
+			efs := errorio.Wrap(tt.FS, errorio.OnNth(last, isPut, errorio.FailAfter))
 			opts := tt.options()
 			opts.FileIO, opts.MemoryBudget = efs, table.budget
 			w := tt.open(opts)
@@ -220,7 +220,7 @@ func TestCloseDeletesFilesOfFailedPuts(t *testing.T) {
 func putsOfCleanWrite(t *testing.T, table putFaultTable) int {
 	t.Helper()
 	tt := newTestTable(t, table.def)
-	efs := errorio.Wrap(tt.io, nil)
+	efs := errorio.Wrap(tt.FS, nil)
 	opts := tt.options()
 	opts.FileIO, opts.MemoryBudget = efs, table.budget
 	if _, err := writeAndPrepare(t.Context(), tt.open(opts)); err != nil {
@@ -235,7 +235,7 @@ func putsOfCleanWrite(t *testing.T, table putFaultTable) int {
 func TestAbortWithCancelledContext(t *testing.T) {
 	tt := newTestTable(t, putFaultTables[1].def)
 	before := memFiles(tt)
-	efs := errorio.Wrap(tt.io, errorio.OnNth(3, isPut, errorio.FailAfter))
+	efs := errorio.Wrap(tt.FS, errorio.OnNth(3, isPut, errorio.FailAfter))
 	opts := tt.options()
 	opts.FileIO = efs
 	w := tt.open(opts)
@@ -261,9 +261,9 @@ func TestCompactionWriterAbortDeletesFilesOfFailedPuts(t *testing.T) {
 			for k := 0; ; k++ {
 				tt := newTestTable(t, table.def)
 				before := memFiles(tt)
-				efs := errorio.Wrap(tt.io, errorio.OnNth(k, isPut, errorio.FailAfter))
-				w, err := NewCompactionWriter(CompactionWriterOptions{FileIO: efs, Schema: tt.schema(),
-					BucketDir: tt.dataPath("dt=d0", 0, ""), Level: 1, NewUUID: tt.newUUID})
+				efs := errorio.Wrap(tt.FS, errorio.OnNth(k, isPut, errorio.FailAfter))
+				w, err := NewCompactionWriter(CompactionWriterOptions{FileIO: efs, Schema: tt.Schema(),
+					BucketDir: tt.dataPath("dt=d0", 0, ""), Level: 1, NewUUID: tt.NewUUID})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -91,7 +92,7 @@ func checkKeyValueFile(t *testing.T, f spec.DataFileMeta, records []parquetio.Ke
 			f.MinSequenceNumber, f.MaxSequenceNumber, len(records), deletes, minSeq, maxSeq)
 	}
 	first, last := records[0].Key, records[len(records)-1].Key
-	if renderRow(decodeKey(t, f.MinKey)) != renderRow(first) || renderRow(decodeKey(t, f.MaxKey)) != renderRow(last) {
+	if tabletest.RenderRow(decodeKey(t, f.MinKey)) != tabletest.RenderRow(first) || tabletest.RenderRow(decodeKey(t, f.MaxKey)) != tabletest.RenderRow(last) {
 		t.Errorf("%s: key range %v..%v, records %v..%v", f.FileName, decodeKey(t, f.MinKey), decodeKey(t, f.MaxKey), first, last)
 	}
 	checkStats(t, f.FileName+" values", f.ValueStats, f.ValueStatsCols, statsFields, rows)
@@ -115,7 +116,7 @@ func checkStats(t *testing.T, what string, stats spec.SimpleStats, cols []string
 		want := exactStats(fld.Type, rows, c)
 		got := decoded[c]
 		if renderCount(got.NullCount) != renderCount(want.NullCount) ||
-			renderRow([]any{got.Min, got.Max}) != renderRow([]any{want.Min, want.Max}) {
+			tabletest.RenderRow([]any{got.Min, got.Max}) != tabletest.RenderRow([]any{want.Min, want.Max}) {
 			t.Errorf("%s, column %s: stats %v..%v nulls %s, want %v..%v nulls %s",
 				what, fld.Name, got.Min, got.Max, renderCount(got.NullCount), want.Min, want.Max, renderCount(want.NullCount))
 		}
@@ -186,8 +187,8 @@ func TestRollingAppendFiles(t *testing.T) {
 func checkAppendKeyFields(t *testing.T, f spec.DataFileMeta) {
 	t.Helper()
 	empty := spec.EmptyStats()
-	if renderRow([]any{f.MinKey, f.MaxKey, f.KeyStats.MinValues, f.KeyStats.MaxValues, len(f.KeyStats.NullCounts)}) !=
-		renderRow([]any{empty.MinValues, empty.MaxValues, empty.MinValues, empty.MaxValues, 0}) || *f.DeleteRowCount != 0 {
+	if tabletest.RenderRow([]any{f.MinKey, f.MaxKey, f.KeyStats.MinValues, f.KeyStats.MaxValues, len(f.KeyStats.NullCounts)}) !=
+		tabletest.RenderRow([]any{empty.MinValues, empty.MaxValues, empty.MinValues, empty.MaxValues, 0}) || *f.DeleteRowCount != 0 {
 		t.Errorf("%s: append file key fields %x %x %+v", f.FileName, f.MinKey, f.MaxKey, f.KeyStats)
 	}
 }

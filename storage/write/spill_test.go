@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -21,23 +22,23 @@ func spillTableDefinition() catalog.TableDefinition {
 
 // randomChanges is a seeded mix of inserts, updates and deletes over a few
 // hundred keys, applied to a model as it goes.
-func randomChanges(n int, model pkModel) []record {
+func randomChanges(n int, model pkModel) []tabletest.Record {
 	rng := rand.New(rand.NewPCG(7, 11))
 	key := func(r []any) string { return fmt.Sprint(r[0]) }
-	var out []record
+	var out []tabletest.Record
 	for i := range n {
 		id := int64(rng.IntN(300))
-		var r record
+		var r tabletest.Record
 		switch rng.IntN(10) {
 		case 0:
-			r = deleteRow(id, nil, nil)
+			r = tabletest.Delete(id, nil, nil)
 		case 1, 2:
-			r = update(id, fmt.Sprintf("u%d", i), int64(i))
+			r = tabletest.Update(id, fmt.Sprintf("u%d", i), int64(i))
 		default:
-			r = insert(id, fmt.Sprintf("value-%d-%d", id, i), int64(i))
+			r = tabletest.Insert(id, fmt.Sprintf("value-%d-%d", id, i), int64(i))
 		}
 		out = append(out, r)
-		model.applyDeduplicate(key, []record{r})
+		model.applyDeduplicate(key, []tabletest.Record{r})
 	}
 	return out
 }
@@ -65,7 +66,7 @@ func fileRecords(t *testing.T, tt *testTable, msgs []commit.Message) []string {
 	for _, m := range msgs {
 		for _, f := range m.NewFiles {
 			for _, kv := range readKeyValues(t, tt, m, f) {
-				out = append(out, fmt.Sprintf("b%d %v #%d %s %s", m.Bucket, kv.Key, kv.Seq, kv.Kind, renderRow(kv.Value)))
+				out = append(out, fmt.Sprintf("b%d %v #%d %s %s", m.Bucket, kv.Key, kv.Seq, kv.Kind, tabletest.RenderRow(kv.Value)))
 			}
 		}
 	}
@@ -98,7 +99,7 @@ func TestSpilledBufferMatchesInMemory(t *testing.T) {
 	}
 }
 
-func plainWriter(tt *testTable, records []record) *TableWriter {
+func plainWriter(tt *testTable, records []tabletest.Record) *TableWriter {
 	w := tt.writer()
 	tt.writeAll(w, records)
 	return w
@@ -124,7 +125,7 @@ func TestManySpillsFlushToLevel0(t *testing.T) {
 		t.Fatalf("%d files in %d buckets: the fan-in limit did not force a flush", files, len(msgs))
 	}
 	tt.commit(msgs)
-	assertRows(t, "rows", tt.read(), model.rows())
+	assertRows(t, "rows", tt.Read(), model.rows())
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +154,5 @@ func TestUnspillableBufferFlushes(t *testing.T) {
 		t.Fatalf("%d files, want a flush each time the 8 kb budget ran out", files)
 	}
 	tt.commit(msgs)
-	assertRows(t, "rows", tt.read(), model.rows())
+	assertRows(t, "rows", tt.Read(), model.rows())
 }

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -93,7 +94,7 @@ func TestDefaultStatsMatchJava(t *testing.T) {
 		Options: map[string]string{"bucket": "2", "bucket-key": "f2"}})
 	w := tt.writer()
 	long := "Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference."
-	tt.writeAll(w, []record{insert(long, int32(10), int32(1), 11.0), insert("Alice", int32(10), int32(1), 11.1)})
+	tt.writeAll(w, []tabletest.Record{tabletest.Insert(long, int32(10), int32(1), 11.0), tabletest.Insert("Alice", int32(10), int32(1), 11.1)})
 	msgs := tt.prepare(w)
 	if len(msgs) != 1 || len(msgs[0].NewFiles) != 1 {
 		t.Fatalf("want one file, got %+v", msgs)
@@ -159,14 +160,14 @@ func TestStatsModesFromOptions(t *testing.T) {
 	for _, tc := range tests {
 		tt := newTestTable(t, catalog.TableDefinition{Fields: fields, Options: tc.options})
 		w := tt.writer()
-		tt.writeAll(w, []record{insert(row...)})
+		tt.writeAll(w, []tabletest.Record{tabletest.Insert(row...)})
 		// Not tt.prepare: its checks expect the default options' stats.
 		msgs, err := w.PrepareCommit(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		f := msgs[0].NewFiles[0]
-		got, err := spec.DecodeValueStats(f.ValueStats, tt.schema().Fields, f.ValueStatsCols)
+		got, err := spec.DecodeValueStats(f.ValueStats, tt.Schema().Fields, f.ValueStatsCols)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestStatsModesFromOptions(t *testing.T) {
 func renderStats(stats []spec.ColumnStats) string {
 	var parts []string
 	for _, s := range stats {
-		parts = append(parts, renderRow([]any{s.Min, s.Max})+" nulls "+renderCount(s.NullCount))
+		parts = append(parts, tabletest.RenderRow([]any{s.Min, s.Max})+" nulls "+renderCount(s.NullCount))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -199,8 +200,8 @@ func TestCompactionStatsModeOfLevel(t *testing.T) {
 		{1, spec.ColumnStats{Min: long[:16], Max: long[:15] + "o", NullCount: &zero}},
 		{2, spec.ColumnStats{NullCount: &zero}},
 	} {
-		w, err := NewCompactionWriter(CompactionWriterOptions{FileIO: tt.io, Schema: tt.schema(),
-			BucketDir: tt.dataPath("", 0, ""), Level: tc.level, NewUUID: tt.newUUID})
+		w, err := NewCompactionWriter(CompactionWriterOptions{FileIO: tt.FS, Schema: tt.Schema(),
+			BucketDir: tt.dataPath("", 0, ""), Level: tc.level, NewUUID: tt.NewUUID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +213,7 @@ func TestCompactionStatsModeOfLevel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := spec.DecodeValueStats(files[0].ValueStats, tt.schema().Fields, files[0].ValueStatsCols)
+		got, err := spec.DecodeValueStats(files[0].ValueStats, tt.Schema().Fields, files[0].ValueStatsCols)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,14 @@
 // Package servertest runs a lakesql server in the test's process, for the
 // tests that talk to it over the MySQL protocol: one home for starting,
-// connecting and stopping, instead of a copy per test package.
+// connecting and stopping, and for the statements, grants and error
+// numbers those tests check, instead of a copy per test package.
 package servertest
 
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -59,26 +62,44 @@ func Start(t testing.TB, cfg server.Config, opts server.Options) *Server {
 	return s
 }
 
-// Stop shuts the server down gracefully, once.
+// Stop shuts the server down gracefully, unless a test did, and fails the
+// test if shutting down or serving failed.
 func (s *Server) Stop(t testing.TB) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+}
+
+// Shutdown shuts the server down within ctx and waits for Serve to
+// return, joining their errors; after the first call it does nothing.
+func (s *Server) Shutdown(ctx context.Context) (err error) {
 	s.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := s.Server.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-s.served; err != nil {
-			t.Errorf("serve: %v", err)
+		err = s.Server.Shutdown(ctx)
+		if serveErr := <-s.served; serveErr != nil {
+			err = errors.Join(err, fmt.Errorf("serve: %w", serveErr))
 		}
 	})
+	return err
 }
 
 // Connect opens a connection pool to the server as user, closed when the
-// test ends.
-func (s *Server) Connect(t testing.TB, user, password string) *sql.DB {
+// test ends; options adjust the driver's configuration.
+func (s *Server) Connect(t testing.TB, user, password string, options ...func(*mysql.Config)) *sql.DB {
+	t.Helper()
+	return Open(t, s.Addr, user, password, options...)
+}
+
+// Open opens a connection pool to the server at addr as user, closed when
+// the test ends; options adjust the driver's configuration.
+func Open(t testing.TB, addr, user, password string, options ...func(*mysql.Config)) *sql.DB {
 	t.Helper()
 	c := mysql.NewConfig()
-	c.Net, c.Addr, c.User, c.Passwd = "tcp", s.Addr, user, password
+	c.Net, c.Addr, c.User, c.Passwd = "tcp", addr, user, password
+	for _, o := range options {
+		o(c)
+	}
 	connector, err := mysql.NewConnector(c)
 	if err != nil {
 		t.Fatal(err)

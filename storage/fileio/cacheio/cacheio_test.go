@@ -4,45 +4,21 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"sync"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/fileiotest"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 )
 
 func TestConformance(t *testing.T) {
-	fileiotest.Run(t, fileiotest.Harness{
-		New: func(t *testing.T) (fileio.FileIO, string) {
-			return New(memio.New(), 1<<20), "/w"
-		},
-		NoMultiProcess: "memio lives in one process",
-	})
+	filetest.ConformanceOverMemory(t, func(inner fileio.FileIO) fileio.FileIO { return New(inner, 1<<20) })
 }
 
-// countingFS counts the reads that reach the store.
-type countingFS struct {
-	fileio.FileIO
-	mu    sync.Mutex
-	reads map[string]int
-}
-
-func (c *countingFS) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	c.mu.Lock()
-	c.reads[p]++
-	c.mu.Unlock()
-	return c.FileIO.ReadFile(ctx, p)
-}
-
-func (c *countingFS) readsOf(p string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.reads[p]
-}
-
-func newCounted(maxBytes int64) (*FS, *countingFS) {
-	inner := &countingFS{FileIO: memio.New(), reads: map[string]int{}}
+// newCounted is a cache of maxBytes over a memio store whose reads and
+// opens are counted.
+func newCounted(maxBytes int64) (*FS, *filetest.CountingFS) {
+	inner := filetest.NewCountingFS(memio.New())
 	return New(inner, maxBytes), inner
 }
 
@@ -82,7 +58,7 @@ func TestManifestReadOnce(t *testing.T) {
 		}
 		data[0] = 'X' // the caller's copy
 	}
-	if n := inner.readsOf(manifest); n != 1 {
+	if n := inner.Reads(manifest); n != 1 {
 		t.Errorf("manifest read %d times from the store, want 1", n)
 	}
 }
@@ -117,7 +93,7 @@ func TestWrittenManifestIsCached(t *testing.T) {
 	if data, err := f.ReadFile(ctx, manifest); err != nil || string(data) != "m1" {
 		t.Fatalf("ReadFile = %q, %v", data, err)
 	}
-	if n := inner.readsOf(manifest); n != 0 {
+	if n := inner.Reads(manifest); n != 0 {
 		t.Errorf("a manifest this FS wrote was read %d times from the store", n)
 	}
 	if err := f.PutIfAbsent(ctx, manifest, []byte("other")); !errors.Is(err, fileio.ErrExist) {
@@ -162,9 +138,9 @@ func TestBoundEvictsLeastRecentlyUsed(t *testing.T) {
 	if f.CachedBytes() > 10 {
 		t.Errorf("%d bytes cached over a bound of 10", f.CachedBytes())
 	}
-	if inner.readsOf(manifest) != 2 || inner.readsOf(manifest2) != 1 {
+	if inner.Reads(manifest) != 2 || inner.Reads(manifest2) != 1 {
 		t.Errorf("store reads: %d of the first manifest (want 2: evicted by the second), %d of the second (want 1)",
-			inner.readsOf(manifest), inner.readsOf(manifest2))
+			inner.Reads(manifest), inner.Reads(manifest2))
 	}
 	big := bytes.Repeat([]byte("b"), 11)
 	p := "/w/db.db/t/manifest/manifest-big-0"

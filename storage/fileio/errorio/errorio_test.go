@@ -6,18 +6,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/fileiotest"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 )
 
 func TestConformanceWithoutFaults(t *testing.T) {
-	fileiotest.Run(t, fileiotest.Harness{
-		// A Toggle left off must be as good as no injector at all.
-		New: func(*testing.T) (fileio.FileIO, string) {
-			return Wrap(memio.New(), &Toggle{Injector: OnNth(0, nil, FailBefore)}), "/warehouse"
-		},
-		NoMultiProcess: "wraps memio, which lives in one process's memory",
+	// A Toggle left off must be as good as no injector at all.
+	filetest.ConformanceOverMemory(t, func(inner fileio.FileIO) fileio.FileIO {
+		return Wrap(inner, &Toggle{Injector: OnNth(0, nil, FailBefore)})
 	})
 }
 

@@ -11,43 +11,20 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/fileiotest"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
 func TestConformance(t *testing.T) {
-	fileiotest.Run(t, fileiotest.Harness{
-		New: func(t *testing.T) (fileio.FileIO, string) {
-			return New(memio.New(), 1<<20), "/w"
-		},
-		NoMultiProcess: "memio lives in one process",
-	})
+	filetest.ConformanceOverMemory(t, func(inner fileio.FileIO) fileio.FileIO { return New(inner, 1<<20) })
 }
 
-// countingFS counts the opens that reach the store.
-type countingFS struct {
-	fileio.FileIO
-	mu    sync.Mutex
-	opens map[string]int
-}
-
-func (c *countingFS) Open(ctx context.Context, p string) (fileio.File, error) {
-	c.mu.Lock()
-	c.opens[p]++
-	c.mu.Unlock()
-	return c.FileIO.Open(ctx, p)
-}
-
-func (c *countingFS) opensOf(p string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.opens[p]
-}
-
-func newCounted(maxBytes int64) (*FS, *countingFS) {
-	inner := &countingFS{FileIO: memio.New(), opens: map[string]int{}}
+// newCounted is a cache of maxBytes over a memio store whose reads and
+// opens are counted.
+func newCounted(maxBytes int64) (*FS, *filetest.CountingFS) {
+	inner := filetest.NewCountingFS(memio.New())
 	return New(inner, maxBytes), inner
 }
 
@@ -118,8 +95,8 @@ func TestSecondOpenServesFooterFromMemory(t *testing.T) {
 	if !bytes.Equal(footer, data[len(data)-3008:]) {
 		t.Fatal("the cached footer differs from the file's")
 	}
-	if st := fsys.Stats(); st.Hits != 1 || inner.opensOf(p) != 1 {
-		t.Fatalf("second open: %+v and %d opens of the file, want a hit and no new open", st, inner.opensOf(p))
+	if st := fsys.Stats(); st.Hits != 1 || inner.Opens(p) != 1 {
+		t.Fatalf("second open: %+v and %d opens of the file, want a hit and no new open", st, inner.Opens(p))
 	}
 	for _, off := range []int64{0, 50_000} {
 		page := make([]byte, 1000)
@@ -130,7 +107,7 @@ func TestSecondOpenServesFooterFromMemory(t *testing.T) {
 			t.Fatalf("page at %d differs from the file's", off)
 		}
 	}
-	if n := inner.opensOf(p); n != 2 {
+	if n := inner.Opens(p); n != 2 {
 		t.Errorf("reading pages of the cached file opened it %d times in all, want 2 (once per open that read pages)", n)
 	}
 }
@@ -263,7 +240,7 @@ func TestEvictsLeastRecentlyUsedWithinBudget(t *testing.T) {
 			t.Fatalf("after %d files: %+v exceeds the budget", i+1, st)
 		}
 	}
-	if n := inner.opensOf(name(0)); n != 1 {
+	if n := inner.Opens(name(0)); n != 1 {
 		t.Errorf("the most recently used file was opened %d times, want once", n)
 	}
 	for i := 1; i < 8; i++ {
@@ -312,9 +289,9 @@ func TestDisabledOrUnknownSizeOpensEveryTime(t *testing.T) {
 				t.Fatal("read back wrong")
 			}
 		}
-		if st := fsys.Stats(); inner.opensOf(p) != 2 || st != (Stats{}) {
+		if st := fsys.Stats(); inner.Opens(p) != 2 || st != (Stats{}) {
 			t.Errorf("max %d, size %d: %d opens and %+v, want 2 opens and an untouched cache",
-				tc.maxBytes, tc.size, inner.opensOf(p), st)
+				tc.maxBytes, tc.size, inner.Opens(p), st)
 		}
 	}
 }

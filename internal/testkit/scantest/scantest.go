@@ -4,6 +4,10 @@
 // writer and a compaction would leave behind, without their policies, so a
 // test can build any layout (overlapping level-0 files, sorted runs,
 // deletion vectors on any file).
+//
+// It lived in storage/scan, which storage/commit imports; its own import
+// of storage/commit ran back up the stack. In testkit it sits above every
+// package it imports and is imported only by tests.
 package scantest
 
 import (

@@ -1,4 +1,4 @@
-package table
+package maintenance
 
 import (
 	"context"
@@ -10,15 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
-	"github.com/lakesql/lakesql/storage/maintenance"
-	"github.com/lakesql/lakesql/storage/scan/scantest"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 )
+
+// The tests of this file check what storage/table's readers say when
+// expiry deletes, or has deleted, what they read. They live here, above
+// storage/table, because they expire and tag with this package.
 
 // history is a table whose snapshot 1 holds one data file, first, that
 // snapshot 2 compacts away: expiring snapshot 1 deletes first.
@@ -33,7 +37,7 @@ func newHistory(t *testing.T) *history {
 	ctx := context.Background()
 	fs := &hookedIO{FileIO: memio.New()}
 	w, err := scantest.Create(ctx, fs, "wh", "db", "t", catalog.TableDefinition{
-		Fields: []spec.DataField{{Name: "k", Type: intType}, {Name: "s", Type: stringType}},
+		Fields: []spec.DataField{{Name: "k", Type: spec.DataType{Root: spec.Int, Nullable: true}}, {Name: "s", Type: stringType}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -65,9 +69,9 @@ func newHistory(t *testing.T) *history {
 	return h
 }
 
-func (h *history) open(t *testing.T) *Table {
+func (h *history) open(t *testing.T) *table.Table {
 	t.Helper()
-	tbl, err := Open(context.Background(), h.fs, h.dir)
+	tbl, err := table.Open(context.Background(), h.fs, h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +84,7 @@ func (h *history) expireAllButLatest(t *testing.T, keepFirst bool) {
 	t.Helper()
 	ctx := context.Background()
 	one, future := 1, time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)
-	res, err := maintenance.ExpireSnapshots(ctx, h.fs, h.dir, maintenance.ExpireOptions{RetainMin: &one, RetainMax: &one, OlderThan: &future})
+	res, err := ExpireSnapshots(ctx, h.fs, h.dir, ExpireOptions{RetainMin: &one, RetainMax: &one, OlderThan: &future})
 	if err != nil || res.Begin != 1 || res.End != 2 {
 		t.Fatalf("expiry: %+v, %v; want snapshot 1 expired", res, err)
 	}
@@ -89,10 +93,10 @@ func (h *history) expireAllButLatest(t *testing.T, keepFirst bool) {
 	}
 }
 
-func readPlan(ctx context.Context, tbl *Table, plan *Plan) error {
-	rows, err := tbl.ExecutePlan(ctx, plan, ReadOptions{})
+func readPlan(ctx context.Context, tbl *table.Table, plan *table.Plan) error {
+	rows, err := tbl.ExecutePlan(ctx, plan, table.ReadOptions{})
 	if err == nil {
-		_, err = ReadAll(rows)
+		_, err = table.ReadAll(rows)
 	}
 	return err
 }
@@ -125,7 +129,7 @@ func TestReadOfPlanWhoseSnapshotExpiredSaysExpired(t *testing.T) {
 	}
 	h.expireAllButLatest(t, false)
 	wantNotFound(t, "rows of snapshot 1 after it expired", readPlan(ctx, tbl, plan), "snapshot 1", "earliest is now 2")
-	_, err = tbl.AggregatePlan(ctx, plan, 1, []AggSpec{{Func: AggSum, Column: "k"}})
+	_, err = tbl.AggregatePlan(ctx, plan, 1, []table.AggSpec{{Func: table.AggSum, Column: "k"}})
 	wantNotFound(t, "SUM over snapshot 1 after it expired", err, "snapshot 1", "earliest is now 2")
 }
 
@@ -171,7 +175,7 @@ func TestReadOfTagDeletedUnderItSaysDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := maintenance.DeleteTag(ctx, h.fs, h.dir, "audit"); err != nil {
+	if _, err := DeleteTag(ctx, h.fs, h.dir, "audit"); err != nil {
 		t.Fatal(err)
 	}
 	wantNotFound(t, "rows of tag audit after it was deleted", readPlan(ctx, tbl, plan), `tag "audit"`, "snapshot 1")
@@ -215,7 +219,7 @@ func TestMissingFileOfRetainedSnapshotIsCorruption(t *testing.T) {
 
 func createTag(t *testing.T, h *history, name string, id int64) {
 	t.Helper()
-	if _, err := maintenance.CreateTag(context.Background(), h.fs, h.dir, name, maintenance.CreateTagOptions{SnapshotID: id}); err != nil {
+	if _, err := CreateTag(context.Background(), h.fs, h.dir, name, CreateTagOptions{SnapshotID: id}); err != nil {
 		t.Fatal(err)
 	}
 }
