@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/catalog/jdbc"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
@@ -20,8 +21,8 @@ func TestServeOnJDBCCatalog(t *testing.T) {
 	catalogDB := filepath.Join(t.TempDir(), "catalog.db")
 	cfg.Catalog = map[string]string{"metastore": "jdbc", "uri": "jdbc:sqlite:" + catalogDB, "catalog-key": "pay", "lock.enabled": "true"}
 	r := start(t, cfg)
-	db := connect(t, r.addr, "root", "")
-	exec(t, db,
+	db := r.Connect(t, "root", "")
+	servertest.Exec(t, db,
 		"CREATE DATABASE shop",
 		"CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, amount DECIMAL(12,2))",
 		"INSERT INTO shop.orders VALUES (1, 10.50), (2, 3.25)",
@@ -39,17 +40,17 @@ func TestServeOnJDBCCatalog(t *testing.T) {
 	if err := stray.CreateTable(context.Background(), "shop", "stray", catalog.TableDefinition{Fields: orders(t)}, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec("SELECT * FROM shop.stray"); mysqlErrorNumber(err) != 1146 {
+	if _, err := db.Exec("SELECT * FROM shop.stray"); servertest.ErrorNumber(err) != 1146 {
 		t.Fatalf("SELECT from an unrecorded table directory: %v, want 1146", err)
 	}
-	r.stop(t)
+	r.Stop(t)
 
 	r = start(t, cfg)
-	db = connect(t, r.addr, "root", "")
+	db = r.Connect(t, "root", "")
 	if got := queryString(t, db, "SELECT COUNT(*) FROM shop.orders"); got != "2" {
 		t.Fatalf("after restart COUNT(*) = %s, want 2", got)
 	}
-	exec(t, db, "DROP TABLE shop.orders")
+	servertest.Exec(t, db, "DROP TABLE shop.orders")
 	expectCatalogTables(t, catalogDB, "shop")
 }
 
