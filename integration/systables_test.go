@@ -546,7 +546,7 @@ func TestSystemTableErrorsOverTheWire(t *testing.T) {
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$nope`", 1146, "42S02", "sales.orders$nope", `"nope" is not a system table`, kinds)
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$`", 1146, "42S02", "sales.orders$", kinds)
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$snapshots$files`", 1146, "42S02", `"snapshots$files" is not a system table`)
-	wantWireError(t, conn, "SELECT * FROM sales.`orders$branch_b1`", 1235, "42000", `unsupported: reading Paimon branch "b1"`)
+	wantWireError(t, conn, "SELECT * FROM sales.`orders$branch_b1`", 1146, "42S02", `orders has no branch "b1"`)
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$binlog`", 1235, "42000", "sales.orders$binlog is not supported", kinds)
 	wantWireError(t, conn, "SELECT * FROM sales.`nosuch$files`", 1146, "42S02", "nosuch$files")
 	wantWireError(t, conn, "SELECT * FROM nosuch.`orders$files`", 1049, "42000", "nosuch")

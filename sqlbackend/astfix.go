@@ -12,8 +12,9 @@ import (
 // and DELETE with EXISTS subqueries (markDMLSubqueries), HAVING
 // aggregates over a column another table has too (hoistHavingAggregates),
 // window functions that name a WINDOW clause or sit beside grouping
-// (rewriteWindows), and decimal literals compared with a column
-// (keepDecimalLiterals).
+// (rewriteWindows), GROUP_CONCAT of several expressions
+// (concatGroupConcatArguments), and decimal literals compared with a
+// column (keepDecimalLiterals).
 type astFixingParser struct{ sql.Parser }
 
 func (p astFixingParser) ParseSimple(query string) (ast.Statement, error) {
@@ -45,6 +46,7 @@ func fixAST(query string, stmt ast.Statement) ast.Statement {
 		return stmt
 	}
 	markDMLSubqueries(stmt)
+	concatGroupConcatArguments(stmt)
 	hoistHavingAggregates(stmt)
 	rewriteWindows(query, stmt)
 	// Last, so that it sees the comparisons the other rewrites made.

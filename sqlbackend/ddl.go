@@ -2,7 +2,6 @@ package sqlbackend
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -87,8 +86,8 @@ func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, 
 
 // alter writes schema-N+1 with the changes, all or none.
 func (t *Table) alter(ctx *sql.Context, changes ...catalog.SchemaChange) error {
-	if t.timeTravel {
-		return fmt.Errorf("%s: a table read AS OF a snapshot cannot be altered", t.name)
+	if err := t.readOnly("altered"); err != nil {
+		return err
 	}
 	_, err := t.db.backend.catalog.AlterTable(ctx, t.db.name, t.name, changes...)
 	return mysqlError(err)

@@ -2,7 +2,6 @@ package sqlbackend
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -80,8 +79,8 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		}
 		return nil, errMultiTableWrite
 	}
-	if t.timeTravel {
-		return nil, fmt.Errorf("%s.%s: a table read AS OF a snapshot cannot be written", t.db.name, t.name)
+	if err := t.readOnly("written"); err != nil {
+		return nil, err
 	}
 	writer, err := write.Open(ctx, write.Options{
 		FileIO:    b.opts.FileIO,

@@ -86,6 +86,9 @@ func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapsh
 	if read, ok := dataSystemKinds[strings.ToLower(kind)]; ok {
 		return d.dataSystemTable(ctx, stored, read, asOf)
 	}
+	if branch, ok := strings.CutPrefix(kind, branchPrefix); ok && branch != "" {
+		return d.branchTable(ctx, stored, branch, asOf)
+	}
 	k, err := lookupSystemKind(d.name, stored, kind)
 	if err != nil {
 		return nil, false, err
@@ -119,12 +122,6 @@ func lookupSystemKind(db, base, kind string) (*systemTableKind, error) {
 	if slices.Contains(unservedPaimonKinds, lower) {
 		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
 			"system table %s.%s$%s is not supported; the system tables are %s", db, base, kind, strings.Join(kindNames(false), ", "))
-	}
-	if branch, ok := strings.CutPrefix(lower, "branch_"); ok && branch != "" {
-		// Paimon's table$branch_<name> reads a branch (BranchManager's
-		// branch/branch-<name> directory); lakesql serves the main branch only.
-		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
-			"unsupported: reading Paimon branch %q (%s.%s$%s): lakesql reads and writes the main branch only", kind[len("branch_"):], db, base, kind)
 	}
 	return nil, mysql.NewSQLError(mysql.ERNoSuchTable, "42S02",
 		"table '%s.%s$%s' doesn't exist: %q is not a system table; the system tables are %s",

@@ -23,7 +23,9 @@ type Table struct {
 	// timeTravel marks an AS OF read: it reads in the snapshot's own
 	// schema, where a pinned latest read uses the latest schema.
 	timeTravel bool
-	schema     *spec.TableSchema
+	// branch names the Paimon branch read; "" is the main branch.
+	branch string
+	schema *spec.TableSchema
 	// columns is schema as GMS columns, built once: GMS asks for the
 	// schema many times while it analyses a statement.
 	columns sql.Schema

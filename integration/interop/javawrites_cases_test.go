@@ -279,7 +279,7 @@ var javaWritesCases = []tableCase{
 	},
 	{
 		// tags and a branch Java makes; lakesql reads the main branch's
-		// snapshots and tags.
+		// snapshots and tags, and the branch (F11), which it does not write.
 		name: "javawrites_tags_branches",
 		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
  "primaryKeys": ["id"], "options": {"bucket": "1"},
@@ -291,7 +291,9 @@ var javaWritesCases = []tableCase{
 			javaCommitsOn("1.4.2", "b1", `[{"rows": [{"id": 3, "v": "on-branch"}]}]`),
 			javaCommits("1.3.1", `[{"rows": [{"id": 4, "v": "on-main"}]}]`),
 			javaTag("1.3.1", "t2"),
-			expectError("SELECT * FROM `t$branch_b1`", `unsupported: reading Paimon branch "b1"`),
+			expect("SELECT GROUP_CONCAT(id, ':', v ORDER BY id) FROM `t$branch_b1`", "1:a,2:b,3:on-branch"),
+			expect("SELECT GROUP_CONCAT(id ORDER BY id) FROM `t$branch_b1` FOR VERSION AS OF 2", "1,2"),
+			expectError("INSERT INTO `t$branch_b1` VALUES (9, 'x')", `Paimon branch "b1" (javawrites_tags_branches.t$branch_b1) cannot be written`),
 			`INSERT INTO t VALUES (5, 'lakesql')`,
 			`UPDATE t SET v = 'upd' WHERE id = 1`,
 			`CALL sys.compact('t')`,
