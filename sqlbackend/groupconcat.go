@@ -6,9 +6,10 @@ import (
 
 // concatGroupConcatArguments makes GROUP_CONCAT(a, b, …) concatenate all
 // its expressions per row, as MySQL does, by rewriting it to
-// GROUP_CONCAT(CONCAT(a, b, …)). GMS v0.20.0 evaluates every expression
-// but keeps the first (groupConcatBuffer.Update in
-// sql/expression/function/aggregation/group_concat.go uses evalRow[0]),
+// GROUP_CONCAT(CONCAT(a, b, …)); one expression too, so that a DATE or
+// TIME argument is printed by CONCAT's rule (textOfTemporals). GMS v0.20.0
+// evaluates every expression but keeps the first (groupConcatBuffer.Update
+// in sql/expression/function/aggregation/group_concat.go uses evalRow[0]),
 // so GROUP_CONCAT(id, ':', v) answered "1,2" for "1:a,2:b". CONCAT is
 // NULL when any argument is, so the rows MySQL skips (any expression
 // NULL) are still skipped. DISTINCT stays on the concatenated string,
@@ -19,7 +20,7 @@ func concatGroupConcatArguments(stmt ast.Statement) {
 		return
 	}
 	_ = ast.Walk(func(node ast.SQLNode) (bool, error) {
-		if gc, ok := node.(*ast.GroupConcatExpr); ok && len(gc.Exprs) > 1 {
+		if gc, ok := node.(*ast.GroupConcatExpr); ok && !isConcat(gc.Exprs) {
 			gc.Exprs = ast.SelectExprs{&ast.AliasedExpr{Expr: &ast.FuncExpr{
 				Name:  ast.NewColIdent("concat"),
 				Exprs: gc.Exprs,
@@ -27,4 +28,17 @@ func concatGroupConcatArguments(stmt ast.Statement) {
 		}
 		return true, nil
 	}, stmt)
+}
+
+// isConcat reports whether exprs is already one CONCAT(…).
+func isConcat(exprs ast.SelectExprs) bool {
+	if len(exprs) != 1 {
+		return false
+	}
+	aliased, ok := exprs[0].(*ast.AliasedExpr)
+	if !ok {
+		return false
+	}
+	f, ok := aliased.Expr.(*ast.FuncExpr)
+	return ok && f.Name.EqualString("concat")
 }

@@ -25,6 +25,7 @@ func registerTypeRules() {
 			analyzer.Rule{Id: ruleExactAvgs, Apply: typeExactAvgs},
 			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},
 			analyzer.Rule{Id: ruleNumericComparisons, Apply: compareNumbersAsMySQL},
+			analyzer.Rule{Id: ruleTemporalText, Apply: textOfTemporals},
 		)
 	})
 }

@@ -72,6 +72,8 @@ func cloneExpr(e Expr) Expr {
 			return &Agg{Name: e.Name}
 		}
 		return &Agg{Name: e.Name, Distinct: e.Distinct, Arg: cloneExpr(e.Arg)}
+	case *GroupConcat:
+		return &GroupConcat{Distinct: e.Distinct, Args: cloneExprs(e.Args), Separator: e.Separator}
 	case *Window:
 		w := &Window{Fn: cloneExpr(e.Fn), PartitionBy: cloneExprs(e.PartitionBy)}
 		for _, s := range e.OrderBy {

@@ -62,6 +62,10 @@
 //     scale (https://dev.mysql.com/doc/refman/8.0/en/precision-math-expressions.html).
 //     Normalized: the precision is not compared; the scale is, through the
 //     value's text.
+//   - GROUP_CONCAT length. MySQL 8.0 cuts the result at group_concat_max_len,
+//     1,024 bytes by default, MariaDB 10.11 at 1 MB
+//     (https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_group_concat_max_len).
+//     Normalized: the MariaDB session sets 1,024.
 //   - GROUP BY order. MariaDB sorts grouped results, MySQL 8.0 does not
 //     (https://dev.mysql.com/doc/refman/8.0/en/order-by-optimization.html).
 //     Normalized: without ORDER BY rows compare as multisets.
@@ -78,7 +82,9 @@
 //     column only when no other one has its name.
 //   - Grouped blocks with window functions. MariaDB 10.11 returns no rows
 //     for `SELECT COUNT(DISTINCT x), SUM(SUM(y)) OVER (…) … GROUP BY g
-//     HAVING …` where MySQL returns the groups HAVING keeps, and ignores
+//     HAVING …` where MySQL returns the groups HAVING keeps (the same with
+//     `GROUP_CONCAT(a, b ORDER BY a, b)` in place of COUNT(DISTINCT x):
+//     one row without the window function, none with it), and ignores
 //     `ORDER BY c0 DESC` of `SELECT k AS c0, ROW_NUMBER() OVER (ORDER BY
 //     k) … GROUP BY k` over two rows; MySQL applies ORDER BY to the
 //     window functions' result
@@ -87,8 +93,8 @@
 //     NULL as a peer of the first group in `RANK() OVER (ORDER BY AVG(x)
 //     DESC)`, where MySQL sorts NULL after every value in descending order
 //     (https://dev.mysql.com/doc/refman/8.0/en/sorting-rows.html).
-//     Avoided: such a block has no DISTINCT aggregates when it has
-//     HAVING, is ordered and limited as a derived table, SELECT * FROM
+//     Avoided: such a block has no DISTINCT aggregates and no GROUP_CONCAT
+//     when it has HAVING, is ordered and limited as a derived table, SELECT * FROM
 //     (…) AS ordered ORDER BY …, and its windows order by no AVG of an
 //     exact type (gen_query.go).
 //   - VALUES() in ON DUPLICATE KEY UPDATE. MySQL 8.0.20 deprecates it for

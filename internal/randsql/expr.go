@@ -362,3 +362,45 @@ func nullLit(t Type) *Lit { return &Lit{Text: "NULL", T: t} }
 
 // intLit is an integer literal.
 func intLit(n int) *Lit { return &Lit{Text: fmt.Sprint(n), T: Type{Kind: KindBigInt}} }
+
+// GroupConcat is GROUP_CONCAT([DISTINCT] a, b, … ORDER BY a, b, …
+// [SEPARATOR 's']): ordered by every column argument, so that both
+// engines build one string (rows that tie print the same text). With
+// DISTINCT and several arguments a '|' argument separates them: MySQL
+// compares DISTINCT tuples argument by argument and generated values
+// never hold '|', so the strings are distinct exactly when the tuples are.
+// No DOUBLE arguments: the engines print floats differently (doc.go).
+type GroupConcat struct {
+	Distinct  bool
+	Args      []Expr
+	Separator string // "" is the default ","
+}
+
+func (g *GroupConcat) Type() Type { return Type{Kind: KindVarChar, Length: 1024} }
+
+func (g *GroupConcat) write(b *strings.Builder) {
+	b.WriteString("GROUP_CONCAT(")
+	if g.Distinct {
+		b.WriteString("DISTINCT ")
+	}
+	for i, a := range g.Args {
+		if i > 0 {
+			b.WriteString(", ")
+			if g.Distinct {
+				b.WriteString("'|', ")
+			}
+		}
+		a.write(b)
+	}
+	b.WriteString(" ORDER BY ")
+	for i, a := range g.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		a.write(b)
+	}
+	if g.Separator != "" {
+		b.WriteString(" SEPARATOR '" + g.Separator + "'")
+	}
+	b.WriteString(")")
+}

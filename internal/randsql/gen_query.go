@@ -135,15 +135,16 @@ func (g *queryGen) grouped() *Query {
 
 // avoidMariaDBGroupedWindowBugs keeps a grouped block with a window
 // function clear of two MariaDB 10.11 bugs (see doc.go): with HAVING its
-// aggregates are not DISTINCT, and its ORDER BY applies to it as a
-// derived table.
+// aggregates are not DISTINCT nor GROUP_CONCAT, and its ORDER BY applies
+// to it as a derived table.
 func avoidMariaDBGroupedWindowBugs(q *Query) {
 	s := q.Branches[0]
 	if len(s.Having) > 0 {
 		// The select list's aggregates are its items or in its window's
 		// ORDER BY and argument; HAVING's never say DISTINCT
 		// (havingPred).
-		for _, e := range s.Items {
+		for i, e := range s.Items {
+			s.Items[i] = notGroupConcat(e)
 			notDistinct(e)
 			if w, ok := e.(*Window); ok {
 				for _, o := range w.OrderBy {
@@ -446,8 +447,19 @@ func (g *queryGen) itemOfClass(cols []*Col, t Type) Expr {
 	}
 }
 
-// aggregate is an aggregate over cols.
+// aggregate is an aggregate of a select list over cols: now and then a
+// GROUP_CONCAT, else agg's.
 func (g *queryGen) aggregate(cols []*Col) Expr {
+	if g.r.IntN(13) == 0 {
+		if gc := g.groupConcat(cols); gc != nil {
+			return gc
+		}
+	}
+	return g.agg(cols)
+}
+
+// agg is COUNT, SUM, AVG, MIN or MAX over cols.
+func (g *queryGen) agg(cols []*Col) *Agg {
 	c := g.pickCol(cols)
 	switch weighted(g.r, 2, 2, 3, 3, 2) {
 	case 0:
@@ -464,6 +476,28 @@ func (g *queryGen) aggregate(cols []*Col) Expr {
 		}
 	}
 	return &Agg{Name: []string{"MIN", "MAX"}[g.r.IntN(2)], Arg: c}
+}
+
+// groupConcat is a GROUP_CONCAT of one or two columns that are not
+// DOUBLE; nil when cols has none.
+func (g *queryGen) groupConcat(cols []*Col) Expr {
+	var usable []Expr
+	for _, c := range cols {
+		if c.T.Kind != KindDouble {
+			usable = append(usable, c)
+		}
+	}
+	if len(usable) == 0 {
+		return nil
+	}
+	gc := &GroupConcat{Distinct: g.r.IntN(3) == 0, Args: []Expr{usable[g.r.IntN(len(usable))]}}
+	if g.r.IntN(2) == 0 {
+		gc.Args = append(gc.Args, usable[g.r.IntN(len(usable))])
+	}
+	if g.r.IntN(3) == 0 {
+		gc.Separator = "|"
+	}
+	return gc
 }
 
 // havingPred compares an aggregate or a grouping column with a literal.
@@ -508,7 +542,7 @@ func (g *queryGen) window(sc *scope) Expr {
 		w.OrderBy = []SortExpr{{E: g.pickCol(cols), Desc: g.r.IntN(2) == 0}}
 	default:
 		// MySQL has no DISTINCT in window aggregates (error 1235).
-		agg := g.aggregate(cols).(*Agg)
+		agg := g.agg(cols)
 		agg.Distinct = false
 		w.Fn = agg
 		if g.r.IntN(2) == 0 {
@@ -546,7 +580,7 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 		return w
 	case 1:
 		return &Window{Fn: &Rank{Name: []string{"RANK", "DENSE_RANK"}[g.r.IntN(2)]},
-			OrderBy: []SortExpr{{E: notExactAvg(g.aggregate(cols)), Desc: g.r.IntN(2) == 0}}}
+			OrderBy: []SortExpr{{E: notExactAvg(g.agg(cols)), Desc: g.r.IntN(2) == 0}}}
 	default:
 		agg := &Agg{Name: "COUNT"}
 		if n := g.numericCol(cols); n != nil && g.r.IntN(2) == 0 {
@@ -556,9 +590,21 @@ func (g *queryGen) groupWindow(cols []*Col, groupBy []Expr) Expr {
 	}
 }
 
+// notGroupConcat replaces a GROUP_CONCAT by the COUNT of its first
+// argument.
+func notGroupConcat(e Expr) Expr {
+	if gc, ok := e.(*GroupConcat); ok {
+		return &Agg{Name: "COUNT", Arg: gc.Args[0]}
+	}
+	return e
+}
+
 // notDistinct makes e, when it is an aggregate, not DISTINCT.
 func notDistinct(e Expr) {
-	if a, ok := e.(*Agg); ok {
+	switch a := e.(type) {
+	case *Agg:
+		a.Distinct = false
+	case *GroupConcat:
 		a.Distinct = false
 	}
 }

@@ -77,8 +77,11 @@ func TestGroupedBlocksSelectOnlyGroupsAndAggregates(t *testing.T) {
 // hasAggregate reports whether e is an aggregate, which makes its block
 // grouped (a window function does not).
 func hasAggregate(e Expr) bool {
-	_, ok := e.(*Agg)
-	return ok
+	switch e.(type) {
+	case *Agg, *GroupConcat:
+		return true
+	}
+	return false
 }
 
 // TestNoDistinctWindowAggregates: no window aggregate is DISTINCT, which
