@@ -14,7 +14,8 @@ import (
 // NULL when any argument is, so the rows MySQL skips (any expression
 // NULL) are still skipped. DISTINCT stays on the concatenated string,
 // which is what GMS compares anyway; MySQL compares the expressions one
-// by one, so (1,'2') and (12,”) stay two values there, one here.
+// by one, so the pairs (1, "2") and (12, "") stay two values there, one
+// here.
 func concatGroupConcatArguments(stmt ast.Statement) {
 	if stmt == nil {
 		return
