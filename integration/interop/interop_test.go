@@ -83,10 +83,11 @@ const (
 	javaExpectStep  = "JAVA-EXPECT "  // javaExpect
 	expectStep      = "EXPECT "       // expect
 	expectErrorStep = "EXPECT-ERROR " // expectError
+	flinkSQLStep    = "FLINK-SQL "    // flinkSQL
 )
 
 func isSpecialStep(s string) bool {
-	for _, prefix := range []string{javaStep, javaToolStep, javaSpecStep, javaExpectStep, expectStep, expectErrorStep} {
+	for _, prefix := range []string{javaStep, javaToolStep, javaSpecStep, javaExpectStep, expectStep, expectErrorStep, flinkSQLStep} {
 		if strings.HasPrefix(s, prefix) {
 			return true
 		}
@@ -120,6 +121,8 @@ func runSpecialStep(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*
 		}
 	case strings.HasPrefix(s, expectStep):
 		expectResult(t, conn, strings.TrimPrefix(s, expectStep))
+	case strings.HasPrefix(s, flinkSQLStep):
+		flinkBatch(t, wh, c, step, strings.TrimPrefix(s, flinkSQLStep))
 	default:
 		t.Fatalf("unknown step %q", s)
 	}

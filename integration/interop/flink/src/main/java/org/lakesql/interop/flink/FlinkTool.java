@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * lakesql's Flink 1.20 runner over paimon-flink-1.20: runs a file of Flink SQL
@@ -24,7 +25,7 @@ import java.util.List;
  * metastore=jdbc, uri=jdbc:postgresql://…, lock.enabled=true.
  *
  * <pre>
- * sql --warehouse W --file F [--catalog-option KEY=VALUE]... [--batch] [--parallelism N]
+ * sql --warehouse W --file F [--catalog-option KEY=VALUE]... [--config KEY=VALUE]... [--batch] [--parallelism N]
  *     [--checkpoint-ms MS --checkpoint-dir D [--restore latest|PATH]]
  *     [--repeat-ms MS --until-file STOP]
  * </pre>
@@ -39,6 +40,10 @@ import java.util.List;
  * to end (a bounded source ends; an unbounded one runs until the process is
  * killed). With --repeat-ms the whole file runs again every MS milliseconds
  * until the file STOP exists (a dedicated compaction job: CALL sys.compact).
+ * --config KEY=VALUE (repeatable) sets a Flink configuration option over
+ * the runner's own settings, e.g. restart-strategy.type=none so that a batch job's
+ * failure ends the run instead of restarting it (TableEnvironment takes no
+ * SET statement).
  *
  * stdout gets one line per event: "restore PATH", "job ID started",
  * "job ID finished", "result ..." rows of a query or procedure. Errors go
@@ -91,6 +96,7 @@ public final class FlinkTool {
         }
         String warehouse = null, file = null, checkpointDir = null, restore = null, untilFile = null;
         StringBuilder catalogOptions = new StringBuilder();
+        List<String> config = new ArrayList<>();
         boolean batch = false;
         int parallelism = 1;
         long checkpointMs = 1000, repeatMs = 0;
@@ -99,6 +105,7 @@ public final class FlinkTool {
                 case "--warehouse": warehouse = args[++i]; break;
                 case "--file": file = args[++i]; break;
                 case "--catalog-option": catalogOptions.append(withOption(args[++i])); break;
+                case "--config": config.add(args[++i]); break;
                 case "--batch": batch = true; break;
                 case "--parallelism": parallelism = Integer.parseInt(args[++i]); break;
                 case "--checkpoint-ms": checkpointMs = Long.parseLong(args[++i]); break;
@@ -125,6 +132,7 @@ public final class FlinkTool {
         TableEnvironment tEnv;
         if (batch) {
             conf.setString("execution.runtime-mode", "batch");
+            setAll(conf, config);
             tEnv = TableEnvironment.create(EnvironmentSettings.newInstance().inBatchMode().withConfiguration(conf).build());
         } else {
             conf.setString("execution.runtime-mode", "streaming");
@@ -141,6 +149,7 @@ public final class FlinkTool {
                 System.out.flush();
                 conf.setString("execution.savepoint.path", path);
             }
+            setAll(conf, config);
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
             tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.newInstance().inStreamingMode().build());
         }
@@ -162,14 +171,28 @@ public final class FlinkTool {
         } while (!new File(untilFile).exists());
     }
 
+    /** setAll sets each --config KEY=VALUE pair, over the runner's own settings. */
+    static void setAll(Configuration conf, List<String> pairs) {
+        for (String pair : pairs) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--config " + pair + " is not KEY=VALUE");
+            }
+            conf.setString(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+    }
+
     private static void execute(TableEnvironment tEnv, String stmt) throws Exception {
         TableResult result = tEnv.executeSql(stmt);
         if (result.getJobClient().isPresent()) {
             System.out.println("job " + result.getJobClient().get().getJobID() + " started");
             System.out.flush();
         }
-        if (stmt.trim().toUpperCase().startsWith("INSERT")) {
-            // An INSERT's only result row is a dummy -1; wait for its job to end.
+        if (isDml(stmt)) {
+            // A DML statement's only result row is a dummy -1; wait for its
+            // job to end. Collecting it instead fails in batch mode: closing
+            // the iterator reaches for the job's MiniCluster, which shut
+            // down when the job ended.
             result.await();
         } else {
             try (CloseableIterator<Row> it = result.collect()) {
@@ -182,6 +205,12 @@ public final class FlinkTool {
             System.out.println("job " + result.getJobClient().get().getJobID() + " finished");
         }
         System.out.flush();
+    }
+
+    /** isDml reports whether stmt is an INSERT, UPDATE or DELETE. */
+    static boolean isDml(String stmt) {
+        String head = stmt.trim().toUpperCase(Locale.ROOT);
+        return head.startsWith("INSERT") || head.startsWith("UPDATE") || head.startsWith("DELETE");
     }
 
     /** split cuts a script into statements at semicolons that end a line. */
