@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -63,7 +65,14 @@ type openedFile struct {
 	parquet *parquetio.Reader
 }
 
+// open opens a Parquet data file. A file of another format (a table
+// whose file.format changed, or with file.format.per.level) is refused by
+// name, not misread as damaged Parquet: compaction rewrites with the
+// Parquet reader only (table reads take every format).
 func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
+	if format := strings.TrimPrefix(path.Ext(p), "."); format != "parquet" {
+		return nil, unsupported(fmt.Sprintf("%s data files (%s): compaction reads parquet only", format, path.Base(p)))
+	}
 	f, err := r.io.Open(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
