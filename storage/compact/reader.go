@@ -65,13 +65,21 @@ type openedFile struct {
 	parquet *parquetio.Reader
 }
 
-// open opens a Parquet data file. A file of another format (a table
-// whose file.format changed, or with file.format.per.level) is refused by
-// name, not misread as damaged Parquet: compaction rewrites with the
-// Parquet reader only (table reads take every format).
+// checkReadable refuses a data file of another format than Parquet (a
+// table whose file.format changed, or with file.format.per.level) by
+// name, rather than misreading it as damaged Parquet: compaction rewrites
+// with the Parquet reader only (table reads take every format).
+func checkReadable(name string) error {
+	if format := strings.TrimPrefix(path.Ext(name), "."); format != "parquet" {
+		return unsupported(fmt.Sprintf("%s data files (%s): compaction reads parquet only", format, path.Base(name)))
+	}
+	return nil
+}
+
+// open opens a Parquet data file.
 func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
-	if format := strings.TrimPrefix(path.Ext(p), "."); format != "parquet" {
-		return nil, unsupported(fmt.Sprintf("%s data files (%s): compaction reads parquet only", format, path.Base(p)))
+	if err := checkReadable(p); err != nil {
+		return nil, err
 	}
 	f, err := r.io.Open(ctx, p)
 	if err != nil {
