@@ -29,3 +29,15 @@ func TestNonParquetFilesRefused(t *testing.T) {
 		check("open", err)
 	}
 }
+
+// TestNonParquetTablesRefused: a table whose file.format is not parquet
+// is refused naming the option, before its files are looked at.
+func TestNonParquetTablesRefused(t *testing.T) {
+	for _, format := range []string{"avro", "orc"} {
+		s := &spec.TableSchema{Options: map[string]string{spec.OptionFileFormat: format}}
+		err := checkCompactable(s.CoreOptions(), false)
+		if !errors.Is(err, lakeerr.ErrUnsupported) || !strings.Contains(err.Error(), "file.format "+format) {
+			t.Errorf("%s: got %v, want unsupported naming file.format", format, err)
+		}
+	}
+}
