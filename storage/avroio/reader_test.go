@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hamba/avro/v2/ocf"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -358,5 +359,35 @@ func TestPositions(t *testing.T) {
 	_, positions, err := readAll(data, "types", []Column{{Name: "id", Type: spec.DataType{Root: spec.Int}}})
 	if err != nil || !reflect.DeepEqual(positions, []int64{0, 1, 2}) {
 		t.Errorf("positions %v, %v", positions, err)
+	}
+}
+
+// TestBatchesCrossBlocks: rows and positions run on across blocks, here
+// of two records each, and batches of three.
+func TestBatchesCrossBlocks(t *testing.T) {
+	const schema = `{"type":"record","name":"record","fields":[{"name":"id","type":"int"},{"name":"v","type":["null","string"],"default":null}]}`
+	var buf bytes.Buffer
+	enc, err := ocf.NewEncoder(schema, &buf, ocf.WithBlockLength(2), ocf.WithCodec(ocf.Snappy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][]any
+	for i := range int32(7) {
+		var v any
+		if i%3 != 0 {
+			v = fmt.Sprint("v", i)
+		}
+		if err := enc.Encode(map[string]any{"id": i, "v": v}); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, []any{i, v})
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cols := []Column{{Name: "id", Type: spec.DataType{Root: spec.Int}}, {Name: "v", Type: spec.DataType{Root: spec.VarChar, Nullable: true}}}
+	rows, positions, err := readAll(buf.Bytes(), "blocks", cols)
+	if err != nil || !reflect.DeepEqual(rows, want) || !reflect.DeepEqual(positions, []int64{0, 1, 2, 3, 4, 5, 6}) {
+		t.Errorf("rows %v, positions %v, %v", rows, positions, err)
 	}
 }
