@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql/storage/avroio"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -60,8 +61,9 @@ func dataFileFormat(name string) (string, error) {
 	}
 }
 
-// openFormat opens an open data file p with its format's reader.
-func openFormat(format string, file avroio.Source, p string, meta *spec.DataFileMeta) (formatReader, error) {
+// openFormat reads the header or footer of data file p, open as file,
+// with the reader of its format.
+func openFormat(format string, file fileio.File, p string, meta *spec.DataFileMeta) (formatReader, error) {
 	if format == formatAvro {
 		r, err := avroio.Open(file, p)
 		if err != nil {
