@@ -87,8 +87,10 @@ func canonical(k kind, v any) (any, error) {
 		}
 		s := fmt.Sprint(v)
 		switch s {
-		case "NaN", "Infinity", "-Infinity", "+Inf", "-Inf":
-			return strings.TrimPrefix(strings.Replace(s, "Inf", "Infinity", 1), "+"), nil
+		case "NaN", "Infinity", "-Infinity":
+			return s, nil
+		case "+Inf", "-Inf":
+			return strings.TrimPrefix(s, "+") + "inity", nil
 		}
 		f, err := strconv.ParseFloat(s, bits)
 		if err != nil {

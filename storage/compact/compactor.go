@@ -217,8 +217,17 @@ func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, erro
 	return rw, err
 }
 
-// newRewriter returns the rewriter of the jobs of one attempt.
+// newRewriter returns the rewriter of the jobs of one attempt. Jobs that
+// would read a file the reader cannot (see fileReader.open) are refused
+// before anything is written.
 func newRewriter(opts *Options, schemas *schema.Manager, cfg *tableConfig, jobs []*job) (*rewriter, error) {
+	for _, j := range jobs {
+		for _, f := range j.inputs() {
+			if err := checkReadable(f.FileName); err != nil {
+				return nil, err
+			}
+		}
+	}
 	rw := &rewriter{io: opts.FileIO, cfg: cfg, reader: newFileReader(opts.FileIO, schemas, cfg.schema),
 		progress: newProgress(opts, opts.TableDir, jobs), now: opts.Now, newUUID: opts.NewUUID}
 	if cfg.primaryKey {

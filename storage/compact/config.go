@@ -84,6 +84,11 @@ func newTableConfig(s *spec.TableSchema, now time.Time) (*tableConfig, error) {
 // checkCompactable refuses tables whose compaction must produce more than
 // data files, or must drop rows it cannot see.
 func checkCompactable(o spec.CoreOptions, primaryKey bool) error {
+	if f := o.FileFormat(); f != "parquet" {
+		// Java would rewrite them as the table's format; lakesql reads
+		// and writes Parquet only in a compaction.
+		return unsupported(fmt.Sprintf("a file.format %s table: its compaction reads and writes parquet only", f))
+	}
 	dv, err := o.DeletionVectorsEnabled()
 	if err != nil {
 		return err

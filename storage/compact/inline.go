@@ -16,8 +16,8 @@ import (
 // rewritten as Table does, but not committed; the writer puts the change
 // in its commit messages, as Java's MergeTreeWriter does. Tables Table
 // refuses to compact (changelog-producer lookup or full-compaction,
-// record-level expiry, ...) are written without compaction, as with
-// write-only = true.
+// record-level expiry, ...), and buckets holding files of another format
+// than Parquet, are written without compaction, as with write-only = true.
 func InlineCompactor() write.BucketCompactor { return inlineCompactor{} }
 
 type inlineCompactor struct{}
@@ -44,6 +44,11 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 	opts := &Options{FileIO: b.FileIO, TableDir: b.Table.Dir(), Now: b.Now, NewUUID: b.NewUUID}
 	withDefaults(opts)
 	rw, err := newRewriter(opts, b.Table.Schemas(), cfg, []*job{j})
+	if errors.Is(err, lakeerr.ErrUnsupported) {
+		// Files of another format than Parquet in the bucket: written
+		// without compaction, as above; Java compacts them.
+		return write.CompactedFiles{}, nil
+	}
 	if err != nil {
 		return write.CompactedFiles{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -63,7 +65,22 @@ type openedFile struct {
 	parquet *parquetio.Reader
 }
 
+// checkReadable refuses a data file of another format than Parquet (a
+// table whose file.format changed, or with file.format.per.level) by
+// name, rather than misreading it as damaged Parquet: compaction rewrites
+// with the Parquet reader only (table reads take every format).
+func checkReadable(name string) error {
+	if format := strings.TrimPrefix(path.Ext(name), "."); format != "parquet" {
+		return unsupported(fmt.Sprintf("%s data files (%s): compaction reads parquet only", format, path.Base(name)))
+	}
+	return nil
+}
+
+// open opens a Parquet data file.
 func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
+	if err := checkReadable(p); err != nil {
+		return nil, err
+	}
 	f, err := r.io.Open(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)

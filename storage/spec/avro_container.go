@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"compress/bzip2"
 	"compress/flate"
 	"crypto/rand"
 	"encoding/binary"
@@ -138,7 +139,7 @@ func avroReadBlock(c *avroCursor, syncMarker []byte) avroBlock {
 
 func avroCheckCodec(codec ocf.CodecName) error {
 	switch codec {
-	case ocf.Null, "", ocf.ZStandard, ocf.Snappy, ocf.Deflate:
+	case ocf.Null, "", ocf.ZStandard, ocf.Snappy, ocf.Deflate, avroBzip2:
 		return nil
 	}
 	return fmt.Errorf("avro codec %q: %w", codec, lakeerr.ErrUnsupported)
@@ -226,6 +227,8 @@ func (f *avroInflater) inflate(codec ocf.CodecName, block []byte) ([]byte, error
 		out, err = f.snappyBlock(block)
 	case ocf.Deflate:
 		out, err = f.deflateBlock(block)
+	case avroBzip2:
+		out, err = f.bzip2Block(block)
 	default:
 		return block, nil
 	}
@@ -279,6 +282,21 @@ func (f *avroInflater) deflateBlock(block []byte) ([]byte, error) {
 	}
 	if out.Len() > avroMaxBlockSize {
 		return out.Bytes(), fmt.Errorf("deflate block of more than %d bytes is too large", avroMaxBlockSize)
+	}
+	return out.Bytes(), nil
+}
+
+// avroBzip2 is the codec Java's Avro writes with avro.codec = bzip2
+// (Avro's BZip2Codec); hamba has no name for it.
+const avroBzip2 ocf.CodecName = "bzip2"
+
+func (f *avroInflater) bzip2Block(block []byte) ([]byte, error) {
+	out := bytes.NewBuffer(f.buf[:0])
+	if _, err := out.ReadFrom(io.LimitReader(bzip2.NewReader(bytes.NewReader(block)), avroMaxBlockSize+1)); err != nil {
+		return out.Bytes(), err
+	}
+	if out.Len() > avroMaxBlockSize {
+		return out.Bytes(), fmt.Errorf("bzip2 block of more than %d bytes is too large", avroMaxBlockSize)
 	}
 	return out.Bytes(), nil
 }

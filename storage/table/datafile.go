@@ -17,9 +17,9 @@ import (
 
 // dataFile is one open data file.
 type dataFile struct {
-	path    string
-	file    fileio.File
-	parquet *parquetio.Reader
+	path   string
+	file   fileio.File
+	format formatReader
 	// fileSchema is the schema the file was written with.
 	fileSchema *spec.TableSchema
 	deleted    deletionVector // nil when no row is deleted
@@ -31,7 +31,8 @@ type deletionVector interface {
 }
 
 func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (*dataFile, error) {
-	if err := checkDataFileFormat(f.FileName); err != nil {
+	format, err := dataFileFormat(f.FileName)
+	if err != nil {
 		return nil, err
 	}
 	fileSchema, err := r.table.schemas.Schema(ctx, f.SchemaID)
@@ -49,15 +50,26 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
 	}
-	pq, err := parquetio.Open(file, p)
+	fr, err := openFormat(format, file, p, f)
 	if err != nil {
 		file.Close()
 		return nil, err
 	}
-	return &dataFile{path: p, file: file, parquet: pq, fileSchema: fileSchema, deleted: dv}, nil
+	return &dataFile{path: p, file: file, format: fr, fileSchema: fileSchema, deleted: dv}, nil
 }
 
-func (d *dataFile) Close() error { return d.file.Close() }
+func (d *dataFile) Close() error {
+	d.format.close()
+	return d.file.Close()
+}
+
+// parquet returns the file's Parquet reader, or nil for another format.
+func (d *dataFile) parquet() *parquetio.Reader {
+	if pq, ok := d.format.(parquetFile); ok {
+		return pq.r
+	}
+	return nil
+}
 
 // projection reads some columns of the read schema from files written
 // under one schema: mapping converts the file columns it reads, and to
@@ -111,7 +123,7 @@ const decodeRows = 256
 // an append file, or the values of a primary-key file without retractions.
 type rowIterator struct {
 	data *dataFile
-	it   *parquetio.RowIterator
+	it   rowBatches
 	proj *projection
 	// buf holds decoded rows; next indexes the next one, whose file
 	// position is first+next.
@@ -122,7 +134,7 @@ type rowIterator struct {
 }
 
 func (d *dataFile) rows(p *projection, rowGroups []int) (*rowIterator, error) {
-	it, err := d.parquet.NewRowGroupIterator(columnRequests(p.mapping.FileFields()), rowGroups)
+	it, err := d.format.rows(columnRequests(p.mapping.FileFields()), rowGroups)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +188,7 @@ func columnRequests(fields []spec.DataField) []parquetio.ColumnRequest {
 // rowGroups returns the row groups of d whose column statistics might
 // hold a row for which pred is TRUE: all of them for a TRUE pred.
 func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error) {
-	groups := d.parquet.RowGroups()
+	groups := d.format.rowGroups()
 	var out []int
 	for g := range groups {
 		keep := true
@@ -199,14 +211,14 @@ func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error)
 // with another type, has unknown statistics; so does a zero null count,
 // which Parquet cannot tell from an absent one.
 func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Stats, error) {
-	stats := predicate.Stats{RowCount: d.parquet.RowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
+	stats := predicate.Stats{RowCount: d.format.rowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
 	for _, c := range columns {
 		rf := r.schema.Fields[c]
 		ff, ok := d.fileSchema.FieldByID(rf.ID)
 		if !ok || ff.Type.WithNullable(true).String() != rf.Type.WithNullable(true).String() {
 			continue
 		}
-		cs, ok, err := d.parquet.ColumnStats(g, parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type})
+		cs, ok, err := d.format.columnStats(g, parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type})
 		if err != nil || !ok {
 			return stats, err
 		}
@@ -225,14 +237,14 @@ func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Sta
 // schemas compare in the read schema's key types.
 type keyValues struct {
 	data   *dataFile
-	it     *parquetio.KeyValueIterator
+	it     keyValueIterator
 	proj   *projection
 	keyIdx []int // positions of the trimmed primary keys in the read row
 	filter predicate.Predicate
 }
 
 func (d *dataFile) keyValues(p *projection, keyIdx []int, rowGroups []int, keyFilter predicate.Predicate) (*keyValues, error) {
-	it, err := d.parquet.NewKeyValueRowGroupIterator(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), rowGroups)
+	it, err := d.format.keyValues(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), rowGroups)
 	if err != nil {
 		return nil, err
 	}

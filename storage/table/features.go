@@ -2,8 +2,6 @@ package table
 
 import (
 	"fmt"
-	"path"
-	"strings"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -74,15 +72,6 @@ func checkIndexSupported(entries []spec.IndexManifestEntry) error {
 		if e.IndexFile.GlobalIndex != nil || (t != indexTypeDeletionVectors && t != indexTypeHash) {
 			return unsupported(fmt.Sprintf("global index (%s index file %s)", t, e.IndexFile.FileName))
 		}
-	}
-	return nil
-}
-
-// checkDataFileFormat takes the format of a data file from its last extension,
-// as Java does (PojoDataFileMeta.fileFormat), and refuses all but Parquet.
-func checkDataFileFormat(name string) error {
-	if format := strings.TrimPrefix(path.Ext(name), "."); format != "parquet" {
-		return unsupported(fmt.Sprintf("%s data files (%s)", format, name))
 	}
 	return nil
 }

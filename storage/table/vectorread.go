@@ -72,7 +72,7 @@ func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *s
 	if err != nil {
 		return errors.Join(err, d.Close())
 	}
-	it, err := d.parquet.NewVectorIterator(requests, groups)
+	it, err := d.parquet().NewVectorIterator(requests, groups)
 	if err != nil {
 		return errors.Join(err, d.Close())
 	}
@@ -84,8 +84,12 @@ func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *s
 // columns the aggregates and the residual filter need, and the read
 // position of each; ok is false when one of them does not vectorize or
 // would need a cast (a column whose type evolved), which the row path
-// applies.
+// applies, and for files of formats other than Parquet.
 func (r *reader) vectorColumns(d *dataFile, aggs []aggregate) (requests []parquetio.ColumnRequest, columns []int, ok bool) {
+	pq := d.parquet()
+	if pq == nil {
+		return nil, nil, false
+	}
 	for _, c := range union(aggColumns(aggs), predicate.Columns(r.residual)) {
 		rf := r.schema.Fields[c]
 		ff, found := d.fileSchema.FieldByID(rf.ID)
@@ -95,7 +99,7 @@ func (r *reader) vectorColumns(d *dataFile, aggs []aggregate) (requests []parque
 			continue
 		}
 		req := parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type}
-		if ff.Type.String() != rf.Type.String() || !d.parquet.CanVectorize(req) {
+		if ff.Type.String() != rf.Type.String() || !pq.CanVectorize(req) {
 			return nil, nil, false
 		}
 		requests = append(requests, req)

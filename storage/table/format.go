@@ -1,0 +1,183 @@
+package table
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/lakesql/lakesql/storage/avroio"
+	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/parquetio"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// formatReader is an open data file as the read path sees it, whatever its
+// format: Java picks a FormatReaderFactory by each file's extension, so a
+// table may hold files of several formats (file.format changed, or
+// file.format.per.level). Rows come by row group; a group's statistics
+// let a filter skip it. Values are the file schema's, in package spec's
+// representation, for every format alike.
+type formatReader interface {
+	rowGroups() []parquetio.RowGroup
+	// columnStats returns a column's statistics in a row group; ok is
+	// false when the file keeps none.
+	columnStats(g int, c parquetio.ColumnRequest) (stats parquetio.ColumnStats, ok bool, err error)
+	// rows reads the columns from the given row groups, in that order.
+	rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error)
+	// keyValues reads the records of a primary-key file (Java KeyValue).
+	keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error)
+	close()
+}
+
+// rowBatches streams rows; Position is the file position of the first row
+// of the last batch, the address deletion vectors use.
+type rowBatches interface {
+	NextBatch(dst [][]any) (int, error)
+	Position() int64
+	Close() error
+}
+
+type keyValueIterator interface {
+	Next() (parquetio.KeyValue, error)
+	Close() error
+}
+
+// Data file formats lakesql reads (CoreOptions.FILE_FORMAT identifiers).
+const (
+	formatParquet = "parquet"
+	formatAvro    = "avro"
+)
+
+// dataFileFormat takes the format of a data file from its last extension,
+// as Java does (PojoDataFileMeta.fileFormat), and refuses the formats
+// lakesql cannot read.
+func dataFileFormat(name string) (string, error) {
+	switch format := strings.TrimPrefix(path.Ext(name), "."); format {
+	case formatParquet, formatAvro:
+		return format, nil
+	default:
+		return "", unsupported(fmt.Sprintf("%s data files (%s)", format, name))
+	}
+}
+
+// openFormat reads the header or footer of data file p, open as file,
+// with the reader of its format.
+func openFormat(format string, file fileio.File, p string, meta *spec.DataFileMeta) (formatReader, error) {
+	if format == formatAvro {
+		r, err := avroio.Open(file, p)
+		if err != nil {
+			return nil, err
+		}
+		return avroFile{r: r, numRows: meta.RowCount}, nil
+	}
+	pq, err := parquetio.Open(file, p)
+	if err != nil {
+		return nil, err
+	}
+	return parquetFile{pq}, nil
+}
+
+type parquetFile struct{ r *parquetio.Reader }
+
+func (f parquetFile) rowGroups() []parquetio.RowGroup { return f.r.RowGroups() }
+
+func (f parquetFile) columnStats(g int, c parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
+	return f.r.ColumnStats(g, c)
+}
+
+func (f parquetFile) rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error) {
+	it, err := f.r.NewRowGroupIterator(columns, groups)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+func (f parquetFile) keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error) {
+	it, err := f.r.NewKeyValueRowGroupIterator(keyNames, valueFields, groups)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+func (parquetFile) close() {}
+
+// avroFile is an Avro data file: one row group, of the manifest's row
+// count, without statistics (Avro keeps none), so filters are applied to
+// its rows, after the manifest's statistics pruned whole files.
+type avroFile struct {
+	r       *avroio.Reader
+	numRows int64
+}
+
+func (f avroFile) rowGroups() []parquetio.RowGroup {
+	return []parquetio.RowGroup{{NumRows: f.numRows}}
+}
+
+func (avroFile) columnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
+	return parquetio.ColumnStats{}, false, nil
+}
+
+func (f avroFile) rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error) {
+	if len(groups) == 0 {
+		return noRows{}, nil
+	}
+	cols := make([]avroio.Column, len(columns))
+	for i, c := range columns {
+		cols[i] = avroio.Column{Name: c.Name, Type: c.Type}
+	}
+	it, err := f.r.NewRowIterator(cols)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// keyValues reads the fields of Java's KeyValue layout; a file without
+// the _KEY_ fields is a thin-mode file (data-file.thin-mode), as for
+// Parquet.
+func (f avroFile) keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error) {
+	thin := len(keyNames) > 0 && !f.r.HasField(parquetio.KeyColumnPrefix+keyNames[0])
+	layout, err := parquetio.NewKeyValueLayout(keyNames, valueFields, thin)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := f.rows(layout.Columns(), groups)
+	if err != nil {
+		return nil, err
+	}
+	return &layoutRecords{rows: rows, layout: layout, name: f.r.Name()}, nil
+}
+
+func (f avroFile) close() { f.r.Close() }
+
+// layoutRecords splits rows of a KeyValueLayout into records.
+type layoutRecords struct {
+	rows   rowBatches
+	layout *parquetio.KeyValueLayout
+	name   string
+}
+
+func (l *layoutRecords) Next() (parquetio.KeyValue, error) {
+	var one [1][]any
+	if _, err := l.rows.NextBatch(one[:]); err != nil {
+		return parquetio.KeyValue{}, err
+	}
+	kv, err := l.layout.Split(one[0])
+	if err != nil {
+		return parquetio.KeyValue{}, fmt.Errorf("%w (file %s, row %d)", err, l.name, l.rows.Position())
+	}
+	kv.Position = l.rows.Position()
+	return kv, nil
+}
+
+func (l *layoutRecords) Close() error { return l.rows.Close() }
+
+// noRows is a file read of no row group.
+type noRows struct{}
+
+func (noRows) NextBatch([][]any) (int, error) { return 0, io.EOF }
+func (noRows) Position() int64                { return 0 }
+func (noRows) Close() error                   { return nil }
