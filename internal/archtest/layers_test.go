@@ -39,6 +39,7 @@ var layers = []layer{
 		// Leases need only fileio; they sit here with the machinery the
 		// table layer is built of, since commit, write, compact and
 		// maintenance take them.
+		"storage/avroio",
 		"storage/lease",
 		"storage/lsm",
 		"storage/manifest",
