@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -386,7 +387,7 @@ var statementKinds = map[string]string{
 // StatementKind is the kind a statement is counted under: its first
 // keyword after comments and opening parentheses, upper-cased, or OTHER.
 func StatementKind(query string) string {
-	rest := skipStatementPrefix(query)
+	rest := rewrite.StatementStart(query)
 	end := strings.IndexFunc(rest, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	})
@@ -397,30 +398,6 @@ func StatementKind(query string) string {
 		return kind
 	}
 	return "OTHER"
-}
-
-// skipStatementPrefix drops leading white space, comments (/* */, -- and
-// #) and parentheses.
-func skipStatementPrefix(q string) string {
-	for {
-		q = strings.TrimLeft(q, " \t\r\n(")
-		switch {
-		case strings.HasPrefix(q, "/*"):
-			end := strings.Index(q[2:], "*/")
-			if end < 0 {
-				return ""
-			}
-			q = q[2+end+2:]
-		case strings.HasPrefix(q, "--"), strings.HasPrefix(q, "#"):
-			end := strings.IndexByte(q, '\n')
-			if end < 0 {
-				return ""
-			}
-			q = q[end+1:]
-		default:
-			return q
-		}
-	}
 }
 
 // Compaction outcomes, the outcome label of lakesql_compactions_total, on

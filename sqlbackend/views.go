@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/storage/catalog"
 )
 
@@ -74,6 +75,6 @@ func sqlMode(ctx *sql.Context) string {
 // isCreateOrReplaceView reports whether a statement is CREATE OR REPLACE
 // VIEW: OR REPLACE follows CREATE directly in MySQL's grammar.
 func isCreateOrReplaceView(stmt string) bool {
-	words := strings.Fields(strings.ToUpper(skipStatementPrefix(stmt)))
+	words := strings.Fields(strings.ToUpper(rewrite.StatementStart(stmt)))
 	return len(words) >= 3 && words[0] == "CREATE" && words[1] == "OR" && words[2] == "REPLACE"
 }
