@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -66,7 +67,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	req := w.request(user, id, commitWatermark(ctx))
 	start := time.Now()
 	res, err := committer.Commit(ctx, req)
-	s.backend.opts.Metrics.RecordCommit(CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
+	s.backend.opts.Metrics.RecordCommit(metrics.CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
 	// compactFailed keeps the compact part's error, so that its files are
 	// left alone below when it may have landed.
 	var compactFailed error

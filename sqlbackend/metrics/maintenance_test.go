@@ -1,18 +1,15 @@
-package sqlbackend
+package metrics
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -20,7 +17,7 @@ import (
 )
 
 func TestCompactedCountsOutcomesFilesAndBytes(t *testing.T) {
-	m := NewMetrics()
+	m := New()
 	done := compact.Result{Snapshot: 7, Attempts: 1, Buckets: 2, FilesRewritten: 4, FilesUpgraded: 2, FilesWritten: 1, BytesRead: 1000, BytesWritten: 400}
 	runs := []struct {
 		res compact.Result
@@ -70,7 +67,7 @@ lakesql_compaction_files_total{db="pay",kind="written",table="payments"} 3
 }
 
 func TestCompactionBacklogNeverGoesBack(t *testing.T) {
-	m := NewMetrics()
+	m := New()
 	m.CompactionBacklog("pay", "payments", table.Backlog{SnapshotID: 5, MaxSortedRuns: 6, BucketsAtTrigger: 2, Trigger: 5})
 	m.CompactionBacklog("pay", "payments", table.Backlog{SnapshotID: 3, MaxSortedRuns: 9, BucketsAtTrigger: 4, Trigger: 5})
 	m.CompactionBacklog("pay", "payments", table.Backlog{})
@@ -96,7 +93,7 @@ func TestCompactionBacklogNeverGoesBack(t *testing.T) {
 }
 
 func TestMaintenanceDeletionsByProcedureAndKind(t *testing.T) {
-	m := NewMetrics()
+	m := New()
 	m.SnapshotsExpired("pay", "payments", maintenance.ExpireResult{Begin: 1, End: 4, Deleted: map[maintenance.FileKind]int{
 		maintenance.FileKindData: 3, maintenance.FileKindManifest: 2, maintenance.FileKindManifestList: 6,
 		maintenance.FileKindSnapshot: 3, maintenance.FileKindChangelog: 0,
@@ -151,81 +148,4 @@ func TestNilMetricsRecordNoMaintenance(t *testing.T) {
 	m.FilesDeleted("pay", "payments", "delete_tag", map[maintenance.FileKind]int{maintenance.FileKindData: 1})
 	m.OrphanFilesDeleted("pay", "payments", maintenance.OrphanResult{Deleted: []string{"a"}})
 	m.PartitionsExpired("pay", "payments", maintenance.PartitionExpireResult{SnapshotID: 1})
-}
-
-// newMetricsHarness is a harness whose backend records into m.
-func newMetricsHarness(t *testing.T, m *Metrics) *harness {
-	t.Helper()
-	clock := time.UnixMilli(1_767_225_600_000)
-	b := New(Options{
-		FileIO: localio.New(), Warehouse: t.TempDir(), SpillDir: t.TempDir(), Metrics: m,
-		Now: func() time.Time {
-			clock = clock.Add(time.Millisecond)
-			return clock
-		},
-	})
-	return &harness{t: t, backend: b, engine: NewEngine(b, nil)}
-}
-
-// TestScansSetTheBacklog: SELECTs that plan every file of a new snapshot
-// set the backlog gauges to what the snapshot's manifests say; a
-// partition-filtered SELECT that leaves manifests unread, and a read of a
-// transaction's own writes, leave them.
-func TestScansSetTheBacklog(t *testing.T) {
-	m := NewMetrics()
-	h := newMetricsHarness(t, m)
-	createPayments(t, h, true)
-	c := h.connect()
-	c.mustExec("USE pay")
-	for i := 1; i <= 3; i++ {
-		c.mustExec(fmt.Sprintf("INSERT INTO payments VALUES ('2026-04-16', 1, %d.00, 'SUCCESS')", i))
-	}
-	tb := openPayments(t, h)
-	backlogAt := func() table.Backlog {
-		t.Helper()
-		b, err := tb.LatestBacklog(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	gauges := func() table.Backlog {
-		return table.Backlog{
-			SnapshotID:       int64(testutil.ToFloat64(m.backlogSnapshot.WithLabelValues("pay", "payments"))),
-			MaxSortedRuns:    int(testutil.ToFloat64(m.maxSortedRuns.WithLabelValues("pay", "payments"))),
-			BucketsAtTrigger: int(testutil.ToFloat64(m.backlogBuckets.WithLabelValues("pay", "payments"))),
-		}
-	}
-	withoutTrigger := func(b table.Backlog) table.Backlog { b.Trigger = 0; return b }
-
-	c.mustQuery("SELECT * FROM payments")
-	first := backlogAt()
-	if first.SnapshotID != 3 || first.MaxSortedRuns != 3 {
-		t.Fatalf("fixture backlog %+v: want snapshot 3 with one bucket of 3 level-0 files", first)
-	}
-	if got := gauges(); got != withoutTrigger(first) {
-		t.Errorf("after a whole-table SELECT: gauges %+v, want %+v", got, withoutTrigger(first))
-	}
-
-	c.mustExec("INSERT INTO payments VALUES ('2026-04-17', 9, 9.00, 'SUCCESS')")
-	c.mustQuery("SELECT * FROM payments WHERE dt = '2026-04-17'")
-	if got := gauges(); got.SnapshotID != 3 {
-		t.Errorf("a SELECT that pruned manifests moved the gauges to %+v", got)
-	}
-
-	c.mustExec("BEGIN", "INSERT INTO payments VALUES ('2026-04-16', 1, 3.00, 'SUCCESS')")
-	c.mustQuery("SELECT * FROM payments")
-	if got := gauges(); got.SnapshotID != 3 {
-		t.Errorf("a read of staged writes moved the gauges to %+v", got)
-	}
-	c.mustExec("ROLLBACK")
-
-	c.mustQuery("SELECT COUNT(*) FROM payments")
-	latest := backlogAt()
-	if latest.SnapshotID != 4 {
-		t.Fatalf("latest backlog at snapshot %d, want 4", latest.SnapshotID)
-	}
-	if got := gauges(); got != withoutTrigger(latest) {
-		t.Errorf("after an aggregate over the whole table: gauges %+v, want %+v", got, withoutTrigger(latest))
-	}
 }
