@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -108,6 +109,10 @@ func aggregateSpecs(t *Table, exprs []sql.Expression) ([]table.AggSpec, bool) {
 }
 
 func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
+	if sum, ok := gmsfix.WrappedSum(e); ok {
+		// Storage sums exactly: an exact SUM is pushed as the SUM it is.
+		e = sum
+	}
 	var fn table.AggFunc
 	var child sql.Expression
 	switch a := e.(type) {
@@ -119,11 +124,6 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 			return table.AggSpec{Func: table.AggCountStar}, true
 		}
 		fn, child = table.AggCount, a.Child
-	case *exactSum:
-		fn, child = table.AggSum, a.Child
-		if a.Window() != nil {
-			return table.AggSpec{}, false
-		}
 	case *aggregation.Sum:
 		fn, child = table.AggSum, a.Child
 		if a.Window() != nil {

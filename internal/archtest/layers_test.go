@@ -79,6 +79,9 @@ var layers = []layer{
 	// The parts of the SQL backend that need none of its tables, pins or
 	// transactions: sqlbackend imports them, and they never import it.
 	{"sql parts", []string{
+		// Corrections of go-mysql-server's plans, types and execution:
+		// they read GMS's nodes, never lakesql's tables.
+		"sqlbackend/gmsfix",
 		"sqlbackend/metrics",
 	}},
 	{"sql", []string{
