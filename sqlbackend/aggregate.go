@@ -13,6 +13,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -206,12 +207,12 @@ func (a *aggregateNode) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (a *aggregateNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
 	results, err := a.compute(ctx)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	row := make(sql.Row, len(results))
 	for i, r := range results {
 		if row[i], err = a.sqlValue(ctx, i, r); err != nil {
-			return nil, mysqlError(err)
+			return nil, mysqlerr.From(err)
 		}
 	}
 	return sql.RowsToRowIter(row), nil

@@ -20,6 +20,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/sqlbackend/metrics"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
@@ -467,7 +468,7 @@ func TestEveryCommitFailureEndsTheTransaction(t *testing.T) {
 		panics   bool
 		wantCode int
 	}{
-		{name: "unknown outcome", wantCode: erErrorDuringCommit},
+		{name: "unknown outcome", wantCode: mysqlerr.ErrorDuringCommit},
 		{name: "panic", panics: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -571,8 +572,8 @@ func TestQualifiedDeleteOfEveryRow(t *testing.T) {
 				wantRows(t, c, "SELECT COUNT(*) FROM pay.payments AS OF 1", "[2]")
 				// A system table refuses it as read-only.
 				_, err := c.query("DELETE FROM pay.`payments$snapshots`")
-				if sent := sql.CastSQLError(err); err == nil || sent.Num != erOpenAsReadOnly {
-					t.Errorf("DELETE of a system table: %v, want error %d", err, erOpenAsReadOnly)
+				if sent := sql.CastSQLError(err); err == nil || sent.Num != mysqlerr.OpenAsReadOnly {
+					t.Errorf("DELETE of a system table: %v, want error %d", err, mysqlerr.OpenAsReadOnly)
 				}
 			})
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 )
 
 // Version strings, the same in the handshake, @@version and VERSION().
@@ -99,7 +100,7 @@ type rewritingParser struct{ sql.Parser }
 func (p rewritingParser) ParseSimple(query string) (ast.Statement, error) {
 	r, err := rewrite.Rewrite(query)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	stmt, err := p.Parser.ParseSimple(r.Query)
 	return stmt, parseError(err)
@@ -152,7 +153,7 @@ func parseError(err error) error {
 func (p rewritingParser) rewrite(ctx context.Context, query string) (string, error) {
 	r, err := rewrite.Rewrite(query)
 	if err != nil {
-		return "", mysqlError(err)
+		return "", mysqlerr.From(err)
 	}
 	sc, ok := ctx.(*sql.Context)
 	var s *Session

@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -103,12 +104,12 @@ func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapsh
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	src := &systemSource{db: d.name, table: stored, t: t, io: d.backend.FileIO(), location: sqltypes.SessionLocation(ctx)}
 	if k.snapshotScoped {
 		if err := src.pin(ctx, asOf); err != nil {
-			return nil, false, mysqlError(err)
+			return nil, false, mysqlerr.From(err)
 		}
 	}
 	return newSystemTable(k, src)
@@ -185,7 +186,7 @@ func newSystemTable(k *systemTableKind, src *systemSource) (*systemTableView, bo
 	v := &systemTableView{readOnly: readOnlyTable(src.db, src.table, k.name), kind: k, src: src}
 	schema, err := sqltypes.Schema(v.Name(), k.fields, nil)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	v.schema = schema
 	return v, true, nil
@@ -221,14 +222,14 @@ func (v *systemTableView) Partitions(*sql.Context) (sql.PartitionIter, error) {
 func (v *systemTableView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
 	values, err := v.kind.rows(ctx, v.src)
 	if err != nil {
-		return nil, mysqlError(fmt.Errorf("%s.%s: %w", v.src.db, v.Name(), err))
+		return nil, mysqlerr.From(fmt.Errorf("%s.%s: %w", v.src.db, v.Name(), err))
 	}
 	rows := make([]sql.Row, len(values))
 	for i, r := range values {
 		row := make(sql.Row, len(r))
 		for j, val := range r {
 			if row[j], err = sqltypes.ToSQL(v.kind.fields[j].Type, val); err != nil {
-				return nil, mysqlError(err)
+				return nil, mysqlerr.From(err)
 			}
 		}
 		rows[i] = row
@@ -274,10 +275,6 @@ func optional[T any](p *T) any {
 	return *p
 }
 
-// erOpenAsReadOnly is ER_OPEN_AS_READONLY, MySQL's "Table '%s' is read
-// only".
-const erOpenAsReadOnly = 1036
-
 // readOnly makes a system table refuse every write with an error naming
 // it. Without it GMS refuses them itself, with "table doesn't support
 // INSERT INTO", which names neither the table nor the reason. GMS asks
@@ -307,7 +304,7 @@ var (
 )
 
 func (r readOnly) refusal(statement string) error {
-	return mysql.NewSQLError(erOpenAsReadOnly, mysql.SSUnknownSQLState,
+	return mysql.NewSQLError(mysqlerr.OpenAsReadOnly, mysql.SSUnknownSQLState,
 		"Table '%s' is read only: %s cannot change a system table; write to %s, or use the CALL sys.* procedures",
 		r.systemTable, statement, r.baseTable)
 }

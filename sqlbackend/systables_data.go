@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -46,15 +47,15 @@ func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind *dataSy
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	p, err := pinFor(ctx, d.name, stored, t, asOf)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	base, err := newTable(ctx, d, stored, t, p, asOf != nil)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	v := &dataSystemView{readOnly: readOnlyTable(d.name, stored, kind.name), kind: kind, base: base}
 	fields, primaryKeys := base.schema.Fields, base.schema.PrimaryKeys
@@ -64,7 +65,7 @@ func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind *dataSy
 		fields, primaryKeys = append([]spec.DataField{table.RowKindField}, fields...), nil
 	}
 	if v.schema, err = sqltypes.Schema(v.Name(), fields, primaryKeys); err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	return v, true, nil
 }
@@ -96,13 +97,13 @@ func (v *dataSystemView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 	}
 	plan, err := v.base.plan(ctx)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	opts := v.kind.opts
 	opts.Parallelism = v.base.db.backend.opts.ReadParallelism
 	rows, err := v.base.t.ExecutePlan(ctx, plan, opts)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	return newRowIter(rows), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -358,8 +359,8 @@ func TestSystemTablesAreReadOnly(t *testing.T) {
 	} {
 		// CastSQLError is what the server sends the client.
 		_, err := c.query(stmt)
-		if sent := sql.CastSQLError(err); err == nil || sent.Num != erOpenAsReadOnly || !strings.Contains(sent.Message, want) {
-			t.Errorf("%s: %v, want error %d %q", stmt, err, erOpenAsReadOnly, want)
+		if sent := sql.CastSQLError(err); err == nil || sent.Num != mysqlerr.OpenAsReadOnly || !strings.Contains(sent.Message, want) {
+			t.Errorf("%s: %v, want error %d %q", stmt, err, mysqlerr.OpenAsReadOnly, want)
 		}
 	}
 	wantRows(t, c, "SELECT MAX(snapshot_id) FROM `payments$snapshots`", "[4]")

@@ -83,6 +83,8 @@ var layers = []layer{
 		// they read GMS's nodes, never lakesql's tables.
 		"sqlbackend/gmsfix",
 		"sqlbackend/metrics",
+		// The MySQL errors every part of the backend sends.
+		"sqlbackend/mysqlerr",
 	}},
 	{"sql", []string{
 		"sqlbackend",

@@ -1,9 +1,13 @@
-package sqlbackend
+// Package mysqlerr turns the failures of lakesql's storage and planner
+// into the MySQL errors clients act on (From), and names the MySQL error
+// numbers the vitess package does not. The backend, its system tables and
+// anything else that hands GMS an error decide the class a client sees
+// here, once.
+package mysqlerr
 
 import (
 	"errors"
 
-	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/planner/rewrite"
@@ -15,13 +19,18 @@ import (
 
 // MySQL error numbers the vitess package does not name.
 const (
-	erErrorDuringCommit = 1180 // ER_ERROR_DURING_COMMIT
-	erGetErrMsg         = 1296 // ER_GET_ERRMSG: "Got error %d '%s' from %s"
-	erLockDeadlock      = 1213 // ER_LOCK_DEADLOCK, as a warning code
+	// ErrorDuringCommit is ER_ERROR_DURING_COMMIT: a commit whose outcome
+	// is unknown or that lost for good, and the warnings of commits that
+	// wrote less than asked.
+	ErrorDuringCommit = 1180
+	// OpenAsReadOnly is ER_OPEN_AS_READONLY, "Table '%s' is read only".
+	OpenAsReadOnly = 1036
+	// erGetErrMsg is ER_GET_ERRMSG: "Got error %d '%s' from %s".
+	erGetErrMsg = 1296
 )
 
-// mysqlError turns a storage error into the MySQL error a client can act
-// on. GMS passes a *mysql.SQLError through unchanged (sql.CastSQLError
+// From turns a storage error into the MySQL error a client can act on.
+// GMS passes a *mysql.SQLError through unchanged (sql.CastSQLError
 // type-asserts it), so the class decided here is what the client sees:
 //   - a retryable commit conflict is 1213 / SQLSTATE 40001, the code every
 //     MySQL client and ORM already retries on;
@@ -31,7 +40,7 @@ const (
 //   - unsupported features are 1235, not-found classes their MySQL codes.
 //
 // Errors GMS already knows (its own error kinds) are returned unchanged.
-func mysqlError(err error) error {
+func From(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -50,7 +59,7 @@ func classify(err error) (code int, state string, ok bool) {
 	case errors.Is(err, lakeerr.ErrRetryableConflict):
 		return mysql.ERLockDeadlock, mysql.SSLockDeadlock, true
 	case errors.Is(err, lakeerr.ErrUnknownOutcome), errors.Is(err, lakeerr.ErrTerminalConflict):
-		return erErrorDuringCommit, mysql.SSUnknownSQLState, true
+		return ErrorDuringCommit, mysql.SSUnknownSQLState, true
 	case errors.Is(err, lakeerr.ErrCorruption):
 		return erGetErrMsg, mysql.SSUnknownSQLState, true
 	case errors.Is(err, lakeerr.ErrUnsupported):
@@ -72,7 +81,3 @@ func classify(err error) (code int, state string, ok bool) {
 	}
 	return 0, "", false
 }
-
-// tableNotFound is GMS's own error for a missing table, so that
-// information_schema and "did you mean" handling keep working.
-func tableNotFound(name string) error { return sql.ErrTableNotFound.New(name) }
