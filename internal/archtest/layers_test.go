@@ -85,6 +85,9 @@ var layers = []layer{
 		"sqlbackend/metrics",
 		// The MySQL errors every part of the backend sends.
 		"sqlbackend/mysqlerr",
+		// The metadata system tables, over a table and the snapshot the
+		// backend hands them.
+		"sqlbackend/systables",
 	}},
 	{"sql", []string{
 		"sqlbackend",
