@@ -362,7 +362,7 @@ func (m *Metrics) RecordStatement(query string, err error) {
 	if err != nil {
 		outcome = "error"
 	}
-	m.statements.WithLabelValues(StatementKind(query), outcome).Inc()
+	m.statements.WithLabelValues(statementKind(query), outcome).Inc()
 }
 
 // RecordRerun counts one more run of an autocommit statement after a lost
@@ -371,7 +371,7 @@ func (m *Metrics) RecordRerun(query string) {
 	if m == nil {
 		return
 	}
-	m.statementReruns.WithLabelValues(StatementKind(query)).Inc()
+	m.statementReruns.WithLabelValues(statementKind(query)).Inc()
 }
 
 // statementKinds are the first keywords counted by name; synonyms map to
@@ -388,9 +388,9 @@ var statementKinds = map[string]string{
 	"GRANT": "GRANT", "REVOKE": "REVOKE",
 }
 
-// StatementKind is the kind a statement is counted under: its first
+// statementKind is the kind a statement is counted under: its first
 // keyword after comments and opening parentheses, upper-cased, or OTHER.
-func StatementKind(query string) string {
+func statementKind(query string) string {
 	rest := rewrite.StatementStart(query)
 	end := strings.IndexFunc(rest, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')

@@ -310,8 +310,8 @@ func TestStatementKinds(t *testing.T) {
 		"SELECT`x`FROM t":                          "SELECT",
 	}
 	for q, want := range kinds {
-		if got := StatementKind(q); got != want {
-			t.Errorf("StatementKind(%q) = %q, want %q", q, got, want)
+		if got := statementKind(q); got != want {
+			t.Errorf("statementKind(%q) = %q, want %q", q, got, want)
 		}
 	}
 	m := New()
