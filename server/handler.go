@@ -10,7 +10,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/sirupsen/logrus"
 
-	"github.com/lakesql/lakesql/sqlbackend"
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 )
 
 // handler wraps go-mysql-server's connection handler: it tracks
@@ -26,7 +26,7 @@ type handler struct {
 	// lifts once the client has authenticated.
 	connectTimeout time.Duration
 	// metrics counts statements by kind and outcome.
-	metrics *sqlbackend.Metrics
+	metrics *metrics.Metrics
 	// sessions finds the lakesql session of a connection.
 	sessions *sessionRegistry
 	// rerun says how autocommit statements that lose write-write

@@ -18,6 +18,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/sqlbackend"
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/open"
 	"github.com/lakesql/lakesql/sysprocs"
@@ -41,7 +42,7 @@ type Server struct {
 	engine  *sqle.Engine
 	gms     *gms.Server
 	tracker *connTracker
-	metrics *sqlbackend.Metrics
+	metrics *metrics.Metrics
 	// metricsHTTP serves /metrics when the config asks for it.
 	metricsHTTP *http.Server
 	metricsAddr net.Addr
@@ -80,10 +81,10 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 		return nil, err
 	}
 	opts.FileIO = cat.FileIO
-	metrics := sqlbackend.NewMetrics()
-	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: metrics})
+	recorder := metrics.New()
+	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder})
 	if opts.Procedures == nil {
-		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: metrics})
+		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: recorder})
 	}
 	engine := sqlbackend.NewEngine(backend, opts.Procedures)
 	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {
@@ -94,7 +95,7 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: metrics, accounts: accounts, catalog: cat}
+	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: recorder, accounts: accounts, catalog: cat}
 	if err := s.listen(backend, tlsConfig); err != nil {
 		return nil, err
 	}

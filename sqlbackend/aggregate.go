@@ -12,6 +12,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -108,6 +110,10 @@ func aggregateSpecs(t *Table, exprs []sql.Expression) ([]table.AggSpec, bool) {
 }
 
 func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
+	if sum, ok := gmsfix.WrappedSum(e); ok {
+		// Storage sums exactly: an exact SUM is pushed as the SUM it is.
+		e = sum
+	}
 	var fn table.AggFunc
 	var child sql.Expression
 	switch a := e.(type) {
@@ -119,11 +125,6 @@ func aggregateSpec(t *Table, e sql.Expression) (table.AggSpec, bool) {
 			return table.AggSpec{Func: table.AggCountStar}, true
 		}
 		fn, child = table.AggCount, a.Child
-	case *exactSum:
-		fn, child = table.AggSum, a.Child
-		if a.Window() != nil {
-			return table.AggSpec{}, false
-		}
 	case *aggregation.Sum:
 		fn, child = table.AggSum, a.Child
 		if a.Window() != nil {
@@ -206,12 +207,12 @@ func (a *aggregateNode) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (a *aggregateNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
 	results, err := a.compute(ctx)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	row := make(sql.Row, len(results))
 	for i, r := range results {
 		if row[i], err = a.sqlValue(ctx, i, r); err != nil {
-			return nil, mysqlError(err)
+			return nil, mysqlerr.From(err)
 		}
 	}
 	return sql.RowsToRowIter(row), nil

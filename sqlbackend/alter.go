@@ -8,6 +8,7 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/planner/ddl"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 )
 
@@ -50,11 +51,11 @@ func (s *Session) rewriteAlter(ctx *sql.Context, query string) (string, bool, er
 	}
 	schema, err := t.LatestSchema(ctx)
 	if err != nil {
-		return "", false, mysqlError(err)
+		return "", false, mysqlerr.From(err)
 	}
 	changes, err := ddl.AlterChanges(query, schema)
 	if err != nil {
-		return "", false, mysqlError(err)
+		return "", false, mysqlerr.From(err)
 	}
 	if len(changes) == 0 {
 		return query, false, nil
@@ -123,7 +124,7 @@ func applyPendingAlter(ctx *sql.Context) (sql.RowIter, error) {
 	}
 	schema, err := s.backend.catalog.AlterTable(ctx, a.db, a.table, a.changes...)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	return sql.RowsToRowIter(sql.Row{a.db + "." + a.table, schema.ID}), nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/table"
@@ -28,7 +29,7 @@ type Options struct {
 	// GOMAXPROCS.
 	ReadParallelism int
 	// Metrics records commits, scans and statements; nil records nothing.
-	Metrics *Metrics
+	Metrics *metrics.Metrics
 }
 
 // Backend is one warehouse served over SQL. It caches opened tables (their
@@ -60,7 +61,7 @@ func New(opts Options) *Backend {
 }
 
 // Metrics is where the backend records what it does; nil when disabled.
-func (b *Backend) Metrics() *Metrics { return b.opts.Metrics }
+func (b *Backend) Metrics() *metrics.Metrics { return b.opts.Metrics }
 
 // Catalog is the warehouse's catalog.
 func (b *Backend) Catalog() *catalog.Catalog { return b.catalog }

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/table"
@@ -25,7 +26,7 @@ const branchPrefix = "branch_"
 func (d *Database) branchTable(ctx *sql.Context, stored, branch string, asOf *snapshot.TimeTravel) (sql.Table, bool, error) {
 	dir, err := d.backend.catalog.TablePath(d.name, stored)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	t, err := table.OpenBranch(ctx, d.backend.FileIO(), dir, branch)
 	if errors.Is(err, lakeerr.ErrNotFound) {
@@ -33,16 +34,16 @@ func (d *Database) branchTable(ctx *sql.Context, stored, branch string, asOf *sn
 			"table '%s.%s$%s%s' doesn't exist: %s has no branch %q", d.name, stored, branchPrefix, branch, stored, branch)
 	}
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	name := stored + "$" + branchPrefix + branch
 	pin, err := pinFor(ctx, d.name, name, t, asOf)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	tbl, err := newTable(ctx, d, name, t, pin, asOf != nil)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	tbl.branch = branch
 	return tbl, true, nil

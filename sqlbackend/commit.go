@@ -8,6 +8,8 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -50,7 +52,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	user, id, err := s.commitIdentity(ctx, w.dir)
 	if err != nil {
 		w.abort(ctx)
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	committer, err := commit.New(commit.Options{
 		FileIO: s.backend.opts.FileIO, TableDir: w.dir, Core: w.schema.CoreOptions(),
@@ -58,7 +60,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	})
 	if err != nil {
 		w.abort(ctx)
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	if w.overwrite != nil {
 		w.dropCompaction(ctx)
@@ -66,7 +68,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	req := w.request(user, id, commitWatermark(ctx))
 	start := time.Now()
 	res, err := committer.Commit(ctx, req)
-	s.backend.opts.Metrics.RecordCommit(CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
+	s.backend.opts.Metrics.RecordCommit(metrics.CommitEvent{DB: w.db, Table: w.name, Request: req, Result: res, Err: err, Duration: time.Since(start)})
 	// compactFailed keeps the compact part's error, so that its files are
 	// left alone below when it may have landed.
 	var compactFailed error
@@ -78,7 +80,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	if err != nil {
 		w.release(ctx, err)
 		s.noteFailedCommit(ctx, w.dir, err)
-		return mysqlError(fmt.Errorf("commit to %s.%s: %w", w.db, w.name, err))
+		return mysqlerr.From(fmt.Errorf("commit to %s.%s: %w", w.db, w.name, err))
 	}
 	for _, warning := range res.Warnings {
 		ctx.GetLogger().Warnf("commit to %s.%s: %v", w.db, w.name, warning)
@@ -86,12 +88,12 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	if res.AlreadyCommitted() && len(res.Snapshots) == 0 {
 		w.release(ctx, compactFailed) // nothing of this run was committed
 		s.noteSkipped()
-		ctx.Warn(erErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s with the same rows; nothing was written",
+		ctx.Warn(mysqlerr.ErrorDuringCommit, "commit user %q identifier %d was already committed in snapshot %d of %s.%s with the same rows; nothing was written",
 			user, id, res.AlreadyCommittedIn, w.db, w.name)
 		return nil
 	}
 	s.warnReruns(ctx, w.db, w.name)
-	return mysqlError(w.writer.Close())
+	return mysqlerr.From(w.writer.Close())
 }
 
 // request is the commit of everything the transaction staged.

@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 )
@@ -239,7 +240,7 @@ func TestSharedCommitUserIsRefused(t *testing.T) {
 	ch.a.mustExec("INSERT INTO acct VALUES (10, 1)")
 	before := ch.h.latestSnapshotOf(t, "bank", "acct")
 	_, err := ch.b.query("INSERT INTO acct VALUES (11, 1)")
-	if commitErrorNumber(err) != erErrorDuringCommit || !strings.Contains(err.Error(), "in use by another live writer") {
+	if commitErrorNumber(err) != mysqlerr.ErrorDuringCommit || !strings.Contains(err.Error(), "in use by another live writer") {
 		t.Fatalf("second session's write: %v, want 1180 naming the other writer", err)
 	}
 	if got := ch.h.latestSnapshotOf(t, "bank", "acct"); got != before {
@@ -284,7 +285,7 @@ func TestIdentifierReuseIsCheckedByContent(t *testing.T) {
 		t.Fatalf("re-run warnings %v, want one naming snapshot 2", w)
 	}
 	_, err := ch.a.query("UPDATE acct SET bal = 66 WHERE id = 2")
-	if commitErrorNumber(err) != erErrorDuringCommit || !strings.Contains(err.Error(), "with other rows") {
+	if commitErrorNumber(err) != mysqlerr.ErrorDuringCommit || !strings.Contains(err.Error(), "with other rows") {
 		t.Fatalf("another statement under the same identifier: %v, want 1180 naming other rows", err)
 	}
 	wantRows(t, ch.b, "SELECT id, bal FROM acct ORDER BY id", "[1 55]", "[2 100]", "[3 100]")

@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -33,7 +34,7 @@ func (d *Database) Name() string { return d.name }
 // GetTableNames implements sql.Database.
 func (d *Database) GetTableNames(ctx *sql.Context) ([]string, error) {
 	names, err := d.backend.catalog.ListTables(ctx, d.name)
-	return names, mysqlError(err)
+	return names, mysqlerr.From(err)
 }
 
 // GetTableInsensitive implements sql.Database: the table pinned at the
@@ -71,15 +72,15 @@ func (d *Database) table(ctx *sql.Context, name string, asOf *snapshot.TimeTrave
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	pin, err := pinFor(ctx, d.name, stored, t, asOf)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	tbl, err := newTable(ctx, d, stored, t, pin, asOf != nil)
 	if err != nil {
-		return nil, false, mysqlError(err)
+		return nil, false, mysqlerr.From(err)
 	}
 	return tbl, true, nil
 }
@@ -95,7 +96,7 @@ func (d *Database) resolveTable(ctx *sql.Context, name string) (string, bool, er
 		return "", false, sql.ErrDatabaseNotFound.New(d.name)
 	}
 	if err != nil {
-		return "", false, mysqlError(err)
+		return "", false, mysqlerr.From(err)
 	}
 	for _, n := range names {
 		if strings.EqualFold(n, name) {
@@ -115,7 +116,7 @@ func (d *Database) DropTable(ctx *sql.Context, name string) error {
 		return tableNotFound(name)
 	}
 	if err := d.backend.catalog.DropTable(ctx, d.name, stored, false); err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	d.backend.forget(d.name, stored)
 	return nil
@@ -142,3 +143,7 @@ func (d *Database) GetCollation(*sql.Context) sql.CollationID { return sqltypes.
 // client whose connection has another default collation calls it; Paimon
 // has no database collation to keep, and string columns stay binary.
 func (d *Database) SetCollation(*sql.Context, sql.CollationID) error { return nil }
+
+// tableNotFound is GMS's own error for a missing table, so that
+// information_schema and "did you mean" handling keep working.
+func tableNotFound(name string) error { return sql.ErrTableNotFound.New(name) }

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner/ddl"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 )
 
@@ -21,22 +22,22 @@ var (
 // two servers creating it at once get one table and one "already exists".
 func (d *Database) CreateTable(ctx *sql.Context, name string, schema sql.PrimaryKeySchema, _ sql.CollationID, comment string) error {
 	if err := ddl.CheckTableName(name); err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	stmt, err := ddl.ParseCreateTable(ctx.Query())
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	def, err := d.tableDefinition(ctx, stmt, schema, comment)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	err = d.backend.catalog.CreateTable(ctx, d.name, name, def, false)
 	if errors.Is(err, catalog.ErrTableExists) {
 		return sql.ErrTableAlreadyExists.New(name)
 	}
 	d.backend.forget(d.name, name)
-	return mysqlError(err)
+	return mysqlerr.From(err)
 }
 
 func (d *Database) tableDefinition(ctx *sql.Context, stmt ddl.Spec, schema sql.PrimaryKeySchema, comment string) (catalog.TableDefinition, error) {
@@ -64,7 +65,7 @@ func (d *Database) tableDefinition(ctx *sql.Context, stmt ddl.Spec, schema sql.P
 func (t *Table) AddColumn(ctx *sql.Context, column *sql.Column, order *sql.ColumnOrder) error {
 	change, err := ddl.AddColumnChange(column, order)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	return t.alter(ctx, change)
 }
@@ -79,7 +80,7 @@ func (t *Table) DropColumn(ctx *sql.Context, name string) error {
 func (t *Table) ModifyColumn(ctx *sql.Context, name string, column *sql.Column, order *sql.ColumnOrder) error {
 	changes, err := ddl.ModifyColumnChanges(t.schema, t.storedColumnName(name), column, order)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	return t.alter(ctx, changes...)
 }
@@ -90,7 +91,7 @@ func (t *Table) alter(ctx *sql.Context, changes ...catalog.SchemaChange) error {
 		return err
 	}
 	_, err := t.db.backend.catalog.AlterTable(ctx, t.db.name, t.name, changes...)
-	return mysqlError(err)
+	return mysqlerr.From(err)
 }
 
 func (t *Table) storedColumnName(name string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/table"
@@ -38,14 +39,14 @@ func (e *editor) deleteFromAppendTable(ctx *sql.Context, _ sql.Row) error {
 	}
 	plan, err := e.table.t.PlanPinned(ctx, e.w.base, filter, e.table.staged)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	if plan.Fallback != nil {
 		return unsupportedf("DELETE on %s: the table reads partitions from fallback branch %s", e.table.name, plan.Fallback.Branch)
 	}
 	msgs, err := deletionMessages(plan)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	e.w.deleted = append(e.w.deleted, msgs...)
 	e.w.deletedBy = e.table.lookup

@@ -18,8 +18,9 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
@@ -467,7 +468,7 @@ func TestEveryCommitFailureEndsTheTransaction(t *testing.T) {
 		panics   bool
 		wantCode int
 	}{
-		{name: "unknown outcome", wantCode: erErrorDuringCommit},
+		{name: "unknown outcome", wantCode: mysqlerr.ErrorDuringCommit},
 		{name: "panic", panics: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -571,8 +572,8 @@ func TestQualifiedDeleteOfEveryRow(t *testing.T) {
 				wantRows(t, c, "SELECT COUNT(*) FROM pay.payments AS OF 1", "[2]")
 				// A system table refuses it as read-only.
 				_, err := c.query("DELETE FROM pay.`payments$snapshots`")
-				if sent := sql.CastSQLError(err); err == nil || sent.Num != erOpenAsReadOnly {
-					t.Errorf("DELETE of a system table: %v, want error %d", err, erOpenAsReadOnly)
+				if sent := sql.CastSQLError(err); err == nil || sent.Num != mysqlerr.OpenAsReadOnly {
+					t.Errorf("DELETE of a system table: %v, want error %d", err, mysqlerr.OpenAsReadOnly)
 				}
 			})
 		}
@@ -634,7 +635,7 @@ func TestOnDuplicateKeyUpdateAppliesRepeatedKeysInOrder(t *testing.T) {
 // A REPLACE of many rows looks their keys up in one statement-wide read of
 // the table, not in a scan per row.
 func TestReplaceLooksKeysUpOnce(t *testing.T) {
-	m := NewMetrics()
+	m := metrics.New()
 	h := newMetricsHarness(t, m)
 	c := h.connect()
 	c.mustExec("CREATE DATABASE d", "USE d", "CREATE TABLE kv (k INT PRIMARY KEY, v INT) PARTITION BY KEY (k) PARTITIONS 4")
@@ -643,11 +644,11 @@ func TestReplaceLooksKeysUpOnce(t *testing.T) {
 		rows = append(rows, fmt.Sprintf("(%d, %d)", k, k))
 	}
 	c.mustExec("INSERT INTO kv VALUES " + strings.Join(rows, ", "))
-	before := testutil.ToFloat64(m.scans.WithLabelValues("d", "kv"))
+	before := tableMetric(t, m, "lakesql_scans_total", "d", "kv")
 	if got := affected(t, c, "REPLACE INTO kv VALUES "+strings.Join(rows, ", ")); got != 400 {
 		t.Errorf("replacing 200 rows: %d rows affected, want 400", got)
 	}
-	if got := testutil.ToFloat64(m.scans.WithLabelValues("d", "kv")) - before; got != 1 {
+	if got := tableMetric(t, m, "lakesql_scans_total", "d", "kv") - before; got != 1 {
 		t.Errorf("replacing 200 rows planned %v reads of the table, want 1", got)
 	}
 }

@@ -2,6 +2,30 @@
 // databases are the catalog's databases, tables are Paimon tables, and every
 // read is pinned to one snapshot.
 //
+// # What is here and what is not
+//
+// This package owns what needs its tables, pins and transactions: the
+// catalog (databases, DDL, views), Table with its pinned scans, pushdown,
+// key lookups, rescans and aggregates, the sessions and transactions that
+// stage writes and commit them, the DML editors, the rows of $audit_log,
+// $ro and branches, and the engine that assembles them with GMS. Tables
+// and transactions stay together: a table reads its transaction's pins
+// and staged files, and a write reads the table (key checks, upserts,
+// deletes) before it stages rows in the transaction's writer. The parts
+// that need none of that sit below this package and never import it:
+//
+//   - gmsfix, the corrections of GMS itself (types, subqueries, joins,
+//     windows, mis-bound ASTs), which the engine places among its rules;
+//     their tests run statements through the engine and are here;
+//   - systables, the metadata system tables, given a table and the
+//     snapshot this package pins (systemTablesBackend);
+//   - metrics, what the backend records and the server serves;
+//   - mysqlerr, the MySQL error every part sends for a storage failure.
+//
+// Code that reads pinned tables, as aggregate.go's vectorized aggregates
+// do, is glue that belongs here; what it runs, over storage's batches, can
+// be a part below.
+//
 // # Snapshot pinning
 //
 // GMS starts a transaction before it binds the tables of a statement

@@ -6,6 +6,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -89,7 +90,7 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 		w.applyPendingOverwrite(ctx, t)
 		w.checkKeys = w.checkKeys || keysChecked(ctx, derived)
 	}
-	e := &editor{table: t, w: w, err: mysqlError(err)}
+	e := &editor{table: t, w: w, err: mysqlerr.From(err)}
 	if len(t.schema.PrimaryKeys) > 0 {
 		e.keys = t.duplicates
 	}
@@ -105,7 +106,7 @@ func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 	if e.err != nil {
 		return nil
 	}
-	return mysqlError(e.w.endStatement(ctx, false))
+	return mysqlerr.From(e.w.endStatement(ctx, false))
 }
 
 // StatementComplete implements sql.EditOpenerCloser.
@@ -113,7 +114,7 @@ func (e *editor) StatementComplete(ctx *sql.Context) error {
 	if e.err != nil {
 		return e.err
 	}
-	return mysqlError(e.w.endStatement(ctx, true))
+	return mysqlerr.From(e.w.endStatement(ctx, true))
 }
 
 // Close implements sql.Closer; the writer lives until the transaction ends.
@@ -126,7 +127,7 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 	if e.keys != nil && e.err == nil {
 		existing, found, err := e.duplicateOf(ctx, row)
 		if err != nil {
-			return mysqlError(err)
+			return mysqlerr.From(err)
 		}
 		if found {
 			return sql.NewUniqueKeyErr(e.keyString(row), true, existing)
@@ -148,7 +149,7 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	}
 	kept, err := e.keptValues(ctx, old, new)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	e.remember(new, new)
 	if !e.sameKey(ctx, old, new) {
@@ -212,12 +213,12 @@ func (e *editor) writeKeeping(ctx *sql.Context, row sql.Row, kind spec.RowKind, 
 	}
 	values, err := storageRowKeeping(e.w.schema.Fields, row, kept)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	if e.keys != nil && len(e.table.schema.PrimaryKeys) > 0 {
 		e.keys.rememberStored(e.keyString(row), values, kind)
 	}
-	return mysqlError(e.w.writer.Write(ctx, values, kind))
+	return mysqlerr.From(e.w.writer.Write(ctx, values, kind))
 }
 
 // storageRow converts a GMS row (all columns, table order) into storage

@@ -11,6 +11,8 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/planner/rewrite"
+	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 )
 
 // Version strings, the same in the handshake, @@version and VERSION().
@@ -32,32 +34,59 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 		"version_comment": VersionComment,
 	})
 	pro := NewProvider(b, procedures)
-	registerTypeRules()
-	a := analyzer.NewBuilder(pro).
-		AddPreAnalyzeRule(ruleRefuseSecondaryIndexes, refuseSecondaryIndexes).
-		AddPreAnalyzeRule(ruleDeferPushdown, deferFilterPushdown).
-		AddPreAnalyzeRule(ruleWindowOuterColumns, passOuterColumnsThroughWindows).
-		AddPostAnalyzeRule(rulePushFilters, pushFiltersIntoScans).
-		AddPostAnalyzeRule(ruleHashDistinct, hashOrderedDistincts).
-		AddPostAnalyzeRule(ruleExactSums, typeExactSums).
-		AddPostAnalyzeRule(ruleWindowAvgs, typeWindowAvgs).
-		AddPostAnalyzeRule(ruleDerivedTypes, typeDerivedColumns).
-		AddPostAnalyzeRule(ruleAggregate, pushAggregates).
-		AddPostAnalyzeRule(ruleDecimalHashKeys, hashKeysByValue).
-		AddPostAnalyzeRule(ruleRecheckLookupKeys, recheckConvertedLookupKeys).
-		AddPostAnalyzeRule(ruleExplainRows, explainReturnsRows).
-		Build()
-	insertBeforeJoinPlanning(a, ruleConnectCrossJoins, connectCrossJoins)
-	insertBeforeJoinPlanning(a, rulePushJoinConditions, pushInnerJoinConditions)
-	insertBeforeJoinPlanning(a, ruleEstimateFilteredRows, estimateFilteredRows)
-	appendAfterAll(a, ruleExplainInputs, explainInputRows)
-	insertSubqueryRules(a)
+	gmsfix.RegisterTypeRules()
+	a := newAnalyzer(pro)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
-	a.Coster = rebuildCoster{a.Coster}
-	a.ExecBuilder = newExecBuilder()
+	a.Coster = gmsfix.RebuildCoster(a.Coster, rewritesOn)
+	a.ExecBuilder = gmsfix.ExecBuilder()
 	engine := sqle.New(a, &sqle.Config{})
-	engine.Parser = rewritingParser{Parser: astFixingParser{sql.GlobalParser}}
+	engine.Parser = rewritingParser{Parser: gmsfix.Parser(sql.GlobalParser)}
 	return engine
+}
+
+// newAnalyzer is GMS's analyzer with lakesql's rules, the backend's
+// (pushdown, lookups, aggregates, estimates) and gmsfix's corrections, in
+// the order listed: a rule may rely on the ones before it.
+func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
+	b := analyzer.NewBuilder(pro)
+	for _, r := range []analyzer.Rule{
+		{Id: ruleRefuseSecondaryIndexes, Apply: refuseSecondaryIndexes},
+		{Id: ruleDeferPushdown, Apply: deferFilterPushdown},
+		gmsfix.WindowOuterColumns,
+	} {
+		b.AddPreAnalyzeRule(r.Id, r.Apply)
+	}
+	for _, r := range []analyzer.Rule{
+		{Id: rulePushFilters, Apply: pushFiltersIntoScans},
+		gmsfix.HashDistinct,
+		gmsfix.ExactSums,
+		gmsfix.WindowAvgs,
+		gmsfix.DerivedTypes,
+		{Id: ruleAggregate, Apply: pushAggregates},
+		gmsfix.DecimalHashKeys,
+		{Id: ruleRecheckLookupKeys, Apply: recheckConvertedLookupKeys},
+		gmsfix.ExplainRows,
+	} {
+		b.AddPostAnalyzeRule(r.Id, r.Apply)
+	}
+	a := b.Build()
+	// Right before GMS plans joins, where filters already sit on the
+	// tables they read.
+	gmsfix.InsertRules(a, "optimizeJoins", false,
+		gmsfix.ConnectCrossJoins(rewritesOn),
+		gmsfix.PushJoinConditions,
+		analyzer.Rule{Id: ruleEstimateFilteredRows, Apply: estimateFilteredRows})
+	appendAfterAll(a, analyzer.Rule{Id: ruleExplainInputs, Apply: explainInputRows})
+	gmsfix.InsertSubqueryRules(a)
+	return a
+}
+
+// appendAfterAll adds rule at the end of the analyzer's last batch, after
+// GMS has assigned execution indexes: it sees the plan as it is run (or,
+// for EXPLAIN, printed).
+func appendAfterAll(a *analyzer.Analyzer, rule analyzer.Rule) {
+	last := a.Batches[len(a.Batches)-1]
+	last.Rules = append(last.Rules, rule)
 }
 
 // rewritingParser runs planner/rewrite over every statement text before
@@ -71,7 +100,7 @@ type rewritingParser struct{ sql.Parser }
 func (p rewritingParser) ParseSimple(query string) (ast.Statement, error) {
 	r, err := rewrite.Rewrite(query)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	stmt, err := p.Parser.ParseSimple(r.Query)
 	return stmt, parseError(err)
@@ -124,7 +153,7 @@ func parseError(err error) error {
 func (p rewritingParser) rewrite(ctx context.Context, query string) (string, error) {
 	r, err := rewrite.Rewrite(query)
 	if err != nil {
-		return "", mysqlError(err)
+		return "", mysqlerr.From(err)
 	}
 	sc, ok := ctx.(*sql.Context)
 	var s *Session

@@ -89,26 +89,3 @@ func filteredRows(t *Table, p *table.Plan, push planner.Pushdown) float64 {
 // estimate is divided by it so that the planner sees the kept rows
 // themselves: a 2-row input taken for 1 row looks free to rebuild.
 const gmsFilterSelectivity = 0.85
-
-// insertBeforeJoinPlanning adds rule to the analyzer's once-after batch,
-// right before GMS plans joins (optimizeJoins), where filters already sit
-// on the tables they read.
-func insertBeforeJoinPlanning(a *analyzer.Analyzer, id analyzer.RuleId, fn analyzer.RuleFunc) {
-	for _, b := range a.Batches {
-		for i, r := range b.Rules {
-			if r.Id.String() == "optimizeJoins" {
-				b.Rules = append(b.Rules[:i:i], append([]analyzer.Rule{{Id: id, Apply: fn}}, b.Rules[i:]...)...)
-				return
-			}
-		}
-	}
-	panic("go-mysql-server has no optimizeJoins rule to plan filter estimates before")
-}
-
-// appendAfterAll adds rule at the end of the analyzer's last batch, after
-// GMS has assigned execution indexes: it sees the plan as it is run (or,
-// for EXPLAIN, printed).
-func appendAfterAll(a *analyzer.Analyzer, id analyzer.RuleId, fn analyzer.RuleFunc) {
-	last := a.Batches[len(a.Batches)-1]
-	last.Rules = append(last.Rules, analyzer.Rule{Id: id, Apply: fn})
-}

@@ -33,18 +33,6 @@ func TestInSubqueryComparesInTheWiderType(t *testing.T) {
 	}
 }
 
-// A string IN numbers compares as a number, the one the string starts
-// with, as MySQL reads it.
-func TestNumericPrefix(t *testing.T) {
-	for s, want := range map[string]float64{
-		"7.5": 7.5, "2024-01-04": 2024, "abc": 0, " -.5x": -0.5, "1e3z": 1000, "1e": 1, ".": 0, "+": 0, "": 0,
-	} {
-		if got := numericPrefix(s); got != want {
-			t.Errorf("numericPrefix(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
-
 // A string IN (numbers), or a number IN (strings), compares as numbers:
 // GMS converted the left value to the subquery's type, so '7.5' was IN
 // (SELECT 8), and 'abc', not a number, matched nothing though it is 0.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 )
 
 // The report's repro: an equality join into a PRIMARY KEY runs as a lookup
@@ -442,7 +442,7 @@ func TestFilteredJoinsPlanHashJoins(t *testing.T) {
 // into a 1 M-row table had not finished after 10 minutes that way). Its
 // answers are those of the same join over a copy without a key.
 func TestLookupJoinPlansTheInnerTableOnce(t *testing.T) {
-	m := NewMetrics()
+	m := metrics.New()
 	h := newMetricsHarness(t, m)
 	c := h.connect()
 	c.mustExec("CREATE DATABASE d", "USE d",
@@ -468,9 +468,9 @@ func TestLookupJoinPlansTheInnerTableOnce(t *testing.T) {
 	}
 	keyed := strings.ReplaceAll(q, "{dim}", "dim")
 	wantLookupJoin(t, c, keyed)
-	scans := testutil.ToFloat64(m.scans.WithLabelValues("d", "dim"))
+	scans := tableMetric(t, m, "lakesql_scans_total", "d", "dim")
 	wantQueryRows(t, c, keyed, want)
-	if got := testutil.ToFloat64(m.scans.WithLabelValues("d", "dim")) - scans; got != 1 {
+	if got := tableMetric(t, m, "lakesql_scans_total", "d", "dim") - scans; got != 1 {
 		t.Errorf("the lookup join of 400 rows planned %v scans of the inner table, want 1", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -167,7 +168,7 @@ func (e *editor) requireNamedKey(ctx *sql.Context, old sql.Row) error {
 	}
 	stored, err := e.storedRow(ctx, old)
 	if err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	if stored == nil {
 		return unsupportedf("cannot update or delete the row with key %s of %s: its key column %s holds more fraction digits than the six SQL shows",

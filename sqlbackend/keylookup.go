@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -107,19 +108,19 @@ func (t *Table) keyRows(ctx *sql.Context, part keysPartition) (sql.RowIter, erro
 		return c.scan(ctx)
 	}
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	types := t.projectedTypes()
 	var rows []sql.Row
 	for _, key := range part.keys {
 		found, err := lookup.Lookup(ctx, key)
 		if err != nil {
-			return nil, mysqlError(err)
+			return nil, mysqlerr.From(err)
 		}
 		for _, r := range found {
 			row, err := toSQLRow(types, r)
 			if err != nil {
-				return nil, mysqlError(err)
+				return nil, mysqlerr.From(err)
 			}
 			rows = append(rows, row)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/planner/sqltypes"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -56,11 +57,11 @@ func (s *Session) prepareOverwrite(ctx *sql.Context, o *rewrite.Overwrite, rewri
 	}
 	t, err := s.backend.OpenTable(ctx, db, o.Table)
 	if err != nil {
-		return "", nil, mysqlError(err)
+		return "", nil, mysqlerr.From(err)
 	}
 	schema, err := t.LatestSchema(ctx)
 	if err != nil {
-		return "", nil, mysqlError(err)
+		return "", nil, mysqlerr.From(err)
 	}
 	pending := &pendingOverwrite{db: db, table: o.Table}
 	if o.Dynamic || len(o.StaticPartition) == 0 {
@@ -109,14 +110,14 @@ func partitionField(schema *spec.TableSchema, column string) (spec.DataField, er
 func typedLiteral(ctx *sql.Context, f spec.DataField, literal string) (any, error) {
 	typ, err := sqltypes.Type(f.Type)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	v, _, err := typ.Convert(ctx, literal)
 	if err != nil {
 		return nil, fmt.Errorf("partition value %q for %s: %w", literal, f.Name, err)
 	}
 	out, err := sqltypes.FromSQL(f.Type, v)
-	return out, mysqlError(err)
+	return out, mysqlerr.From(err)
 }
 
 func columnsExcept(schema *spec.TableSchema, static map[string]any) []string {

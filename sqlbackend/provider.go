@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 )
 
@@ -58,7 +59,7 @@ func (p *Provider) resolveName(ctx *sql.Context, name string) (string, error) {
 	}
 	names, err := p.backend.catalog.ListDatabases(ctx)
 	if err != nil {
-		return "", mysqlError(err)
+		return "", mysqlerr.From(err)
 	}
 	for _, n := range names {
 		if strings.EqualFold(n, name) {
@@ -97,7 +98,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if errors.Is(err, catalog.ErrDatabaseExists) {
 		return sql.ErrDatabaseExists.New(name)
 	}
-	return mysqlError(err)
+	return mysqlerr.From(err)
 }
 
 // DropDatabase implements sql.MutableDatabaseProvider. Like MySQL's, it
@@ -109,7 +110,7 @@ func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
 	}
 	tables, _ := p.backend.catalog.ListTables(ctx, stored)
 	if err := p.backend.catalog.DropDatabase(ctx, stored, false, true); err != nil {
-		return mysqlError(err)
+		return mysqlerr.From(err)
 	}
 	for _, t := range tables {
 		p.backend.forget(stored, t)

@@ -106,6 +106,9 @@ func (s *Session) noteSkipped() {
 	s.outcome.skipped = true
 }
 
+// erLockDeadlock is ER_LOCK_DEADLOCK, as a warning code.
+const erLockDeadlock = 1213
+
 // warnReruns adds the warning of a statement that committed after being
 // run again.
 func (s *Session) warnReruns(ctx *sql.Context, db, table string) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 )
 
 // loadSmallFiles creates table name(a, b) holding a = 0..rows-1, b = a*7%11,
@@ -25,7 +25,7 @@ func loadSmallFiles(c *conn, name string, rows int) {
 // inner table is planned and read twice in the statement, and its kept
 // rows replayed after that, with the answers of the plain plan.
 func TestRescansReplayTheStatementsRows(t *testing.T) {
-	m := NewMetrics()
+	m := metrics.New()
 	h := newMetricsHarness(t, m)
 	c := h.connect()
 	c.mustExec("CREATE DATABASE d", "USE d")
@@ -36,7 +36,7 @@ func TestRescansReplayTheStatementsRows(t *testing.T) {
 		t.Fatalf("the join is no nested loop; the test does not test what it should:\n%s", plan)
 	}
 	scans := func() float64 {
-		return testutil.ToFloat64(m.scans.WithLabelValues("d", "inner_t")) + testutil.ToFloat64(m.scans.WithLabelValues("d", "outer_t"))
+		return tableMetric(t, m, "lakesql_scans_total", "d", "inner_t") + tableMetric(t, m, "lakesql_scans_total", "d", "outer_t")
 	}
 	before := scans()
 	on := sortedStrings(format(c.mustQuery(q)))

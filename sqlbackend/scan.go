@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -41,7 +42,7 @@ func (t *Table) LookupPartitions(ctx *sql.Context, lookup sql.IndexLookup) (sql.
 	}
 	filter, err := rangesPredicate(ctx, t, lookup.Index, ranges)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	if keys, ok := t.primaryKeyPoints(ctx, lookup.Index, ranges); ok {
 		return sql.PartitionsToPartitionIter(keysPartition{keys: keys, filter: filter}), nil
@@ -69,7 +70,7 @@ func (t *Table) scan(ctx *sql.Context) (sql.RowIter, error) {
 	}
 	plan, err := t.plan(ctx)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	t.db.backend.opts.Metrics.RecordScan(t.db.name, t.name, plan)
 	rows, err := t.t.ExecutePlan(ctx, plan, table.ReadOptions{
@@ -77,7 +78,7 @@ func (t *Table) scan(ctx *sql.Context) (sql.RowIter, error) {
 		Parallelism: t.db.backend.opts.ReadParallelism,
 	})
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	return newRowIter(rows), nil
 }
@@ -108,7 +109,7 @@ func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 	}
 	plan, err := t.plan(ctx)
 	if err != nil {
-		return 0, false, mysqlError(err)
+		return 0, false, mysqlerr.From(err)
 	}
 	if plan.Fallback == nil {
 		n, err := plan.Scan.CountRows()
@@ -116,7 +117,7 @@ func (t *Table) RowCount(ctx *sql.Context) (uint64, bool, error) {
 			return uint64(n), rewritesOn(ctx), nil
 		}
 		if !errors.Is(err, scan.ErrCannotAnswer) {
-			return 0, false, mysqlError(err)
+			return 0, false, mysqlerr.From(err)
 		}
 	}
 	return uint64(fileRows(plan)), false, nil
@@ -130,7 +131,7 @@ func (t *Table) DataLength(ctx *sql.Context) (uint64, error) {
 	}
 	plan, err := t.plan(ctx)
 	if err != nil {
-		return 0, mysqlError(err)
+		return 0, mysqlerr.From(err)
 	}
 	var n int64
 	for _, b := range plan.Buckets {
@@ -173,11 +174,11 @@ func (it *rowIter) Next(*sql.Context) (sql.Row, error) {
 		return nil, io.EOF
 	}
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	out, err := toSQLRow(it.types, r)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 
 	"github.com/lakesql/lakesql/planner/ddl"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 )
 
 // ruleShowCreateTable is the analyzer rule id of replaceShowCreateTable.
@@ -63,7 +64,7 @@ func (s *showCreateTable) WithChildren(children ...sql.Node) (sql.Node, error) {
 func (s *showCreateTable) RowIter(*sql.Context, sql.Row) (sql.RowIter, error) {
 	text, err := ddl.ShowCreateTable(s.table.name, s.table.schema)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	return sql.RowsToRowIter(sql.Row{s.table.name, text}), nil
 }

@@ -3,302 +3,59 @@ package sqlbackend
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
-	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
-	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
+	"github.com/lakesql/lakesql/sqlbackend/systables"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
-// systemTableKind is one of Paimon's system tables, `table$kind`: its
-// columns, with Java's names and types (org.apache.paimon.table.system),
-// and how its rows are read.
-type systemTableKind struct {
-	name string
-	// snapshotScoped kinds describe the files of one snapshot: the one the
-	// statement pins, or the one AS OF selects, as Java time-travels
-	// $files, $manifests, $partitions and $buckets. The others list the
-	// table's current metadata and refuse AS OF.
-	snapshotScoped bool
-	fields         []spec.DataField
-	rows           func(ctx *sql.Context, src *systemSource) ([][]any, error)
-}
-
-// systemTableKinds are the system tables lakesql serves, by lower-case
-// kind.
-var systemTableKinds = kindsByName(
-	&systemTableKind{name: "snapshots", fields: snapshotsFields, rows: snapshotsRows},
-	&systemTableKind{name: "schemas", fields: schemasFields, rows: schemasRows},
-	&systemTableKind{name: "options", fields: optionsFields, rows: optionsRows},
-	&systemTableKind{name: "tags", fields: tagsFields, rows: tagsRows},
-	&systemTableKind{name: "consumers", fields: consumersFields, rows: consumersRows},
-	&systemTableKind{name: "files", snapshotScoped: true, fields: filesFields, rows: filesRows},
-	&systemTableKind{name: "manifests", snapshotScoped: true, fields: manifestsFields, rows: manifestsRows},
-	&systemTableKind{name: "partitions", snapshotScoped: true, fields: partitionsFields, rows: partitionsRows},
-	&systemTableKind{name: "buckets", snapshotScoped: true, fields: bucketsFields, rows: bucketsRows},
-)
-
-func kindsByName(kinds ...*systemTableKind) map[string]*systemTableKind {
-	out := make(map[string]*systemTableKind, len(kinds))
-	for _, k := range kinds {
-		out[k.name] = k
-	}
-	return out
-}
-
-// unservedPaimonKinds are Java system tables lakesql does not serve yet;
-// naming them gets "not supported" rather than "no such table".
-var unservedPaimonKinds = []string{"aggregation_fields", "binlog", "branches", "statistics"}
-
-// systemSource is what a system table reads: the base table and, for
-// snapshot-scoped kinds, the snapshot and the schema it is described in.
-type systemSource struct {
-	db, table string
-	t         *table.Table
-	io        fileio.FileIO
-	// snapshot is nil for a table without snapshots (and for kinds that
-	// are not snapshot-scoped).
-	snapshot *spec.Snapshot
-	// schema is the snapshot's own schema under AS OF, the latest schema
-	// otherwise, as Java's time travel switches the schema.
-	schema *spec.TableSchema
-	// location is the session time zone: commit times are shown as its
-	// wall clock (Java uses the JVM zone), so a commit_time pasted into
-	// AS OF selects that snapshot.
-	location *time.Location
-}
-
-// systemTable serves `table$kind`, Paimon's system tables.
+// systemTable serves `table$kind`, Paimon's system tables: the kinds that
+// read the table's rows (systables.RowKindOf) and branches here, as the
+// table itself is read, the metadata kinds through package systables.
 func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapshot.TimeTravel) (sql.Table, bool, error) {
 	stored, ok, err := d.resolveTable(ctx, base)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if read, ok := dataSystemKinds[strings.ToLower(kind)]; ok {
+	if read, ok := systables.RowKindOf(kind); ok {
 		return d.dataSystemTable(ctx, stored, read, asOf)
 	}
 	if branch, ok := strings.CutPrefix(kind, branchPrefix); ok && branch != "" {
 		return d.branchTable(ctx, stored, branch, asOf)
 	}
-	k, err := lookupSystemKind(d.name, stored, kind)
-	if err != nil {
-		return nil, false, err
-	}
-	if asOf != nil && !k.snapshotScoped {
-		return nil, false, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
-			"%s.%s$%s lists the table's current metadata and has no AS OF; time travel applies to %s",
-			d.name, stored, k.name, strings.Join(kindNames(true), ", "))
-	}
-	t, err := d.backend.OpenTable(ctx, d.name, stored)
-	if errors.Is(err, lakeerr.ErrNotFound) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, mysqlError(err)
-	}
-	src := &systemSource{db: d.name, table: stored, t: t, io: d.backend.FileIO(), location: sqltypes.SessionLocation(ctx)}
-	if k.snapshotScoped {
-		if err := src.pin(ctx, asOf); err != nil {
-			return nil, false, mysqlError(err)
-		}
-	}
-	return newSystemTable(k, src)
+	return systables.Open(ctx, systemTablesBackend{d.backend}, d.name, stored, kind, asOf)
 }
 
-func lookupSystemKind(db, base, kind string) (*systemTableKind, error) {
-	lower := strings.ToLower(kind)
-	if k, ok := systemTableKinds[lower]; ok {
-		return k, nil
+// systemTablesBackend is the backend as package systables needs it: its
+// snapshots are the statement's pins.
+type systemTablesBackend struct{ *Backend }
+
+// Snapshot implements systables.Backend.
+func (systemTablesBackend) Snapshot(ctx *sql.Context, db, name string, t *table.Table, asOf *snapshot.TimeTravel) (*spec.Snapshot, error) {
+	p, err := pinFor(ctx, db, name, t, asOf)
+	if err != nil || p.empty() {
+		return nil, err
 	}
-	if slices.Contains(unservedPaimonKinds, lower) {
-		return nil, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
-			"system table %s.%s$%s is not supported; the system tables are %s", db, base, kind, strings.Join(kindNames(false), ", "))
-	}
-	return nil, mysql.NewSQLError(mysql.ERNoSuchTable, "42S02",
-		"table '%s.%s$%s' doesn't exist: %q is not a system table; the system tables are %s",
-		db, base, kind, kind, strings.Join(kindNames(false), ", "))
+	return t.Snapshots().Resolve(ctx, p.timeTravel())
 }
 
-// kindNames lists the served kinds as `$kind`, sorted; only the
-// snapshot-scoped ones and those reading rows (which time-travel too) when
-// scopedOnly.
-func kindNames(scopedOnly bool) []string {
-	names := slices.Collect(maps.Keys(dataSystemKinds))
-	for name, k := range systemTableKinds {
-		if !scopedOnly || k.snapshotScoped {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	out := make([]string, len(names))
-	for i, name := range names {
-		out[i] = "$" + name
-	}
-	return out
-}
-
-// pin resolves the snapshot a snapshot-scoped system table describes at
-// bind time, as pinFor does for the table itself: the transaction's pin
-// (shared with the base table, so `t` and `t$files` agree in one
-// transaction) or the AS OF snapshot. A tag's snapshot is read from the
-// tag, which keeps it after snapshot-<id> has expired.
-func (src *systemSource) pin(ctx *sql.Context, asOf *snapshot.TimeTravel) error {
-	p, err := pinFor(ctx, src.db, src.table, src.t, asOf)
-	if err != nil {
-		return err
-	}
-	if !p.empty() {
-		if src.snapshot, err = src.t.Snapshots().Resolve(ctx, p.timeTravel()); err != nil {
-			return err
-		}
-	}
-	if asOf != nil && src.snapshot != nil {
-		src.schema, err = src.t.Schemas().Schema(ctx, src.snapshot.SchemaID)
-	} else {
-		src.schema, err = src.t.LatestSchema(ctx)
-	}
-	return err
-}
-
-// systemTableView is a system table as GMS sees it in one statement. Its
-// rows are read when GMS asks for them and hold storage values of the
-// kind's columns, converted like any table's.
-type systemTableView struct {
-	readOnly
-	kind   *systemTableKind
-	src    *systemSource
+// dataSystemView is `table$audit_log` or `table$ro` in one statement.
+type dataSystemView struct {
+	systables.ReadOnly
+	kind   systables.RowKind
+	base   *Table
 	schema sql.Schema
 }
 
-var _ sql.Table = (*systemTableView)(nil)
-
-func newSystemTable(k *systemTableKind, src *systemSource) (*systemTableView, bool, error) {
-	v := &systemTableView{readOnly: readOnlyTable(src.db, src.table, k.name), kind: k, src: src}
-	schema, err := sqltypes.Schema(v.Name(), k.fields, nil)
-	if err != nil {
-		return nil, false, mysqlError(err)
-	}
-	v.schema = schema
-	return v, true, nil
-}
-
-// Name implements sql.Nameable.
-func (v *systemTableView) Name() string { return v.src.table + "$" + v.kind.name }
-
-// String implements fmt.Stringer; EXPLAIN prints it.
-func (v *systemTableView) String() string {
-	name := v.src.db + "." + v.Name()
-	if !v.kind.snapshotScoped {
-		return name
-	}
-	if v.src.snapshot == nil {
-		return name + "@snapshot=none (empty table)"
-	}
-	return fmt.Sprintf("%s@snapshot=%d", name, v.src.snapshot.ID)
-}
-
-// Schema implements sql.Table.
-func (v *systemTableView) Schema() sql.Schema { return v.schema }
-
-// Collation implements sql.Table.
-func (v *systemTableView) Collation() sql.CollationID { return sqltypes.Collation }
-
-// Partitions implements sql.Table: metadata is read in one piece.
-func (v *systemTableView) Partitions(*sql.Context) (sql.PartitionIter, error) {
-	return sql.PartitionsToPartitionIter(wholeTable{}), nil
-}
-
-// PartitionRows implements sql.Table.
-func (v *systemTableView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
-	values, err := v.kind.rows(ctx, v.src)
-	if err != nil {
-		return nil, mysqlError(fmt.Errorf("%s.%s: %w", v.src.db, v.Name(), err))
-	}
-	rows := make([]sql.Row, len(values))
-	for i, r := range values {
-		row := make(sql.Row, len(r))
-		for j, val := range r {
-			if row[j], err = sqltypes.ToSQL(v.kind.fields[j].Type, val); err != nil {
-				return nil, mysqlError(err)
-			}
-		}
-		rows[i] = row
-	}
-	return sql.RowsToRowIter(rows...), nil
-}
-
-// Column types of the system tables, as Java declares them.
-func bigintType(nullable bool) spec.DataType {
-	return spec.DataType{Root: spec.BigInt, Nullable: nullable}
-}
-
-func intType(nullable bool) spec.DataType { return spec.DataType{Root: spec.Int, Nullable: nullable} }
-
-func stringType(nullable bool) spec.DataType {
-	return spec.DataType{Root: spec.VarChar, Length: spec.MaxVarLength, Nullable: nullable}
-}
-
-// timestampMillisType is TIMESTAMP(3), DataTypes.TIMESTAMP_MILLIS.
-func timestampMillisType(nullable bool) spec.DataType {
-	return spec.DataType{Root: spec.Timestamp, Precision: 3, Nullable: nullable}
-}
-
-func booleanType(nullable bool) spec.DataType {
-	return spec.DataType{Root: spec.Boolean, Nullable: nullable}
-}
-
-// columns numbers fields in order, as Java's TABLE_TYPE does.
-func columns(fields ...spec.DataField) []spec.DataField {
-	for i := range fields {
-		fields[i].ID = i
-	}
-	return fields
-}
-
-func column(name string, t spec.DataType) spec.DataField { return spec.DataField{Name: name, Type: t} }
-
-// optional turns an absent optional value into SQL NULL.
-func optional[T any](p *T) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-// erOpenAsReadOnly is ER_OPEN_AS_READONLY, MySQL's "Table '%s' is read
-// only".
-const erOpenAsReadOnly = 1036
-
-// readOnly makes a system table refuse every write with an error naming
-// it. Without it GMS refuses them itself, with "table doesn't support
-// INSERT INTO", which names neither the table nor the reason. GMS asks
-// for the editors only when it runs the statement, so the refusal comes
-// with the first row written, or when a statement that wrote no row
-// (INSERT … SELECT of nothing, DELETE matching nothing) completes.
-type readOnly struct {
-	// systemTable and baseTable are qualified names: db.t$kind and db.t.
-	systemTable, baseTable string
-}
-
-func readOnlyTable(db, base, kind string) readOnly {
-	return readOnly{systemTable: db + "." + base + "$" + kind, baseTable: db + "." + base}
-}
-
 var (
-	_ sql.InsertableTable   = (*systemTableView)(nil)
-	_ sql.ReplaceableTable  = (*systemTableView)(nil)
-	_ sql.UpdatableTable    = (*systemTableView)(nil)
-	_ sql.DeletableTable    = (*systemTableView)(nil)
-	_ sql.TruncateableTable = (*systemTableView)(nil)
+	_ sql.Table             = (*dataSystemView)(nil)
 	_ sql.InsertableTable   = (*dataSystemView)(nil)
 	_ sql.ReplaceableTable  = (*dataSystemView)(nil)
 	_ sql.UpdatableTable    = (*dataSystemView)(nil)
@@ -306,34 +63,69 @@ var (
 	_ sql.TruncateableTable = (*dataSystemView)(nil)
 )
 
-func (r readOnly) refusal(statement string) error {
-	return mysql.NewSQLError(erOpenAsReadOnly, mysql.SSUnknownSQLState,
-		"Table '%s' is read only: %s cannot change a system table; write to %s, or use the CALL sys.* procedures",
-		r.systemTable, statement, r.baseTable)
+func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind systables.RowKind, asOf *snapshot.TimeTravel) (sql.Table, bool, error) {
+	t, err := d.backend.OpenTable(ctx, d.name, stored)
+	if errors.Is(err, lakeerr.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, mysqlerr.From(err)
+	}
+	p, err := pinFor(ctx, d.name, stored, t, asOf)
+	if err != nil {
+		return nil, false, mysqlerr.From(err)
+	}
+	base, err := newTable(ctx, d, stored, t, p, asOf != nil)
+	if err != nil {
+		return nil, false, mysqlerr.From(err)
+	}
+	v := &dataSystemView{ReadOnly: systables.NewReadOnly(d.name, stored, kind.Name), kind: kind, base: base}
+	fields, primaryKeys := base.schema.Fields, base.schema.PrimaryKeys
+	if kind.Options.WithRowKind {
+		// Java's audit log has no primary key: a key may repeat across
+		// its change kinds in the streaming read it is made for.
+		fields, primaryKeys = append([]spec.DataField{table.RowKindField}, fields...), nil
+	}
+	if v.schema, err = sqltypes.Schema(v.Name(), fields, primaryKeys); err != nil {
+		return nil, false, mysqlerr.From(err)
+	}
+	return v, true, nil
 }
 
-// Inserter implements sql.InsertableTable.
-func (r readOnly) Inserter(*sql.Context) sql.RowInserter { return refusingEditor{r.refusal("INSERT")} }
+// Name implements sql.Nameable.
+func (v *dataSystemView) Name() string { return v.base.name + "$" + v.kind.Name }
 
-// Replacer implements sql.ReplaceableTable.
-func (r readOnly) Replacer(*sql.Context) sql.RowReplacer { return refusingEditor{r.refusal("REPLACE")} }
+// String implements fmt.Stringer; EXPLAIN prints it.
+func (v *dataSystemView) String() string {
+	return fmt.Sprintf("%s.%s@snapshot=%s", v.base.db.name, v.Name(), v.base.pin)
+}
 
-// Updater implements sql.UpdatableTable.
-func (r readOnly) Updater(*sql.Context) sql.RowUpdater { return refusingEditor{r.refusal("UPDATE")} }
+// Schema implements sql.Table.
+func (v *dataSystemView) Schema() sql.Schema { return v.schema }
 
-// Deleter implements sql.DeletableTable.
-func (r readOnly) Deleter(*sql.Context) sql.RowDeleter { return refusingEditor{r.refusal("DELETE")} }
+// Collation implements sql.Table.
+func (v *dataSystemView) Collation() sql.CollationID { return sqltypes.Collation }
 
-// Truncate implements sql.TruncateableTable.
-func (r readOnly) Truncate(*sql.Context) (int, error) { return 0, r.refusal("TRUNCATE") }
+// Partitions implements sql.Table: splits are read in parallel inside the
+// row iterator, as for the table itself.
+func (v *dataSystemView) Partitions(*sql.Context) (sql.PartitionIter, error) {
+	return sql.PartitionsToPartitionIter(wholeTable{}), nil
+}
 
-// refusingEditor fails every edit, and the statement, with err.
-type refusingEditor struct{ err error }
-
-func (e refusingEditor) StatementBegin(*sql.Context)                 {}
-func (e refusingEditor) DiscardChanges(*sql.Context, error) error    { return nil }
-func (e refusingEditor) StatementComplete(*sql.Context) error        { return e.err }
-func (e refusingEditor) Insert(*sql.Context, sql.Row) error          { return e.err }
-func (e refusingEditor) Update(*sql.Context, sql.Row, sql.Row) error { return e.err }
-func (e refusingEditor) Delete(*sql.Context, sql.Row) error          { return e.err }
-func (e refusingEditor) Close(*sql.Context) error                    { return nil }
+// PartitionRows implements sql.Table.
+func (v *dataSystemView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
+	if v.base.readsNothing() {
+		return sql.RowsToRowIter(), nil
+	}
+	plan, err := v.base.plan(ctx)
+	if err != nil {
+		return nil, mysqlerr.From(err)
+	}
+	opts := v.kind.Options
+	opts.Parallelism = v.base.db.backend.opts.ReadParallelism
+	rows, err := v.base.t.ExecutePlan(ctx, plan, opts)
+	if err != nil {
+		return nil, mysqlerr.From(err)
+	}
+	return newRowIter(rows), nil
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -82,7 +83,7 @@ func (w *tableWrite) dropCompaction(ctx *sql.Context) {
 // compaction did not, and deletes the compaction's outputs unless the
 // compact part's outcome is unknown (its snapshot may name them).
 func (w *tableWrite) compactionLost(ctx *sql.Context, res commit.Result, cpe *commit.CompactPartError) {
-	ctx.Warn(erErrorDuringCommit, "%s.%s: rows committed (%s), but the inline compaction was not: %v", w.db, w.name, res, cpe)
+	ctx.Warn(mysqlerr.ErrorDuringCommit, "%s.%s: rows committed (%s), but the inline compaction was not: %v", w.db, w.name, res, cpe)
 	ctx.GetLogger().Warnf("commit to %s.%s: rows committed (%s), inline compaction dropped: %v", w.db, w.name, res, cpe)
 	if !errors.Is(cpe, lakeerr.ErrUnknownOutcome) {
 		w.deleteCompactionOutputs(ctx, "not committed")

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/planner/rewrite"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/catalog"
 )
 
@@ -25,7 +27,7 @@ func (d *Database) CreateView(ctx *sql.Context, name, selectStatement, createVie
 	if errors.Is(err, catalog.ErrViewExists) {
 		return sql.ErrExistingView.New(d.name, name)
 	}
-	return mysqlError(err)
+	return mysqlerr.From(err)
 }
 
 // DropView implements sql.ViewDatabase.
@@ -37,14 +39,14 @@ func (d *Database) DropView(ctx *sql.Context, name string) error {
 	if errors.Is(err, catalog.ErrViewNotFound) {
 		return sql.ErrViewDoesNotExist.New(d.name, name)
 	}
-	return mysqlError(err)
+	return mysqlerr.From(err)
 }
 
 // GetViewDefinition implements sql.ViewDatabase.
 func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDefinition, bool, error) {
 	v, ok, err := d.backend.catalog.GetView(ctx, d.name, name)
 	if err != nil || !ok {
-		return sql.ViewDefinition{}, false, mysqlError(err)
+		return sql.ViewDefinition{}, false, mysqlerr.From(err)
 	}
 	return viewDefinition(v), true, nil
 }
@@ -53,7 +55,7 @@ func (d *Database) GetViewDefinition(ctx *sql.Context, name string) (sql.ViewDef
 func (d *Database) AllViews(ctx *sql.Context) ([]sql.ViewDefinition, error) {
 	views, err := d.backend.catalog.ListViews(ctx, d.name)
 	if err != nil {
-		return nil, mysqlError(err)
+		return nil, mysqlerr.From(err)
 	}
 	out := make([]sql.ViewDefinition, len(views))
 	for i, v := range views {
@@ -74,6 +76,6 @@ func sqlMode(ctx *sql.Context) string {
 // isCreateOrReplaceView reports whether a statement is CREATE OR REPLACE
 // VIEW: OR REPLACE follows CREATE directly in MySQL's grammar.
 func isCreateOrReplaceView(stmt string) bool {
-	words := strings.Fields(strings.ToUpper(skipStatementPrefix(stmt)))
+	words := strings.Fields(strings.ToUpper(rewrite.StatementStart(stmt)))
 	return len(words) >= 3 && words[0] == "CREATE" && words[1] == "OR" && words[2] == "REPLACE"
 }

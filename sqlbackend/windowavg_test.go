@@ -39,7 +39,7 @@ func querySchema(t *testing.T, c *conn, q string) sql.Schema {
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-	if _, err := drainWindowInput(ctx, iter); err != nil {
+	if _, err := sql.RowIterToRows(ctx, iter); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return sch

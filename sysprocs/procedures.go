@@ -48,7 +48,7 @@ type Options struct {
 
 // Observer is told what the maintenance procedures did to a table, named
 // by database and table as stored. The server's metrics implement it
-// (sqlbackend.Metrics); procedures call it after their work is done, and
+// (sqlbackend/metrics); procedures call it after their work is done, and
 // Compacted also after a compaction failed.
 type Observer interface {
 	// Compacted reports a run of sys.compact, err its failure.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lakesql/lakesql/server"
-	"github.com/lakesql/lakesql/sqlbackend"
+	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -162,7 +162,7 @@ type compactService struct {
 	skipped    map[string]bool
 	// metrics counts compactions and the sorted runs they leave, served
 	// with --metrics-listen; nil counts nothing.
-	metrics *sqlbackend.Metrics
+	metrics *metrics.Metrics
 }
 
 func newCompactService(cfg compactConfig, cat server.Catalog, out io.Writer) *compactService {
@@ -288,7 +288,7 @@ func (s *compactService) serveMetrics(addr string) (stop func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	s.metrics = sqlbackend.NewMetrics()
+	s.metrics = metrics.New()
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", s.metrics.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

@@ -1,10 +1,11 @@
 // Package archtest enforces the dependency direction of the repository:
 // the layers of layers_test.go, bottom to top storage/fileio,
 // storage/spec, the rest of storage/*, storage/table, catalog and commit,
-// the writers and maintenance, planner, sqlbackend and sysprocs, server,
-// cmd; test support (internal/testkit) above them all, imported only by
-// tests. forbiddenFor adds what layers cannot say: which outside modules a
-// layer may not use, and which packages of one layer must not meet.
+// the writers and maintenance, planner, the parts of sqlbackend,
+// sqlbackend and sysprocs, server, cmd; test support (internal/testkit)
+// above them all, imported only by tests. forbiddenFor adds what layers
+// cannot say: which outside modules a layer may not use, and which
+// packages of one layer must not meet.
 package archtest
 
 import (

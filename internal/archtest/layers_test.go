@@ -2,8 +2,9 @@ package archtest
 
 // layers are the ranks of the repository, bottom first:
 //
-//	server -> sqlbackend/sysprocs -> planner -> storage/write,compact,maintenance
-//	-> storage/table,catalog,commit -> storage/* -> storage/spec -> storage/fileio
+//	server -> sqlbackend,sysprocs -> sqlbackend/* -> planner
+//	-> storage/write,compact,maintenance -> storage/table,catalog,commit
+//	-> storage/* -> storage/spec -> storage/fileio
 //
 // A package may import packages of its own layer and of the layers below,
 // never of a layer above; its tests may also import test support
@@ -75,6 +76,19 @@ var layers = []layer{
 		"planner/ddl",
 		"planner/rewrite",
 		"planner/sqltypes",
+	}},
+	// The parts of the SQL backend that need none of its tables, pins or
+	// transactions: sqlbackend imports them, and they never import it.
+	{"sql parts", []string{
+		// Corrections of go-mysql-server's plans, types and execution:
+		// they read GMS's nodes, never lakesql's tables.
+		"sqlbackend/gmsfix",
+		"sqlbackend/metrics",
+		// The MySQL errors every part of the backend sends.
+		"sqlbackend/mysqlerr",
+		// The metadata system tables, over a table and the snapshot the
+		// backend hands them.
+		"sqlbackend/systables",
 	}},
 	{"sql", []string{
 		"sqlbackend",
