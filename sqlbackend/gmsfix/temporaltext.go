@@ -1,4 +1,4 @@
-package sqlbackend
+package gmsfix
 
 import (
 	"fmt"
