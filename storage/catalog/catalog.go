@@ -55,6 +55,11 @@ const (
 	systemTableSeparator = "$"
 )
 
+// defaultViewVersionsKept: views change rarely, so a hundred small files
+// per view bound the listing while making a reused version number need a
+// writer that slept through a hundred changes.
+const defaultViewVersionsKept = 100
+
 // Catalog is a filesystem catalog over one warehouse. It keeps no state
 // besides its configuration and is safe for concurrent use.
 type Catalog struct {
@@ -64,6 +69,9 @@ type Catalog struct {
 	// metastore names the databases and tables when the warehouse uses a
 	// JDBC catalog; nil means the directories name them.
 	metastore Metastore
+	// viewVersionsKept is how many versions of a view stay below the
+	// newest (see landedLatest).
+	viewVersionsKept int64
 }
 
 // New returns the catalog of the warehouse at the root directory warehouse
@@ -76,7 +84,7 @@ func New(io fileio.FileIO, warehouse string, now func() time.Time) *Catalog {
 	if warehouse == "" {
 		warehouse = "."
 	}
-	return &Catalog{io: io, warehouse: warehouse, now: now}
+	return &Catalog{io: io, warehouse: warehouse, now: now, viewVersionsKept: defaultViewVersionsKept}
 }
 
 // Warehouse is the root directory of the catalog.

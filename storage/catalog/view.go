@@ -27,7 +27,9 @@ import (
 // Each change publishes the next version with FileIO.PutIfAbsent, so
 // concurrent creators, replacers and droppers of one view serialize on the
 // version number, as schema changes of a table do on the schema id; a drop
-// publishes a tombstone. Older versions are deleted after a change lands.
+// publishes a tombstone. Versions more than viewVersionsKept below the
+// newest are deleted after a change lands (see landedLatest for why they
+// are not all deleted at once).
 
 // viewsDirName is the directory of a database's views.
 const viewsDirName = ".lakesql-views"
@@ -156,16 +158,48 @@ func (c *Catalog) publishView(ctx context.Context, db, name string, file viewFil
 			}
 			return err
 		}
-		err = c.io.PutIfAbsent(ctx, viewPath(dir, latest+1), data)
+		next := latest + 1
+		err = c.io.PutIfAbsent(ctx, viewPath(dir, next), data)
 		if errors.Is(err, fileio.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("write view %s.%s: %w", db, name, err)
 		}
-		c.deleteOldViewVersions(ctx, dir, latest+1)
-		return nil
+		landed, err := c.landedLatest(ctx, dir, next)
+		if err != nil {
+			return fmt.Errorf("write view %s.%s: %w", db, name, err)
+		}
+		if landed {
+			c.deleteOldViewVersions(ctx, dir, next-c.viewVersionsKept)
+			return nil
+		}
 	}
+}
+
+// landedLatest reports whether version, just put, took a number no
+// version had before. A change deletes the versions more than
+// viewVersionsKept below its own, so a writer that read the versions
+// long ago can put a number that existed and was deleted: the put
+// succeeds, but newer versions exist and readers, who read the newest,
+// never see it: a lost change. Version v is deleted only once a version
+// above v+viewVersionsKept exists, so such a version is the sign of a
+// reused number; the put is taken back (nobody reads it) and the change
+// retried on the current version. (A put whose number was new may, in
+// theory, see that many changes land before it looks: it is then
+// applied again, never lost.)
+func (c *Catalog) landedLatest(ctx context.Context, dir string, version int64) (bool, error) {
+	versions, err := c.viewVersions(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	if len(versions) > 0 && versions[len(versions)-1] > version+c.viewVersionsKept {
+		if err := c.io.Delete(ctx, viewPath(dir, version)); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+			return false, err
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // deleteOldViewVersions deletes the versions before latest; one left
