@@ -94,16 +94,93 @@ func startFlink(t *testing.T, dir, log string, args ...string) *flinkProc {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, err := startFlinkIn(f, dir, log, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.kill() })
+	return p
+}
+
+// startFlinkIn starts the runner with its output going to f, which it
+// closes when the runner ends.
+func startFlinkIn(f *os.File, dir, log string, args ...string) (*flinkProc, error) {
 	cmd := exec.Command("bash", append([]string{filepath.Join(dir, "run.sh"), "sql"}, args...)...)
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		f.Close()
+		return nil, err
 	}
 	p := &flinkProc{cmd: cmd, log: log, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait(); f.Close() }()
-	t.Cleanup(func() { p.kill() })
-	return p
+	return p, nil
+}
+
+// compactorRounds is how many rounds one JVM of the dedicated
+// compaction job runs: one JVM repeating CALL sys.compact every 3 s for
+// ten minutes ran out of direct memory (Flink's NetworkBufferPool: each
+// round is a MiniCluster job), so the job is a fresh JVM every 40 rounds,
+// as a cron-started compaction job would be.
+const compactorRounds = 40
+
+// dedicatedCompactor runs the runner with args for compactorRounds rounds
+// at a time until stop exists; done reports the first failure, or nil.
+type dedicatedCompactor struct {
+	mu      sync.Mutex
+	current *flinkProc
+	done    chan error
+}
+
+func startCompactor(t *testing.T, dir, log, stop string, args ...string) *dedicatedCompactor {
+	c := &dedicatedCompactor{done: make(chan error, 1)}
+	args = append(args, "--rounds", fmt.Sprint(compactorRounds))
+	go func() { c.done <- c.run(dir, log, stop, args) }()
+	t.Cleanup(c.kill)
+	return c
+}
+
+func (c *dedicatedCompactor) run(dir, log, stop string, args []string) error {
+	for {
+		f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		p, err := startFlinkIn(f, dir, log, args...)
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.current = p
+		c.mu.Unlock()
+		if err := <-p.done; err != nil {
+			return fmt.Errorf("%v: %s", err, flinkFailure(log))
+		}
+		if _, err := os.Stat(stop); err == nil {
+			return nil
+		}
+	}
+}
+
+func (c *dedicatedCompactor) kill() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.current != nil {
+		c.current.kill()
+	}
+}
+
+// wait waits for the compactor to stop after stop was written.
+func (c *dedicatedCompactor) wait(t *testing.T, timeout time.Duration) {
+	t.Helper()
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Fatalf("flink compaction job: %v", err)
+		}
+	case <-time.After(timeout):
+		t.Fatalf("flink compaction job still running after %s", timeout)
+	}
 }
 
 // kill ends the process group at once (SIGKILL: a crash, no savepoint).
@@ -230,12 +307,12 @@ FROM gen;
 	// The dedicated compaction job of the write-only variant: Flink's
 	// CALL sys.compact in batch mode, every 3 s, until stop exists.
 	stop := filepath.Join(wh, "flink-compact.stop")
-	var compactor *flinkProc
+	var compactor *dedicatedCompactor
 	compactLog := filepath.Join(wh, "flink-compact.log")
 	if writeOnly {
 		cs := filepath.Join(wh, "flink-compact.sql")
 		writeFile(t, cs, "CALL sys.compact(`table` => 'pay.payments', `options` => 'commit.user-prefix=flink-compact');\n")
-		compactor = startFlink(t, dir, compactLog, append([]string{"--warehouse", wh, "--file", cs, "--batch", "--repeat-ms", "3000", "--until-file", stop},
+		compactor = startCompactor(t, dir, compactLog, stop, append([]string{"--warehouse", wh, "--file", cs, "--batch", "--repeat-ms", "3000", "--until-file", stop},
 			flinkCatalogArgs(catalog)...)...)
 	}
 

@@ -27,7 +27,7 @@ import java.util.Locale;
  * <pre>
  * sql --warehouse W --file F [--catalog-option KEY=VALUE]... [--config KEY=VALUE]... [--batch] [--parallelism N]
  *     [--checkpoint-ms MS --checkpoint-dir D [--restore latest|PATH]]
- *     [--repeat-ms MS --until-file STOP]
+ *     [--repeat-ms MS --until-file STOP [--rounds N]]
  * </pre>
  *
  * Streaming mode (the default) checkpoints every --checkpoint-ms into
@@ -39,7 +39,8 @@ import java.util.Locale;
  * checkpoint. Each statement runs in turn; one that starts a job waits for it
  * to end (a bounded source ends; an unbounded one runs until the process is
  * killed). With --repeat-ms the whole file runs again every MS milliseconds
- * until the file STOP exists (a dedicated compaction job: CALL sys.compact).
+ * until the file STOP exists (a dedicated compaction job: CALL sys.compact),
+ * or for N rounds with --rounds.
  * --config KEY=VALUE (repeatable) sets a Flink configuration option over
  * the runner's own settings, e.g. restart-strategy.type=none so that a batch job's
  * failure ends the run instead of restarting it (TableEnvironment takes no
@@ -100,6 +101,7 @@ public final class FlinkTool {
         boolean batch = false;
         int parallelism = 1;
         long checkpointMs = 1000, repeatMs = 0;
+        int rounds = 0, round = 0;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--warehouse": warehouse = args[++i]; break;
@@ -113,6 +115,7 @@ public final class FlinkTool {
                 case "--restore": restore = args[++i]; break;
                 case "--repeat-ms": repeatMs = Long.parseLong(args[++i]); break;
                 case "--until-file": untilFile = args[++i]; break;
+                case "--rounds": rounds = Integer.parseInt(args[++i]); break;
                 default: throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -168,7 +171,7 @@ public final class FlinkTool {
             while (System.currentTimeMillis() < until && !new File(untilFile).exists()) {
                 Thread.sleep(50);
             }
-        } while (!new File(untilFile).exists());
+        } while (!new File(untilFile).exists() && (rounds == 0 || ++round < rounds));
     }
 
     /** setAll sets each --config KEY=VALUE pair, over the runner's own settings. */
