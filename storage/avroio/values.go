@@ -1,8 +1,6 @@
 package avroio
 
 import (
-	"math/big"
-
 	"github.com/hamba/avro/v2"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -148,35 +146,13 @@ func (c *compiler) decimal(w avro.Schema, t spec.DataType, path string) (readFun
 	}
 	scale := t.Scale
 	if size < 0 {
-		return func(s *state) any { return decimalFromBytes(s.r.ReadBytes(), scale) }, nil
+		return func(s *state) any { return spec.DecimalFromUnscaledBytes(s.r.ReadBytes(), scale) }, nil
 	}
 	return func(s *state) any {
 		b := make([]byte, size)
 		s.r.Read(b)
-		return decimalFromBytes(b, scale)
+		return spec.DecimalFromUnscaledBytes(b, scale)
 	}, nil
-}
-
-// decimalFromBytes decodes a big-endian two's-complement unscaled value
-// (Java's new BigInteger(bytes)).
-func decimalFromBytes(b []byte, scale int) spec.DecimalValue {
-	if len(b) <= 8 {
-		var unscaled int64
-		for _, c := range b {
-			unscaled = unscaled<<8 | int64(c)
-		}
-		if len(b) > 0 && len(b) < 8 {
-			// Sign-extend from the top bit of the first byte.
-			shift := 64 - 8*len(b)
-			unscaled = unscaled << shift >> shift
-		}
-		return spec.NewDecimal(unscaled, scale)
-	}
-	unscaled := new(big.Int).SetBytes(b)
-	if b[0]&0x80 != 0 {
-		unscaled.Sub(unscaled, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
-	}
-	return spec.NewDecimalBig(unscaled, scale)
 }
 
 func logical(p *avro.PrimitiveSchema) avro.LogicalType {

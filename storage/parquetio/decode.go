@@ -1,8 +1,6 @@
 package parquetio
 
 import (
-	"math/big"
-
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -95,30 +93,9 @@ func (b *readerBuilder) decimalDecoder(n *schemaNode, t spec.DataType, path stri
 	case format.Int64:
 		return func(v *parquet.Value) any { return spec.NewDecimal(v.Int64(), scale) }, nil
 	case format.FixedLenByteArray, format.ByteArray:
-		return func(v *parquet.Value) any { return decimalFromBytes(v.ByteArray(), scale) }, nil
+		return func(v *parquet.Value) any { return spec.DecimalFromUnscaledBytes(v.ByteArray(), scale) }, nil
 	}
 	return nil, unsupportedf(b.file, "column %s: cannot read parquet %s as DECIMAL", path, n.physical())
-}
-
-// decimalFromBytes decodes a big-endian two's-complement unscaled value.
-func decimalFromBytes(b []byte, scale int) spec.DecimalValue {
-	if len(b) <= 8 {
-		var unscaled int64
-		for _, c := range b {
-			unscaled = unscaled<<8 | int64(c)
-		}
-		if len(b) > 0 && len(b) < 8 {
-			// Sign-extend from the top bit of the first byte.
-			shift := 64 - 8*len(b)
-			unscaled = unscaled << shift >> shift
-		}
-		return spec.NewDecimal(unscaled, scale)
-	}
-	unscaled := new(big.Int).SetBytes(b)
-	if b[0]&0x80 != 0 {
-		unscaled.Sub(unscaled, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
-	}
-	return spec.NewDecimalBig(unscaled, scale)
 }
 
 func isByteArray(n *schemaNode) bool {

@@ -154,6 +154,26 @@ func getFixedValue(src []byte, t DataType) any {
 	return int64(binary.LittleEndian.Uint64(src))
 }
 
+// DecimalFromUnscaledBytes decodes the unscaled value of a DECIMAL stored
+// as bytes (Parquet's and Avro's BYTES/FIXED decimals), big-endian two's
+// complement as Java's new BigInteger(bytes), without a big.Int when it
+// fits 64 bits.
+func DecimalFromUnscaledBytes(b []byte, scale int) DecimalValue {
+	if len(b) > 8 {
+		return NewDecimalBig(javaBigIntegerFromBytes(b), scale)
+	}
+	var unscaled int64
+	for _, c := range b {
+		unscaled = unscaled<<8 | int64(c)
+	}
+	if len(b) > 0 && len(b) < 8 {
+		// Sign-extend from the top bit of the first byte.
+		shift := 64 - 8*len(b)
+		unscaled = unscaled << shift >> shift
+	}
+	return NewDecimal(unscaled, scale)
+}
+
 // javaBigIntegerFromBytes is new BigInteger(bytes): big-endian two's complement.
 func javaBigIntegerFromBytes(b []byte) *big.Int {
 	x := new(big.Int).SetBytes(b)
