@@ -118,11 +118,13 @@ func startFlinkIn(f *os.File, dir, log string, args ...string) (*flinkProc, erro
 }
 
 // compactorRounds is how many rounds one JVM of the dedicated
-// compaction job runs: one JVM repeating CALL sys.compact every 3 s for
-// ten minutes ran out of direct memory (Flink's NetworkBufferPool: each
-// round is a MiniCluster job), so the job is a fresh JVM every 40 rounds,
-// as a cron-started compaction job would be.
-const compactorRounds = 40
+// compaction job runs: one JVM repeating CALL sys.compact every 3 s ran
+// out of direct memory after some minutes, sooner as the table grew
+// (each round is a MiniCluster job, and the zstd decompressors Hadoop's
+// CodecPool hands out for every file read hold direct buffers), so the
+// job is a fresh JVM every 10 rounds, as a cron-started compaction job
+// would be, with 1.5 GB of direct memory (run.sh).
+const compactorRounds = 10
 
 // dedicatedCompactor runs the runner with args for compactorRounds rounds
 // at a time until stop exists; done reports the first failure, or nil.
