@@ -38,6 +38,21 @@ type fieldAggregator interface {
 	reset()
 }
 
+// reversedAggregator is implemented by the aggregators whose aggReversed is
+// not agg with its arguments swapped (Java's default).
+type reversedAggregator interface {
+	aggReversed(acc, in any) (any, error)
+}
+
+// aggReversed folds an input older than the accumulator in front of it, as
+// FieldAggregator.aggReversed does.
+func aggReversed(a fieldAggregator, acc, in any) (any, error) {
+	if r, ok := a.(reversedAggregator); ok {
+		return r.aggReversed(acc, in)
+	}
+	return a.agg(in, acc)
+}
+
 // aggregatorFactory makes a column's aggregator; stateful aggregators
 // (first_value) need one instance per merge function.
 type aggregatorFactory func() fieldAggregator
@@ -91,6 +106,10 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		agg = boolAgg{retractRefusal: refuse, or: name == aggBoolOr}
 	case aggPrimaryKey:
 		agg = primaryKeyAgg{}
+	case aggCollect:
+		return newCollectAgg(col, opts)
+	case aggMergeMap:
+		return newMergeMapAgg(col)
 	default:
 		return nil, fmt.Errorf("%w: aggregate function %s", lakeerr.ErrUnsupported, name)
 	}
@@ -164,6 +183,10 @@ type ignoreRetractAgg struct {
 }
 
 func (ignoreRetractAgg) retract(acc, _ any) (any, error) { return acc, nil }
+
+func (i ignoreRetractAgg) aggReversed(acc, in any) (any, error) {
+	return aggReversed(i.fieldAggregator, acc, in)
+}
 
 // lastValueAgg mirrors FieldLastValueAgg.
 type lastValueAgg struct{ stateless }
