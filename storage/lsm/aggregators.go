@@ -110,6 +110,8 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		return newCollectAgg(col, opts)
 	case aggMergeMap:
 		return newMergeMapAgg(col)
+	case aggRBM32:
+		return newRBM32Agg(col, refuse)
 	default:
 		return nil, fmt.Errorf("%w: aggregate function %s", lakeerr.ErrUnsupported, name)
 	}
