@@ -112,6 +112,8 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		return newMergeMapAgg(col)
 	case aggRBM32:
 		return newRBM32Agg(col, refuse)
+	case aggNestedUpdate:
+		return newNestedUpdateAgg(col, opts)
 	default:
 		return nil, fmt.Errorf("%w: aggregate function %s", lakeerr.ErrUnsupported, name)
 	}

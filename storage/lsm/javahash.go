@@ -105,16 +105,22 @@ func (s *javaHashSet) put(v any, replace func(at int)) error {
 	if err != nil {
 		return err
 	}
+	s.putHashed(h, key, v, replace)
+	return nil
+}
+
+// putHashed is put of a value whose hash code and equality key the caller
+// computed (a BinaryRow's: its murmur hash and its bytes).
+func (s *javaHashSet) putHashed(h int32, key, v any, replace func(at int)) {
 	if at, ok := s.seen[key]; ok {
 		if replace != nil {
 			replace(at)
 		}
-		return nil
+		return
 	}
 	s.seen[key] = len(s.values)
 	s.values = append(s.values, v)
 	s.hashes = append(s.hashes, h)
-	return nil
 }
 
 // has reports whether v is in the set; a nil set holds nothing.
