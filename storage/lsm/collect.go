@@ -93,8 +93,12 @@ func hashDistinct(lists ...[]any) (any, error) {
 			}
 		}
 	}
-	out := make([]any, 0, len(set.values))
-	for _, i := range set.order() {
+	order, err := set.order()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, len(order))
+	for _, i := range order {
 		out = append(out, set.values[i])
 	}
 	return out, nil
@@ -190,7 +194,7 @@ func (mergeMapAgg) agg(acc, in any) (any, error) {
 	if err := m.putAll(b, nil); err != nil {
 		return nil, err
 	}
-	return m.value(), nil
+	return m.value()
 }
 
 func (mergeMapAgg) retract(acc, in any) (any, error) {
@@ -214,7 +218,7 @@ func (mergeMapAgg) retract(acc, in any) (any, error) {
 	if err := m.putAll(a, removed); err != nil {
 		return nil, err
 	}
-	return m.value(), nil
+	return m.value()
 }
 
 // javaHashMap is a java.util.HashMap of MAP entries.
@@ -247,14 +251,17 @@ func (m *javaHashMap) putAll(src spec.MapValue, skip *javaHashSet) error {
 	return nil
 }
 
-func (m *javaHashMap) value() spec.MapValue {
-	order := m.keys.order()
+func (m *javaHashMap) value() (any, error) {
+	order, err := m.keys.order()
+	if err != nil {
+		return nil, err
+	}
 	out := spec.MapValue{Keys: make([]any, 0, len(order)), Values: make([]any, 0, len(order))}
 	for _, i := range order {
 		out.Keys = append(out.Keys, m.keys.values[i])
 		out.Values = append(out.Values, m.values[i])
 	}
-	return out
+	return out, nil
 }
 
 func mapOperands(acc, in any) (spec.MapValue, spec.MapValue, error) {

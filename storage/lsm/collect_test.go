@@ -22,6 +22,15 @@ func list(vs ...any) []any { return vs }
 
 var distinct = map[string]string{"fields.v.distinct": "true"}
 
+// multiples is n multiples of step followed by extra.
+func multiples(n, step int, extra int32) []any {
+	out := list()
+	for i := 0; i < n; i++ {
+		out = append(out, int32(i*step))
+	}
+	return append(out, extra)
+}
+
 // The distinct and merge_map orders are Java's HashSet and HashMap
 // iteration orders, as printed by FieldCollectAgg and FieldMergeMapAgg of
 // paimon-bundle 1.4.2 for the same inputs.
@@ -49,6 +58,20 @@ func TestAggregateCollect(t *testing.T) {
 		{name: "distinct resized table", typ: arrayType, options: distinct, inputs: []aggInput{add(grow), add(list(int32(5)))},
 			want: list(int32(0), int32(98), int32(35), int32(133), int32(5), int32(70), int32(7), int32(105), int32(42), int32(77),
 				int32(14), int32(112), int32(49), int32(84), int32(21), int32(119), int32(56), int32(91), int32(28), int32(126), int32(63))},
+		{name: "distinct collisions double a small table", typ: arrayType, options: distinct,
+			inputs: []aggInput{add(multiples(9, 16, 5)), add(list(int32(3)))},
+			want: list(int32(0), int32(32), int32(64), int32(96), int32(128), int32(3), int32(5),
+				int32(16), int32(48), int32(80), int32(112))},
+		{name: "distinct eight collisions", typ: arrayType, options: distinct,
+			inputs: []aggInput{add(multiples(8, 16, 5)), add(list(int32(3)))},
+			want: list(int32(0), int32(16), int32(32), int32(48), int32(64), int32(80), int32(96), int32(112),
+				int32(3), int32(5))},
+		{name: "distinct ten collisions double twice", typ: arrayType, options: distinct,
+			inputs: []aggInput{add(multiples(10, 64, 5)), add(list(int32(3)))},
+			want: list(int32(0), int32(64), int32(128), int32(192), int32(256), int32(320), int32(384), int32(448),
+				int32(512), int32(576), int32(3), int32(5))},
+		{name: "distinct tree bin refused", typ: arrayType, options: distinct,
+			inputs: []aggInput{add(multiples(11, 64, 5))}, wantErr: lakeerr.ErrUnsupported},
 		{name: "distinct strings", typ: arrayOf(stringType), options: distinct,
 			inputs: []aggInput{add(list("apple", "b", "kiwi", "b")), add(list("banana", "cherry!", "a"))},
 			want:   list("a", "apple", "kiwi", "cherry!", "b", "banana")},

@@ -3,7 +3,6 @@ package lsm
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -66,25 +65,50 @@ func javaHashKey(v any) (int32, any, error) {
 
 // javaHashOrder returns the positions of distinct keys, inserted in slice
 // order into a HashMap of default capacity (16) and load factor (0.75), in
-// the map's iteration order: by bucket of the spread hash (h ^ h>>>16) in the
-// final table, and within a bucket by first insertion (resizes split buckets
-// without reordering). Tree bins (8+ collisions in one bucket) are not
-// modelled.
-func javaHashOrder(hashes []int32) []int {
-	capacity := 16
-	for len(hashes) > capacity*3/4 {
-		capacity *= 2
+// the map's iteration order: bucket by bucket of the spread hash
+// (h ^ h>>>16), each bucket in insertion order (resizes split buckets without
+// reordering). It replays the insertions because a ninth node in one bucket
+// also doubles a table smaller than 64 (HashMap.treeifyBin); in a larger
+// table that bucket becomes a red-black tree, whose order is not modelled,
+// and the merge is refused.
+func javaHashOrder(hashes []int32) ([]int, error) {
+	table := make([][]int, 16)
+	for i, h := range hashes {
+		b := javaBucket(h, len(table))
+		table[b] = append(table[b], i)
+		if len(table[b]) > 8 {
+			if len(table) >= 64 {
+				return nil, fmt.Errorf("%w: aggregate cannot order %d values colliding in one Java HashMap bucket",
+					lakeerr.ErrUnsupported, len(table[b]))
+			}
+			table = resizeJavaTable(table, hashes)
+		}
+		if i+1 > len(table)*3/4 {
+			table = resizeJavaTable(table, hashes)
+		}
 	}
-	bucket := func(i int) int {
-		h := hashes[i]
-		return int((h ^ int32(uint32(h)>>16)) & int32(capacity-1))
+	order := make([]int, 0, len(hashes))
+	for _, bucket := range table {
+		order = append(order, bucket...)
 	}
-	order := make([]int, len(hashes))
-	for i := range order {
-		order[i] = i
+	return order, nil
+}
+
+func javaBucket(h int32, capacity int) int {
+	return int((h ^ int32(uint32(h)>>16)) & int32(capacity-1))
+}
+
+// resizeJavaTable is HashMap.resize: the table doubles and each bucket
+// splits into two, keeping its order.
+func resizeJavaTable(table [][]int, hashes []int32) [][]int {
+	grown := make([][]int, 2*len(table))
+	for _, bucket := range table {
+		for _, i := range bucket {
+			b := javaBucket(hashes[i], len(grown))
+			grown[b] = append(grown[b], i)
+		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return bucket(a) - bucket(b) })
-	return order
+	return grown
 }
 
 // javaHashSet collects values as a java.util.HashSet does: duplicates
@@ -137,4 +161,4 @@ func (s *javaHashSet) has(v any) (bool, error) {
 }
 
 // order is the iteration order of the set as positions into s.values.
-func (s *javaHashSet) order() []int { return javaHashOrder(s.hashes) }
+func (s *javaHashSet) order() ([]int, error) { return javaHashOrder(s.hashes) }

@@ -78,7 +78,7 @@ func (n nestedUpdateAgg) agg(acc, in any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.list(nil), nil
+	return m.list(nil)
 }
 
 func (n nestedUpdateAgg) retract(acc, in any) (any, error) {
@@ -107,7 +107,7 @@ func (n nestedUpdateAgg) retract(acc, in any) (any, error) {
 		}
 		removed[string(key)] = true
 	}
-	return m.list(removed), nil
+	return m.list(removed)
 }
 
 // removeEqual drops every row equal to a retracted one, as Java's removeIf
@@ -164,14 +164,18 @@ func (n nestedUpdateAgg) keyed(rows []any) (*keyedRows, error) {
 // list lists the map's rows in iteration order, leaving out removed keys
 // (HashMap.remove leaves the others' order and the table's size as they
 // are).
-func (m *keyedRows) list(removed map[string]bool) []any {
+func (m *keyedRows) list(removed map[string]bool) (any, error) {
+	order, err := m.keys.order()
+	if err != nil {
+		return nil, err
+	}
 	out := []any{}
-	for _, i := range m.keys.order() {
+	for _, i := range order {
 		if !removed[m.keys.values[i].(string)] {
 			out = append(out, m.rows[i])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // key is the BinaryRow of the row's nested-key fields (Java's projection
