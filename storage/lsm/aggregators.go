@@ -31,7 +31,8 @@ const (
 // org.apache.paimon.mergetree.compact.aggregate.FieldAggregator: agg folds an
 // addition into the accumulator, retract folds a retraction out of it, and
 // reset clears per-key state. Folding an older record in front of the
-// accumulator (Java's aggReversed) is agg with the arguments swapped.
+// accumulator (Java's aggReversed) is agg with the arguments swapped unless
+// the aggregator is a reversedAggregator.
 type fieldAggregator interface {
 	agg(acc, in any) (any, error)
 	retract(acc, in any) (any, error)
