@@ -31,11 +31,27 @@ const (
 // org.apache.paimon.mergetree.compact.aggregate.FieldAggregator: agg folds an
 // addition into the accumulator, retract folds a retraction out of it, and
 // reset clears per-key state. Folding an older record in front of the
-// accumulator (Java's aggReversed) is agg with the arguments swapped.
+// accumulator (Java's aggReversed) is agg with the arguments swapped unless
+// the aggregator is a reversedAggregator.
 type fieldAggregator interface {
 	agg(acc, in any) (any, error)
 	retract(acc, in any) (any, error)
 	reset()
+}
+
+// reversedAggregator is implemented by the aggregators whose aggReversed is
+// not agg with its arguments swapped (Java's default).
+type reversedAggregator interface {
+	aggReversed(acc, in any) (any, error)
+}
+
+// aggReversed folds an input older than the accumulator in front of it, as
+// FieldAggregator.aggReversed does.
+func aggReversed(a fieldAggregator, acc, in any) (any, error) {
+	if r, ok := a.(reversedAggregator); ok {
+		return r.aggReversed(acc, in)
+	}
+	return a.agg(in, acc)
 }
 
 // aggregatorFactory makes a column's aggregator; stateful aggregators
@@ -91,6 +107,14 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		agg = boolAgg{retractRefusal: refuse, or: name == aggBoolOr}
 	case aggPrimaryKey:
 		agg = primaryKeyAgg{}
+	case aggCollect:
+		return newCollectAgg(col, opts)
+	case aggMergeMap:
+		return newMergeMapAgg(col)
+	case aggRBM32:
+		return newRBM32Agg(col, refuse)
+	case aggNestedUpdate:
+		return newNestedUpdateAgg(col, opts)
 	default:
 		return nil, fmt.Errorf("%w: aggregate function %s", lakeerr.ErrUnsupported, name)
 	}
@@ -164,6 +188,10 @@ type ignoreRetractAgg struct {
 }
 
 func (ignoreRetractAgg) retract(acc, _ any) (any, error) { return acc, nil }
+
+func (i ignoreRetractAgg) aggReversed(acc, in any) (any, error) {
+	return aggReversed(i.fieldAggregator, acc, in)
+}
 
 // lastValueAgg mirrors FieldLastValueAgg.
 type lastValueAgg struct{ stateless }

@@ -310,7 +310,7 @@ func (p *partialUpdate) updateGrouped(i int, group *fieldsComparator, agg fieldA
 		if agg != nil {
 			// The record is older than the group: it folds in before the
 			// accumulated value (Java's aggReversed).
-			return p.aggregateInto(i, agg.agg, value[i], p.row[i])
+			return p.aggregateInto(i, func(acc, in any) (any, error) { return aggReversed(agg, acc, in) }, p.row[i], value[i])
 		}
 		return nil
 	}

@@ -27,6 +27,21 @@ func BucketHash(row []byte) int32 {
 	return int32(fmix32(h ^ uint32(n)))
 }
 
+// HashBytes is MurmurHashUtils.hashBytes, the hashCode of a BinaryString
+// (and so of a STRING value inside Java's HashSet and HashMap): whole
+// little-endian words, then each tail byte sign-extended, then the length.
+func HashBytes(b []byte) int32 {
+	h := uint32(bucketHashSeed)
+	n := len(b) &^ 3
+	for i := 0; i < n; i += 4 {
+		h = mixH1(h, mixK1(binary.LittleEndian.Uint32(b[i:])))
+	}
+	for _, c := range b[n:] {
+		h = mixH1(h, mixK1(uint32(int32(int8(c)))))
+	}
+	return int32(fmix32(h ^ uint32(len(b))))
+}
+
 // mixK1, mixH1 and fmix32 are the steps of MurmurHash3 x86_32
 // (MurmurHashUtils.mixK1, mixH1, fmix).
 func mixK1(k uint32) uint32 {
