@@ -61,7 +61,9 @@ var javaCreatedCases = []tableCase{
 			expect("SELECT COUNT(*) FROM t", "3"),
 			expect("SELECT lz FROM t WHERE id = 2", "9999-12-31 23:59:59.999"),
 			expect("SELECT lz FROM t WHERE id = 3", "1969-07-20 20:17:40.000"),
-			expect("SELECT CAST(lz AS CHAR) FROM t WHERE id = 1", "2026-01-01 00:00:00"),
+			// A DATETIME(3) prints three fraction digits as text, as MySQL
+			// and MariaDB 10.11 do (before textOfTemporals GMS dropped them).
+			expect("SELECT CAST(lz AS CHAR) FROM t WHERE id = 1", "2026-01-01 00:00:00.000"),
 		},
 	},
 	{
