@@ -50,23 +50,18 @@ func pushAggregates(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.
 }
 
 // exactlyFilteredTable is the lakesql table under n when n reads it whole
-// or through a filter that was pushed down exactly, so that the scan alone
-// selects the rows the aggregate sees.
+// or through a filter the scan decides exactly: pushFiltersIntoScans then
+// left no Filter above the scan, whose lookup has no residual conjunct, so
+// that the scan alone selects the rows the aggregate sees.
 func exactlyFilteredTable(n sql.Node) (*Table, bool) {
-	if f, ok := n.(*plan.Filter); ok {
-		ita, ok := f.Child.(*plan.IndexedTableAccess)
-		if !ok || !ita.IsStatic() {
-			return nil, false
-		}
-		t, ok := ita.Table.(*Table)
-		if !ok || t.lookup == nil || len(t.lookup.pushdown.Residual) > 0 ||
-			len(expression.SplitConjunction(f.Expression)) != len(t.lookup.pushdown.Pushed) {
-			return nil, false
-		}
-		return t, true
-	}
 	t, ok := unwrapTable(n)
-	return t, ok && t.lookup == nil
+	if !ok {
+		return nil, false
+	}
+	if ita, ok := n.(*plan.IndexedTableAccess); ok {
+		return t, ita.IsStatic() && t.lookup != nil && len(t.lookup.pushdown.Residual) == 0
+	}
+	return t, t.lookup == nil
 }
 
 func unwrapTable(n sql.Node) (*Table, bool) {

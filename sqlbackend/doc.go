@@ -41,10 +41,14 @@
 // # Pushdown
 //
 // FilteredTable is never called by v0.20.0, so filters are pushed through
-// IndexSearchableTable.LookupForExpressions into the storage predicate
-// (planner.PushFilters); the table prunes manifests, partitions, buckets and
-// files with it and filters rows, and PreciseMatch is false, so the engine
-// still evaluates the whole filter above the scan. The lookup's String() is
-// what EXPLAIN shows: the pinned snapshot, what was kept and pruned, and the
-// residual filter.
+// IndexSearchableTable.LookupForExpressions (single-table UPDATE and
+// DELETE) or pushFiltersIntoScans (every other statement, after join
+// planning) into the storage predicate (planner.PushFilters); the table
+// prunes manifests, partitions, buckets and files with it and filters
+// rows. The scan returns only rows the predicate makes TRUE, and the
+// conjuncts PushFilters translated exactly have the predicate's value on
+// every row, so they leave the Filter node above the scan (PreciseMatch is
+// true); the engine evaluates only the residual conjuncts. The lookup's
+// String() is what EXPLAIN shows: the pinned snapshot, what was kept and
+// pruned, and the residual filter, which the Filter node above shows too.
 package sqlbackend

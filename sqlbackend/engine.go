@@ -58,6 +58,7 @@ func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
 	}
 	for _, r := range []analyzer.Rule{
 		{Id: rulePushFilters, Apply: pushFiltersIntoScans},
+		gmsfix.TemporalLiterals(rewritesOn),
 		gmsfix.HashDistinct,
 		gmsfix.ExactSums,
 		gmsfix.WindowAvgs,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
@@ -28,8 +29,9 @@ func estimateFilteredRows(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 	if !rewritesOn(ctx) {
 		return n, transform.SameTree, nil
 	}
-	return rewriteFilteredTables(n, func(rt *plan.ResolvedTable, t *Table, exprs []sql.Expression) (sql.Node, error) {
-		return withRowEstimate(ctx, rt, t, exprs)
+	return rewriteFilteredTables(n, func(rt *plan.ResolvedTable, _ sql.ColSet, t *Table, filter sql.Expression) (sql.Node, sql.Expression, error) {
+		estimated, err := withRowEstimate(ctx, rt, t, expression.SplitConjunction(filter))
+		return estimated, filter, err
 	})
 }
 

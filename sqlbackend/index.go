@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage/predicate"
@@ -27,10 +28,15 @@ func (t *Table) GetIndexes(ctx *sql.Context) ([]sql.Index, error) {
 	return []sql.Index{t.index(primaryIndexID, t.schema.PrimaryKeys)}, nil
 }
 
-// PreciseMatch implements sql.IndexAddressable. It is false: the engine
-// keeps evaluating the whole filter, so a pushed predicate only has to be
-// implied by the filter, never equal to it.
-func (t *Table) PreciseMatch() bool { return false }
+// PreciseMatch implements sql.IndexAddressable. It is true: the scan
+// returns only rows for which the pushed storage predicate is TRUE
+// (table.ReadOptions.Filter), and a conjunct planner.PushFilters pushed
+// exactly has that predicate's value on every row, so GMS drops such
+// conjuncts from the filter above the scan and keeps the residual one
+// LookupForExpressions returns. GMS consults it only for the lookups of
+// LookupForExpressions (analyzer/costed_index_scan.go): lookup joins on
+// the PRIMARY index rebuild their own exact predicate (rangesPredicate).
+func (t *Table) PreciseMatch() bool { return true }
 
 // SkipIndexCosting implements sql.IndexSearchable: filters go through
 // LookupForExpressions or pushFiltersIntoScans only, which see every
@@ -39,25 +45,33 @@ func (t *Table) SkipIndexCosting() bool { return true }
 
 // LookupForExpressions implements sql.IndexSearchable: the conjuncts of the
 // filter above the scan become the storage predicate that prunes files and
-// filters rows. A table marked by deferFilterPushdown declines, to be
-// pushed by pushFiltersIntoScans once the joins are planned; with
-// lakesql_planner_rewrites OFF every table declines.
+// filters rows, and the conjuncts not pushed exactly are the residual
+// filter GMS keeps above the scan (nil when there are none: PreciseMatch).
+// A table marked by deferFilterPushdown declines, to be pushed by
+// pushFiltersIntoScans once the joins are planned; with
+// lakesql_planner_rewrites OFF every table declines. Only single-table
+// UPDATE and DELETE get here, whose filter reads no other table.
 func (t *Table) LookupForExpressions(ctx *sql.Context, exprs ...sql.Expression) (sql.IndexLookup, *sql.FuncDepSet, sql.Expression, bool, error) {
 	if t.pushAfterJoins || !rewritesOn(ctx) {
 		return sql.IndexLookup{}, nil, nil, false, nil
 	}
-	lookup, ok := t.pushdownLookup(ctx, exprs)
-	return lookup, nil, nil, ok, nil
+	lookup, ok := t.pushdownLookup(ctx, exprs, nil)
+	if !ok {
+		return lookup, nil, nil, false, nil
+	}
+	return lookup, nil, lookup.Ranges.(*pushedLookup).residual(), true, nil
 }
 
-// pushdownLookup is the lookup that pushes the conjuncts of a filter over
-// the table into the storage predicate that prunes files and filters
-// rows, or false when none of them can be pushed.
-func (t *Table) pushdownLookup(ctx *sql.Context, exprs []sql.Expression) (sql.IndexLookup, bool) {
+// pushdownLookup is the lookup that pushes the conjuncts exprs of a filter
+// over the table into the storage predicate that prunes files and filters
+// rows, or false when none of them can be pushed. others are conjuncts of
+// the same filter that are not the table's alone; they stay residual.
+func (t *Table) pushdownLookup(ctx *sql.Context, exprs, others []sql.Expression) (sql.IndexLookup, bool) {
 	push := planner.PushFilters(t.schema.Fields, exprs)
 	if push.Filter == nil {
 		return sql.IndexLookup{}, false
 	}
+	push.Residual = append(push.Residual, others...)
 	lookup := &pushedLookup{pushdown: push}
 	lookup.plan, lookup.explain = t.explainLookup(ctx, push.Filter)
 	index := t.index(pushdownIndexID, predicateColumns(t, push.Filter))
@@ -107,7 +121,9 @@ func predicateColumns(t *Table, p predicate.Predicate) []string {
 
 // pushedLookup is the RangeCollection a pushed filter travels in from
 // pushdownLookup to IndexedAccess. Its String() is what EXPLAIN
-// prints after "filters:".
+// prints after "filters:": the storage predicate, what its plan keeps, and
+// the residual conjuncts, which the Filter node above the scan evaluates
+// (everything else the predicate decides exactly).
 type pushedLookup struct {
 	pushdown planner.Pushdown
 	explain  string
@@ -132,6 +148,12 @@ func (l *pushedLookup) String() string {
 		fmt.Fprintf(&b, " residual[%s]", strings.Join(parts, " AND "))
 	}
 	return b.String()
+}
+
+// residual is the AND of the conjuncts the engine keeps evaluating above
+// the scan, nil when the scan decides all of them.
+func (l *pushedLookup) residual() sql.Expression {
+	return expression.JoinAnd(l.pushdown.Residual...)
 }
 
 func (l *pushedLookup) DebugString() string { return l.String() }

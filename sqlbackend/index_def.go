@@ -61,8 +61,8 @@ func (ix *tableIndex) ColumnExpressionTypes() []sql.ColumnExpressionType {
 	return out
 }
 
-// CanSupport accepts every lookup: ranges become a storage predicate the
-// engine's own filter re-checks (PreciseMatch is false).
+// CanSupport accepts every lookup: ranges become a storage predicate that
+// selects exactly the rows the ranges hold (rangesPredicate).
 func (ix *tableIndex) CanSupport(*sql.Context, ...sql.Range) bool { return true }
 
 // CanSupportOrderBy is false: rows come merged per bucket, not in key order

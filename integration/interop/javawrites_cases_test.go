@@ -338,41 +338,6 @@ func init() {
 	}
 }
 
-// Aggregators lakesql does not implement: reading and writing must fail
-// naming the function, never return unmerged rows.
-func init() {
-	for _, agg := range []struct{ fn, typ, v1, v2, version string }{
-		{"hll_sketch", `"BYTES"`, `null`, `null`, "1.3.1"},
-		{"rbm64", `"BYTES"`, `null`, `null`, "1.3.1"},
-		{"theta_sketch", `"BYTES"`, `null`, `null`, "1.3.1"},
-		{"merge_map_with_keytime", `{"type": "MAP", "key": "STRING NOT NULL", "value": {"type": "ROW", "fields": [{"name": "v", "type": "INT"}, {"name": "t", "type": "BIGINT"}]}}`,
-			`[{"key": "a", "value": {"v": 1, "t": 1}}]`, `[{"key": "a", "value": {"v": 2, "t": 2}}]`, "1.4.2"},
-		{"nested_partial_update", `{"type": "ARRAY", "element": {"type": "ROW", "fields": [{"name": "k", "type": "INT"}, {"name": "x", "type": "STRING"}]}}`,
-			`[{"k": 1, "x": "a"}]`, `[{"k": 1, "x": null}]`, "1.4.2"},
-	} {
-		opts := `"fields.agg.aggregate-function": "` + agg.fn + `"`
-		switch agg.fn {
-		case "nested_partial_update":
-			opts += `, "fields.agg.nested-key": "k"`
-		}
-		cases = append(cases, tableCase{
-			name: "javawrites_agg_" + agg.fn,
-			create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "INT"},
-  {"name": "agg", "type": `+agg.typ+`}],
- "primaryKeys": ["id"], "options": {"bucket": "1", "merge-engine": "aggregation", "fields.s.aggregate-function": "sum", `+opts+`},
- "commits": [{"rows": [{"id": 1, "s": 1, "agg": `+agg.v1+`}]}, {"rows": [{"id": 1, "s": 2, "agg": `+agg.v2+`}]}]}`),
-			steps: []string{
-				javaCommits(agg.version, `[{"rows": [{"id": 2, "s": 5, "agg": null}]}]`),
-				expectError("SELECT * FROM t", "unsupported: aggregate function "+agg.fn),
-				expectError("SELECT s FROM t WHERE id = 2", "unsupported: aggregate function "+agg.fn),
-				expectError("INSERT INTO t (id, s) VALUES (3, 1)", "aggregate function "+agg.fn),
-				expectError("CALL sys.compact('t')", "aggregate function "+agg.fn),
-			},
-			unreadable: "none: aggregate function " + agg.fn + " is refused by design",
-		})
-	}
-}
-
 // collect (plain and distinct) and merge_map, with retractions: Java's
 // HashSet and HashMap orders, which lakesql reproduces, show in the rows;
 // lakesql's writes and compaction merge on top.

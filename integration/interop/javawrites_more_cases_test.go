@@ -13,21 +13,6 @@ import (
 func init() {
 	cases = append(cases,
 		tableCase{
-			// F12: Parquet manifests are refused, naming the option.
-			name: "javawrites_manifest_parquet",
-			create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
- "primaryKeys": ["id"], "options": {"bucket": "1", "manifest.format": "parquet"},
- "commits": [{"rows": [{"id": 1, "v": "a"}, {"id": 2, "v": "b"}]}]}`),
-			steps: []string{
-				javaCommits("1.3.1", `[{"rows": [{"id": 2, "v": "b2"}, {"id": 3, "v": "c"}]}]`),
-				expectError("SELECT * FROM t", "unsupported: Parquet manifests (manifest.format=parquet)"),
-				expectError("SELECT * FROM t FOR VERSION AS OF 1", "unsupported: Parquet manifests (manifest.format=parquet)"),
-				expectError("INSERT INTO t VALUES (4, 'lakesql')", "unsupported: Parquet manifests (manifest.format=parquet)"),
-				expectError("CALL sys.compact('t')", "unsupported: Parquet manifests (manifest.format=parquet)"),
-			},
-			unreadable: "F12",
-		},
-		tableCase{
 			// strings longer than the truncate(4) statistics, a column
 			// without statistics and one with full ones: the filters
 			// subtests compare lakesql's pruned reads with Java's.

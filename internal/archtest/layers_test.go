@@ -48,6 +48,7 @@ var layers = []layer{
 		"storage/predicate",
 		"storage/scan",
 		"storage/schema",
+		"storage/sketch",
 		"storage/snapshot",
 		"storage/vector",
 	}},

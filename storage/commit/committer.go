@@ -37,7 +37,7 @@ type Options struct {
 	// Core holds the table options. Read: commit.max-retries,
 	// commit.timeout, commit.min-retry-wait, commit.max-retry-wait,
 	// manifest.target-file-size, manifest.merge-min-count,
-	// manifest.compression and dynamic-partition-overwrite.
+	// manifest.format, manifest.compression and dynamic-partition-overwrite.
 	Core spec.CoreOptions
 	// Now stamps snapshots and measures commit.timeout. Default time.Now.
 	Now func() time.Time
@@ -117,6 +117,9 @@ type settings struct {
 	manifestTargetSize int64
 	mergeMinCount      int
 	dynamicOverwrite   bool
+	// manifestFormat is the format of the manifests, manifest lists and
+	// index manifests a commit writes (manifest.format).
+	manifestFormat manifest.Format
 }
 
 // decodedCacheEntries bounds a group's decoded cache, in manifest entries
@@ -182,6 +185,8 @@ func parseSettings(o spec.CoreOptions) (settings, error) {
 	s.mergeMinCount, err = o.ManifestMergeMinCount()
 	keep(err)
 	s.dynamicOverwrite, err = o.DynamicPartitionOverwrite()
+	keep(err)
+	s.manifestFormat, err = manifest.FormatOf(o)
 	keep(err)
 	keep(checkManifestCompression(o))
 	if err := errors.Join(errs...); err != nil {

@@ -36,7 +36,12 @@
 //     an exponential backoff with jitter from commit.min-retry-wait up to
 //     commit.max-retry-wait, up to commit.max-retries or commit.timeout.
 //     Any other error is resolved by reading the snapshot back; if that
-//     fails the outcome is unknown and nothing is cleaned up.
+//     fails the outcome is unknown and nothing is cleaned up. Expiry can
+//     free an id again: right before the put the attempt checks that the
+//     snapshot it built on still exists, and after it that its snapshot
+//     extends the history rather than re-creating an expired id (a
+//     phantom, withdrawn and retried; see offChain). Each snapshot names
+//     the one it built on in the property lakesql.parent-uuid.
 //  5. After a publish: the LATEST hint and the receipt, both advisory and
 //     written without waiting for durability where the FileIO allows
 //     (fileio.HintWriter).

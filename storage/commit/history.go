@@ -45,6 +45,17 @@ func (r *run) readSnapshot(ctx context.Context, id int64) (s *spec.Snapshot, fou
 	if s, ok := r.cache.snapshots[id]; ok {
 		return s, true, nil
 	}
+	s, found, err = r.readSnapshotFile(ctx, id)
+	if found {
+		r.cache.snapshots[id] = s
+	}
+	return s, found, err
+}
+
+// readSnapshotFile reads snapshot id from storage, bypassing the caches
+// (which hold what this run planned on); found is false when there is no
+// such file.
+func (r *run) readSnapshotFile(ctx context.Context, id int64) (s *spec.Snapshot, found bool, err error) {
 	p := r.c.snapshots.SnapshotPath(id)
 	data, err := r.c.io.ReadFile(ctx, p)
 	if errors.Is(err, fileio.ErrNotExist) {
@@ -53,11 +64,9 @@ func (r *run) readSnapshot(ctx context.Context, id int64) (s *spec.Snapshot, fou
 	if err != nil {
 		return nil, false, fmt.Errorf("commit: read snapshot %d: %w", id, err)
 	}
-	s, err = spec.DecodeSnapshot(data)
-	if err != nil {
+	if s, err = spec.DecodeSnapshot(data); err != nil {
 		return nil, false, fmt.Errorf("commit: snapshot file %s: %w", p, err)
 	}
-	r.cache.snapshots[id] = s
 	return s, true, nil
 }
 

@@ -3,6 +3,7 @@ package commit
 import (
 	"fmt"
 
+	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -21,7 +22,7 @@ func (r *run) writeManifests(w *fileWriter, entries []spec.ManifestEntry) ([]spe
 	}
 	metas := make([]spec.ManifestFileMeta, 0, len(files))
 	for _, chunk := range files {
-		data, err := spec.EncodeManifestEntries(chunk)
+		data, err := manifest.EncodeEntries(r.c.cfg.manifestFormat, chunk)
 		if err != nil {
 			return nil, fmt.Errorf("commit: encode manifest: %w", err)
 		}
@@ -46,7 +47,7 @@ func (r *run) rollManifests(entries []spec.ManifestEntry) ([][]spec.ManifestEntr
 	var files [][]spec.ManifestEntry
 	start, size := 0, int64(0)
 	for i := 0; i+rollCheckEntries < len(entries); i += rollCheckEntries {
-		block, err := spec.EncodeManifestEntries(entries[i : i+rollCheckEntries])
+		block, err := manifest.EncodeEntries(r.c.cfg.manifestFormat, entries[i:i+rollCheckEntries])
 		if err != nil {
 			return nil, fmt.Errorf("commit: encode manifest: %w", err)
 		}

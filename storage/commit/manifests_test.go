@@ -1,12 +1,16 @@
 package commit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -149,5 +153,86 @@ func TestChangelogManifestList(t *testing.T) {
 	s := inspect(t, h.mem).latest
 	if s.ChangelogManifestList == nil || s.ChangelogRecordCount == nil || *s.ChangelogRecordCount != 7 || *s.TotalRecordCount != 5 {
 		t.Fatalf("snapshot %+v; want a changelog list of 7 records apart from the 5 data records", s)
+	}
+}
+
+// With manifest.format = parquet every manifest list, manifest (merged
+// ones included) and index manifest a commit writes is Parquet, as Java
+// 1.x writes them; the table reads as with Avro ones.
+func TestManifestFormatParquet(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, true, "manifest.format=parquet", "manifest.merge-min-count=2")
+	index := spec.IndexFileMeta{IndexType: spec.IndexTypeDeletionVectors, FileName: "index-1", FileSize: 10, RowCount: 1,
+		DeletionVectorRanges: []spec.DeletionVectorMeta{{DataFileName: "f1", Offset: 1, Length: 9, Cardinality: new(int64(1))}}}
+	first := h.appendMsg("2024-01-01", fileSpec{name: "f1", rows: 5, minK: 1, maxK: 5})
+	first.NewIndexFiles = []spec.IndexFileMeta{index}
+	h.commitFiles("w", 1, first)
+	h.commitFiles("w", 2, h.appendMsg("2024-01-02", fileSpec{name: "f2", rows: 2, minK: 1, maxK: 2}))
+	h.commitFiles("w", 3, h.appendMsg("2024-01-02", fileSpec{name: "f3", rows: 2, minK: 3, maxK: 4}))
+
+	view := inspect(t, h.mem)
+	if fmt.Sprint(view.live) != "[f1 f2 f3]" || view.latest.IndexManifest == nil {
+		t.Fatalf("live %v, index manifest %v", view.live, view.latest.IndexManifest)
+	}
+	listed, err := h.mem.List(ctx, tableDir+"/manifest")
+	if err != nil || len(listed) == 0 {
+		t.Fatalf("manifest directory: %v, %v", listed, err)
+	}
+	for _, f := range listed {
+		data, err := h.mem.ReadFile(ctx, f.Path)
+		if err != nil || !bytes.HasPrefix(data, []byte("PAR1")) {
+			t.Errorf("%s: starts %q (%v), want a Parquet file", f.Path, data[:min(4, len(data))], err)
+		}
+	}
+	live, err := h.committer(nil).manifests.IndexEntries(ctx, *view.latest.IndexManifest)
+	if err != nil || len(live) != 1 || !reflect.DeepEqual(live[0].IndexFile, index) {
+		t.Fatalf("index files %+v, %v; want %+v", live, err, index)
+	}
+}
+
+// A table whose manifest.format changed holds manifests of both formats:
+// they read, and the commits after the change write the new one, merges
+// of the old manifests included.
+func TestManifestFormatChange(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, false, "manifest.merge-min-count=3")
+	h.commitFiles("w", 1, h.appendMsg("2024-01-01", fileSpec{name: "f1", rows: 1}))
+	h.commitFiles("w", 2, h.appendMsg("2024-01-01", fileSpec{name: "f2", rows: 1}))
+	h.options["manifest.format"] = "parquet"
+	h.commitFiles("w", 3, h.appendMsg("2024-01-02", fileSpec{name: "f3", rows: 1}))
+	h.commitFiles("w", 4, h.appendMsg("2024-01-02", fileSpec{name: "f4", rows: 1}))
+
+	view := inspect(t, h.mem)
+	if fmt.Sprint(view.live) != "[f1 f2 f3 f4]" {
+		t.Fatalf("live %v", view.live)
+	}
+	formats := map[string]int{}
+	for p := range view.referenced {
+		if path.Dir(p) != tableDir+"/manifest" {
+			continue
+		}
+		data, err := h.mem.ReadFile(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		formats[string(data[:4])]++
+	}
+	if formats["Obj\x01"] == 0 || formats["PAR1"] == 0 {
+		t.Fatalf("manifest files by magic %v; want Avro ones from before the change and Parquet ones after", formats)
+	}
+	for _, name := range []string{view.latest.BaseManifestList, view.latest.DeltaManifestList} {
+		data, err := h.mem.ReadFile(ctx, tableDir+"/manifest/"+name)
+		if err != nil || !bytes.HasPrefix(data, []byte("PAR1")) {
+			t.Errorf("latest list %s is not Parquet (%v)", name, err)
+		}
+	}
+}
+
+// A table whose manifests are ORC (manifest.format = orc) is refused
+// before anything is written, naming the option.
+func TestManifestFormatOrcRefused(t *testing.T) {
+	_, err := New(Options{FileIO: memio.New(), TableDir: tableDir, Core: spec.NewCoreOptions(map[string]string{"manifest.format": "orc"})})
+	if !errors.Is(err, lakeerr.ErrUnsupported) || !strings.Contains(err.Error(), "manifest.format=orc") {
+		t.Fatalf("New = %v; want an unsupported error naming manifest.format=orc", err)
 	}
 }

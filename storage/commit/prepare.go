@@ -7,6 +7,7 @@ import (
 	"maps"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -47,6 +48,13 @@ type baseFiles struct {
 
 func (b *baseFiles) builtOn(latest *spec.Snapshot) bool {
 	return b != nil && b.latestID == idOf(latest) && b.latestUUID == uuidOf(latest)
+}
+
+func setProperty(s *spec.Snapshot, key, value string) {
+	if s.Properties == nil {
+		s.Properties = map[string]string{}
+	}
+	s.Properties[key] = value
 }
 
 func uuidOf(s *spec.Snapshot) string {
@@ -230,10 +238,10 @@ func (r *run) buildSnapshot(p *part, d *deltaFiles, b *baseFiles, latest *spec.S
 		s.Properties = maps.Clone(r.req.Properties)
 	}
 	if !r.digest.IsZero() {
-		if s.Properties == nil {
-			s.Properties = map[string]string{}
-		}
-		s.Properties[DigestProperty] = r.digest.String()
+		setProperty(s, DigestProperty, r.digest.String())
+	}
+	if parent := uuidOf(latest); parent != "" {
+		setProperty(s, ParentProperty, parent)
 	}
 	if d.changelog != nil {
 		name, size, records := d.changelog.name, d.changelog.size, d.changelogRecords
@@ -304,7 +312,7 @@ func (w *fileWriter) put(prefix string, data []byte) writtenFile {
 
 // manifest names a manifest encoded as data.
 func (w *fileWriter) manifest(data []byte) (writtenFile, error) {
-	decoded, err := spec.DecodeManifestEntries(data)
+	decoded, err := manifest.DecodeEntries(data)
 	if err != nil {
 		return writtenFile{}, fmt.Errorf("commit: decode the manifest just encoded: %w", err)
 	}
@@ -316,11 +324,11 @@ func (w *fileWriter) manifest(data []byte) (writtenFile, error) {
 }
 
 func (w *fileWriter) manifestList(metas []spec.ManifestFileMeta) (writtenFile, error) {
-	data, err := spec.EncodeManifestList(metas)
+	data, err := manifest.EncodeList(w.r.c.cfg.manifestFormat, metas)
 	if err != nil {
 		return writtenFile{}, fmt.Errorf("commit: encode manifest list: %w", err)
 	}
-	decoded, err := spec.DecodeManifestList(data)
+	decoded, err := manifest.DecodeList(data)
 	if err != nil {
 		return writtenFile{}, fmt.Errorf("commit: decode the manifest list just encoded: %w", err)
 	}
@@ -337,11 +345,11 @@ func (w *fileWriter) indexManifest(entries []spec.IndexManifestEntry) (*string, 
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	data, err := spec.EncodeIndexManifest(entries)
+	data, err := manifest.EncodeIndex(w.r.c.cfg.manifestFormat, entries)
 	if err != nil {
 		return nil, fmt.Errorf("commit: encode index manifest: %w", err)
 	}
-	decoded, err := spec.DecodeIndexManifest(data)
+	decoded, err := manifest.DecodeIndex(data)
 	if err != nil {
 		return nil, fmt.Errorf("commit: decode the index manifest just encoded: %w", err)
 	}

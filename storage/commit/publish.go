@@ -19,8 +19,10 @@ func (r *run) stageSnapshot(ctx context.Context, prep *preparation) (fileio.Stag
 }
 
 // publish creates snapshot-<id> by the staged PutIfAbsent, the commit
-// point: the table changes exactly when the put succeeds, and ErrExist
-// means another commit took the id. Any other error, staging's
+// point: the table changes exactly when the put succeeds and the snapshot
+// extends the table's history (a put that re-created an expired id is
+// withdrawn and retried, see offChain), and ErrExist means another commit
+// took the id. Any other error, staging's
 // (stageErr) included, leaves the outcome unknown until the snapshot is
 // read back (resolveUnknown). The snapshot's uuid is recorded as pending
 // first, so that the Committer recognises the snapshot as its own if it
@@ -30,6 +32,16 @@ func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64, 
 	out := attemptOutcome{snapshotID: snap.ID, latestID: latestID}
 	putErr := stageErr
 	if putErr == nil {
+		if gone, err := r.baseGone(ctx, latestID); err != nil || gone {
+			// Not put: a failed check is retried like a failed put.
+			staged.Discard()
+			delete(r.c.pending, uuidOf(snap))
+			out.status, out.cause = lostRace, errBaseGone
+			if err != nil {
+				out.status, out.cause = notLanded, err
+			}
+			return out, nil
+		}
 		putErr = staged.Put(ctx)
 	}
 	var err error
@@ -51,6 +63,15 @@ func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64, 
 			return out, err
 		}
 	}
+	phantom, err := r.offChain(ctx, snap)
+	if err != nil {
+		out.warnings = append(out.warnings, fmt.Errorf("commit: snapshot %d published, but checking that it extends the table's history failed: %w", snap.ID, err))
+	}
+	if phantom {
+		delete(r.c.pending, uuidOf(snap))
+		out.status, out.cause = lostRace, errPhantom
+		return out, r.withdrawPhantom(ctx, snap)
+	}
 	r.c.settle(r.req.CommitUser, snap.ID)
 	r.cache.snapshots[snap.ID] = snap
 	return out, nil
@@ -63,18 +84,15 @@ func (r *run) publish(ctx context.Context, snap *spec.Snapshot, latestID int64, 
 // cannot be read, the outcome stays unknown, and nothing is cleaned up:
 // the files may be referenced by a published snapshot.
 func (r *run) resolveUnknown(ctx context.Context, snap *spec.Snapshot, putErr error) (attemptStatus, error) {
-	data, err := r.c.io.ReadFile(ctx, r.c.snapshots.SnapshotPath(snap.ID))
-	if errors.Is(err, fileio.ErrNotExist) {
+	found, exists, err := r.readSnapshotFile(ctx, snap.ID)
+	switch {
+	case err != nil:
+	case !exists:
 		return notLanded, nil
-	}
-	if err == nil {
-		var found *spec.Snapshot
-		if found, err = spec.DecodeSnapshot(data); err == nil {
-			if sameCommit(found, snap) {
-				return published, nil
-			}
-			return lostRace, nil
-		}
+	case sameCommit(found, snap):
+		return published, nil
+	default:
+		return lostRace, nil
 	}
 	return unknownOutcome, fmt.Errorf("commit: snapshot %d of user %s identifier %d: %w: the put failed (%w) and reading the snapshot back failed (%v); retry the same request to find out",
 		snap.ID, snap.CommitUser, snap.CommitIdentifier, lakeerr.ErrUnknownOutcome, putErr, err)

@@ -107,6 +107,12 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		agg = boolAgg{retractRefusal: refuse, or: name == aggBoolOr}
 	case aggPrimaryKey:
 		agg = primaryKeyAgg{}
+	case aggRBM64:
+		return newRBM64Agg(col, refuse)
+	case aggMergeMapKeyTime:
+		return newMergeMapKeyTimeAgg(col, opts, refuse)
+	case aggNestedPartialUpdate:
+		return newNestedPartialUpdateAgg(col, opts, refuse)
 	case aggCollect:
 		return newCollectAgg(col, opts)
 	case aggMergeMap:
@@ -115,6 +121,8 @@ func lookupAggregator(col spec.DataField, name string, opts tableOptions, compar
 		return newRBM32Agg(col, refuse)
 	case aggNestedUpdate:
 		return newNestedUpdateAgg(col, opts)
+	case aggHLLSketch, aggThetaSketch:
+		return newSketchAgg(col, name, refuse)
 	default:
 		return nil, fmt.Errorf("%w: aggregate function %s", lakeerr.ErrUnsupported, name)
 	}

@@ -17,7 +17,8 @@ const (
 // ROW) in a list, keeping first-seen order, and the others in a HashSet,
 // whose iteration order the merged array keeps; see javaHashSet. Elements
 // compare as spec.CompareValues does, which, unlike the table's comparator,
-// orders nested values too.
+// orders nested values too. BINARY elements are Java byte arrays, all
+// distinct by identity (see identityHashed): distinct keeps them all.
 type collectAgg struct {
 	stateless
 	elem     spec.DataType
@@ -33,7 +34,7 @@ func newCollectAgg(col spec.DataField, opts tableOptions) (aggregatorFactory, er
 		return nil, err
 	}
 	elem := elementOf(col.Type)
-	if distinct && !isConstructed(elem.Root) && !javaHashable(elem) {
+	if distinct && !isConstructed(elem.Root) && !javaHashable(elem) && !identityHashed(elem) {
 		return nil, fmt.Errorf("%w: aggregate function collect with %s over %s elements (column %s)",
 			lakeerr.ErrUnsupported, fieldOption(col.Name, distinctName), elem, col.Name)
 	}
@@ -67,6 +68,8 @@ func (c collectAgg) agg(acc, in any) (any, error) {
 	switch {
 	case !c.distinct:
 		return append(append(make([]any, 0, len(a)+len(b)), a...), b...), nil
+	case identityHashed(c.elem):
+		return append(append(make([]any, 0, len(a)+len(b)), a...), b...), nil
 	case isConstructed(c.elem.Root):
 		// The accumulator is already distinct: only the input is checked.
 		out := append(make([]any, 0, len(a)+len(b)), a...)
@@ -84,24 +87,18 @@ func (c collectAgg) agg(acc, in any) (any, error) {
 // accumulator first rather than folding the older input in front of it.
 func (c collectAgg) aggReversed(acc, in any) (any, error) { return c.agg(acc, in) }
 
+// hashDistinct adds the elements to a HashSet (HashSet.add is
+// HashMap.put) and lists it.
 func hashDistinct(lists ...[]any) (any, error) {
-	set := newJavaHashSet()
+	set := newJavaHashMap()
 	for _, list := range lists {
 		for _, e := range list {
-			if err := set.put(e, nil); err != nil {
+			if err := set.putValue(e, nil); err != nil {
 				return nil, err
 			}
 		}
 	}
-	order, err := set.order()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]any, 0, len(order))
-	for _, i := range order {
-		out = append(out, set.values[i])
-	}
-	return out, nil
+	return set.keyList(), nil
 }
 
 func (c collectAgg) containsEqual(list []any, e any) bool {
@@ -166,26 +163,36 @@ func arrayOperands(acc, in any) ([]any, []any, error) {
 // mergeMapAgg mirrors FieldMergeMapAgg: the input's entries override the
 // accumulator's; a retraction removes its keys, whatever their values. Java
 // builds a HashMap each time, so the merged map is in its iteration order.
-type mergeMapAgg struct{ stateless }
+// BINARY keys are byte arrays, equal to no other (see identityHashed): their
+// entries are all kept, in the order they came, and no retraction matches
+// them.
+type mergeMapAgg struct {
+	stateless
+	identityKeys bool
+}
 
 func newMergeMapAgg(col spec.DataField) (aggregatorFactory, error) {
 	if col.Type.Root != spec.Map {
 		return nil, fmt.Errorf("%w: data type for merge map column %s must be MAP", ErrInvalidOptions, col.Name)
 	}
-	if col.Type.Key == nil || !javaHashable(*col.Type.Key) {
-		return nil, fmt.Errorf("%w: aggregate function merge_map over MAP keys of this type (column %s)",
-			lakeerr.ErrUnsupported, col.Name)
+	if err := checkMapKey(col, aggMergeMap); err != nil {
+		return nil, err
 	}
-	return func() fieldAggregator { return mergeMapAgg{} }, nil
+	agg := mergeMapAgg{identityKeys: identityHashed(*col.Type.Key)}
+	return func() fieldAggregator { return agg }, nil
 }
 
-func (mergeMapAgg) agg(acc, in any) (any, error) {
+func (g mergeMapAgg) agg(acc, in any) (any, error) {
 	if acc == nil || in == nil {
 		return firstNonNil(acc, in), nil
 	}
 	a, b, err := mapOperands(acc, in)
 	if err != nil {
 		return nil, err
+	}
+	if g.identityKeys {
+		return spec.MapValue{Keys: append(append([]any{}, a.Keys...), b.Keys...),
+			Values: append(append([]any{}, a.Values...), b.Values...)}, nil
 	}
 	m := newJavaHashMap()
 	if err := m.putAll(a, nil); err != nil {
@@ -194,10 +201,10 @@ func (mergeMapAgg) agg(acc, in any) (any, error) {
 	if err := m.putAll(b, nil); err != nil {
 		return nil, err
 	}
-	return m.value()
+	return m.mapValue(), nil
 }
 
-func (mergeMapAgg) retract(acc, in any) (any, error) {
+func (g mergeMapAgg) retract(acc, in any) (any, error) {
 	if acc == nil {
 		return nil, nil
 	}
@@ -205,12 +212,12 @@ func (mergeMapAgg) retract(acc, in any) (any, error) {
 		return acc, nil
 	}
 	a, b, err := mapOperands(acc, in)
-	if err != nil || len(b.Keys) == 0 {
+	if err != nil || len(b.Keys) == 0 || g.identityKeys {
 		return acc, err
 	}
-	removed := newJavaHashSet()
+	removed := newJavaHashMap()
 	for _, k := range b.Keys {
-		if err := removed.put(k, nil); err != nil {
+		if err := removed.putValue(k, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -218,20 +225,22 @@ func (mergeMapAgg) retract(acc, in any) (any, error) {
 	if err := m.putAll(a, removed); err != nil {
 		return nil, err
 	}
-	return m.value()
+	return m.mapValue(), nil
 }
 
-// javaHashMap is a java.util.HashMap of MAP entries.
-type javaHashMap struct {
-	keys   *javaHashSet
-	values []any
+// checkMapKey refuses MAP keys whose Java order lakesql does not
+// reproduce.
+func checkMapKey(col spec.DataField, function string) error {
+	if col.Type.Key == nil || (!javaHashable(*col.Type.Key) && !identityHashed(*col.Type.Key)) {
+		return fmt.Errorf("%w: aggregate function %s over MAP keys of this type (column %s)",
+			lakeerr.ErrUnsupported, function, col.Name)
+	}
+	return nil
 }
-
-func newJavaHashMap() *javaHashMap { return &javaHashMap{keys: newJavaHashSet()} }
 
 // putAll puts each entry of src whose key is not in skip; a key already
 // present keeps its place and takes the new value.
-func (m *javaHashMap) putAll(src spec.MapValue, skip *javaHashSet) error {
+func (m *javaHashMap) putAll(src spec.MapValue, skip *javaHashMap) error {
 	for i, k := range src.Keys {
 		if skipped, err := skip.has(k); err != nil || skipped {
 			if err != nil {
@@ -239,29 +248,11 @@ func (m *javaHashMap) putAll(src spec.MapValue, skip *javaHashSet) error {
 			}
 			continue
 		}
-		v := src.Values[i]
-		added := len(m.keys.values)
-		if err := m.keys.put(k, func(at int) { m.values[at] = v }); err != nil {
+		if err := m.putValue(k, src.Values[i]); err != nil {
 			return err
-		}
-		if len(m.keys.values) > added {
-			m.values = append(m.values, v)
 		}
 	}
 	return nil
-}
-
-func (m *javaHashMap) value() (any, error) {
-	order, err := m.keys.order()
-	if err != nil {
-		return nil, err
-	}
-	out := spec.MapValue{Keys: make([]any, 0, len(order)), Values: make([]any, 0, len(order))}
-	for _, i := range order {
-		out.Keys = append(out.Keys, m.keys.values[i])
-		out.Values = append(out.Values, m.values[i])
-	}
-	return out, nil
 }
 
 func mapOperands(acc, in any) (spec.MapValue, spec.MapValue, error) {

@@ -26,34 +26,48 @@ const (
 // many elements.
 type nestedUpdateAgg struct {
 	stateless
-	row        spec.DataType
-	keyFields  []int
-	keyTypes   []spec.DataType
+	nestedTable
 	countLimit int
 }
 
-func newNestedUpdateAgg(col spec.DataField, opts tableOptions) (aggregatorFactory, error) {
+// nestedTable is an ARRAY<ROW> column and its fields.<f>.nested-key fields.
+type nestedTable struct {
+	row       spec.DataType
+	keyFields []int
+	keyTypes  []spec.DataType
+}
+
+func newNestedTable(col spec.DataField, opts tableOptions) (nestedTable, error) {
 	if col.Type.Root != spec.Array || col.Type.Element == nil || col.Type.Element.Root != spec.Row {
-		return nil, fmt.Errorf("%w: data type for nested table column %s must be ARRAY<ROW>", ErrInvalidOptions, col.Name)
+		return nestedTable{}, fmt.Errorf("%w: data type for nested table column %s must be ARRAY<ROW>", ErrInvalidOptions, col.Name)
 	}
-	agg := nestedUpdateAgg{row: *col.Type.Element, countLimit: math.MaxInt32}
+	n := nestedTable{row: *col.Type.Element}
+	if keys, ok := opts[fieldOption(col.Name, nestedKeyName)]; ok {
+		for _, name := range strings.Split(keys, ",") {
+			i := slices.IndexFunc(n.row.Fields, func(f spec.DataField) bool { return f.Name == strings.TrimSpace(name) })
+			if i < 0 {
+				return nestedTable{}, fmt.Errorf("%w: %s names %q, not a field of %s",
+					ErrInvalidOptions, fieldOption(col.Name, nestedKeyName), name, col.Name)
+			}
+			n.keyFields = append(n.keyFields, i)
+			n.keyTypes = append(n.keyTypes, n.row.Fields[i].Type)
+		}
+	}
+	return n, nil
+}
+
+func newNestedUpdateAgg(col spec.DataField, opts tableOptions) (aggregatorFactory, error) {
+	table, err := newNestedTable(col, opts)
+	if err != nil {
+		return nil, err
+	}
+	agg := nestedUpdateAgg{nestedTable: table, countLimit: math.MaxInt32}
 	if limit, ok := opts[fieldOption(col.Name, countLimitName)]; ok {
 		n, err := strconv.ParseInt(strings.TrimSpace(limit), 10, 32)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidOptions, fieldOption(col.Name, countLimitName), err)
 		}
 		agg.countLimit = int(n)
-	}
-	if keys, ok := opts[fieldOption(col.Name, nestedKeyName)]; ok {
-		for _, name := range strings.Split(keys, ",") {
-			i := slices.IndexFunc(agg.row.Fields, func(f spec.DataField) bool { return f.Name == strings.TrimSpace(name) })
-			if i < 0 {
-				return nil, fmt.Errorf("%w: %s names %q, not a field of %s",
-					ErrInvalidOptions, fieldOption(col.Name, nestedKeyName), name, col.Name)
-			}
-			agg.keyFields = append(agg.keyFields, i)
-			agg.keyTypes = append(agg.keyTypes, agg.row.Fields[i].Type)
-		}
 	}
 	return func() fieldAggregator { return agg }, nil
 }
@@ -78,7 +92,7 @@ func (n nestedUpdateAgg) agg(acc, in any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.list(nil)
+	return listRows(m, nil), nil
 }
 
 func (n nestedUpdateAgg) retract(acc, in any) (any, error) {
@@ -107,7 +121,7 @@ func (n nestedUpdateAgg) retract(acc, in any) (any, error) {
 		}
 		removed[string(key)] = true
 	}
-	return m.list(removed)
+	return listRows(m, removed), nil
 }
 
 // removeEqual drops every row equal to a retracted one, as Java's removeIf
@@ -138,50 +152,40 @@ func appendNonNull(dst, src []any, limit int) []any {
 	return dst
 }
 
-// keyedRows is the HashMap<BinaryRow, InternalRow> of FieldNestedUpdateAgg.
-type keyedRows struct {
-	keys *javaHashSet // of the key BinaryRows' bytes, as strings
-	rows []any
-}
-
-// keyed puts rows into a HashMap by key, later rows replacing earlier ones.
-func (n nestedUpdateAgg) keyed(rows []any) (*keyedRows, error) {
-	m := &keyedRows{keys: newJavaHashSet()}
+// keyed puts rows into the HashMap<BinaryRow, InternalRow> of
+// FieldNestedUpdateAgg by key, later rows replacing earlier ones. The map's
+// keys are the key BinaryRows' bytes, as strings.
+func (n nestedUpdateAgg) keyed(rows []any) (*javaHashMap, error) {
+	m := newJavaHashMap()
 	for _, r := range rows {
 		key, err := n.key(r)
 		if err != nil {
 			return nil, err
 		}
-		added := len(m.keys.values)
-		m.keys.putHashed(spec.BucketHash(key), string(key), string(key), func(at int) { m.rows[at] = r })
-		if len(m.keys.values) > added {
-			m.rows = append(m.rows, r)
+		if err := m.put(spec.BucketHash(key), string(key), string(key), r); err != nil {
+			return nil, err
 		}
 	}
 	return m, nil
 }
 
-// list lists the map's rows in iteration order, leaving out removed keys
-// (HashMap.remove leaves the others' order and the table's size as they
-// are).
-func (m *keyedRows) list(removed map[string]bool) (any, error) {
-	order, err := m.keys.order()
-	if err != nil {
-		return nil, err
-	}
+// listRows lists the map's rows in iteration order, leaving out removed
+// keys (HashMap.remove leaves the others' order and the table's size as
+// they are).
+func listRows(m *javaHashMap, removed map[string]bool) []any {
 	out := []any{}
-	for _, i := range order {
-		if !removed[m.keys.values[i].(string)] {
-			out = append(out, m.rows[i])
+	for _, at := range m.order() {
+		if !removed[m.keys[at].(string)] {
+			out = append(out, m.values[at])
 		}
 	}
-	return out, nil
+	return out
 }
 
 // key is the BinaryRow of the row's nested-key fields (Java's projection
 // keeps the default +I row kind), whose bytes BinaryRow.equals compares
 // and whose murmur hash is its hashCode.
-func (n nestedUpdateAgg) key(r any) ([]byte, error) {
+func (n nestedTable) key(r any) ([]byte, error) {
 	row, ok := r.([]any)
 	if !ok || len(row) != len(n.row.Fields) {
 		return nil, fmt.Errorf("%w: nested_update expected ROW elements, got %T", lakeerr.ErrCorruption, r)

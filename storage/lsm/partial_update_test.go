@@ -261,7 +261,7 @@ func TestPartialUpdateInvalidOptions(t *testing.T) {
 			"partial-update.remove-record-on-sequence-group": "f1", "fields.f3.sequence-group": "f1"}, ErrInvalidOptions},
 		{"bad boolean", map[string]string{"ignore-delete": "yes"}, ErrInvalidOptions},
 		{"unsupported function in group", map[string]string{
-			"fields.f3.sequence-group": "f1", "fields.f1.aggregate-function": "hll_sketch"}, lakeerr.ErrUnsupported},
+			"fields.f3.sequence-group": "f1", "fields.f1.aggregate-function": "no_such_function"}, lakeerr.ErrUnsupported},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -228,7 +228,9 @@ func stableProtection(ctx context.Context, t *tableCtx, keep []int64, end int64)
 		if err != nil {
 			return nil, err
 		}
-		protected, err := protectedRefs(ctx, t, newRefReader(t), keep, tags)
+		r := newRefReader(t)
+		r.ownExpiry = end
+		protected, err := protectedRefs(ctx, t, r, keep, tags)
 		if err != nil {
 			return nil, err
 		}

@@ -110,8 +110,8 @@ func (r *refReader) tagRefs(ctx context.Context, tags []namedTag, out refSet) er
 		switch {
 		case err == nil:
 		case errors.Is(err, lakeerr.ErrCorruption) || errors.Is(err, fileio.ErrNotExist):
-			if gone := r.tagGone(ctx, tag.name); gone != nil {
-				return gone
+			if doubt := r.tagInDoubt(ctx, tag); doubt != nil {
+				return doubt
 			}
 			return fmt.Errorf("tag %q (snapshot %d) is broken, delete it first: %w: %w", tag.name, tag.ID, lakeerr.ErrCorruption, err)
 		default:
@@ -119,6 +119,33 @@ func (r *refReader) tagRefs(ctx context.Context, tags []namedTag, out refSet) er
 		}
 	}
 	return nil
+}
+
+// tagInDoubt reports, as a retryable conflict, a tag with missing files
+// that may be one CreateTag is withdrawing, and returns nil for a broken
+// one. CreateTag writes its tag, then looks for an expiry intent and,
+// finding one, deletes the tag again: in between, the tag names files the
+// expiry may have deleted. So a tag of a snapshot below another expiry's
+// end is in doubt, and so is a tag gone since it was read. The intents are
+// listed before the tag is looked up again. CreateTag refuses without
+// writing when the expiry had begun before it wrote, so a withdrawal is
+// missed here only if a whole expiry ran between CreateTag's check and
+// its write, or retired its intent before this listing while CreateTag
+// has not yet made its one delete call; two expiries to the same end
+// share one intent, so one of them can also take the other's withdrawal
+// for a broken tag. Either way nothing is deleted.
+func (r *refReader) tagInDoubt(ctx context.Context, tag namedTag) error {
+	ends, err := r.t.snapshots.ExpiryIntents(ctx)
+	if err != nil {
+		return err
+	}
+	for _, end := range ends {
+		if end != r.ownExpiry && tag.ID < end {
+			return fmt.Errorf("%w: tag %q (snapshot %d) misses files while an expiry up to snapshot %d runs (a tag created on an expiring snapshot is withdrawn); run again",
+				lakeerr.ErrRetryableConflict, tag.name, tag.ID, end)
+		}
+	}
+	return r.tagGone(ctx, tag.name)
 }
 
 // tagGone reports a tag deleted since it was read, whose files may be gone

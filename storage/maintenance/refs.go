@@ -88,6 +88,10 @@ type refReader struct {
 	indexes map[string][]spec.IndexManifestEntry
 	// last is the last snapshot snapshotRange read.
 	last *spec.Snapshot
+	// ownExpiry is the end of the intent of the expiry reading, 0 for
+	// other readers: that expiry deletes only after it has read the tags,
+	// so its intent puts no tag it reads in doubt (see tagInDoubt).
+	ownExpiry int64
 }
 
 func newRefReader(t *tableCtx) *refReader {

@@ -33,7 +33,8 @@ type CreateTagOptions struct {
 // ErrAlreadyExists.
 //
 // If a concurrent expiry is deleting the snapshot, or has deleted it, the
-// tag is removed again and the call fails with lakeerr.ErrNotFound: after
+// call fails with lakeerr.ErrNotFound, without writing the tag when the
+// expiry had begun before; otherwise the tag is removed again: after
 // writing the tag, CreateTag looks for the intent expiry records before its
 // last look at the tags, so one of the two always sees the other. Likewise
 // when the snapshot has expired and the tag it is copied from is deleted
@@ -66,6 +67,19 @@ func CreateTag(ctx context.Context, fio fileio.FileIO, tableDir, name string, op
 	data, err := spec.EncodeTag(tag)
 	if err != nil {
 		return nil, err
+	}
+	if sourceTag == "" {
+		// Refused before the tag is written when an expiry is already
+		// deleting the snapshot: written, the tag would name files that
+		// may be gone until the check below withdraws it, and orphan
+		// removal or another expiry reading it then would take it for
+		// a broken one.
+		if gone, err := expiringOrGone(ctx, t, s.ID); err != nil || gone {
+			if err == nil {
+				err = fmt.Errorf("snapshot %d expired while it was being tagged: %w", s.ID, lakeerr.ErrNotFound)
+			}
+			return nil, fmt.Errorf("create tag %q: %w", name, err)
+		}
 	}
 	p := t.snapshots.TagPath(name)
 	if err := fio.PutIfAbsent(ctx, p, data); err != nil {
@@ -138,18 +152,25 @@ func checkSourceTag(ctx context.Context, t *tableCtx, source string, s *spec.Sna
 // deleted it; if one is or has, the tag's files may be going, so the tag
 // is deleted again.
 func checkStillThere(ctx context.Context, t *tableCtx, id int64, tagPath string) error {
-	intent, err := expiryIntent(ctx, t)
-	if err != nil {
-		return err
-	}
-	ok, err := fileio.Exists(ctx, t.io, t.snapshots.SnapshotPath(id))
-	if err != nil || ok && id >= intent {
+	gone, err := expiringOrGone(ctx, t, id)
+	if err != nil || !gone {
 		return err
 	}
 	if _, err := deleteIfExists(ctx, t.io, tagPath); err != nil {
 		return err
 	}
 	return fmt.Errorf("snapshot %d expired while it was being tagged: %w", id, lakeerr.ErrNotFound)
+}
+
+// expiringOrGone reports whether an expiry is deleting snapshot id (see
+// announceExpiry) or has deleted it.
+func expiringOrGone(ctx context.Context, t *tableCtx, id int64) (bool, error) {
+	intent, err := expiryIntent(ctx, t)
+	if err != nil {
+		return false, err
+	}
+	ok, err := fileio.Exists(ctx, t.io, t.snapshots.SnapshotPath(id))
+	return err == nil && (!ok || id < intent), err
 }
 
 // validateTagName accepts the names Java accepts that are also safe file

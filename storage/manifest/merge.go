@@ -1,5 +1,8 @@
 // Package manifest reads a snapshot's manifest lists and manifests through
-// a FileIO and folds their entries into the live file set.
+// a FileIO and folds their entries into the live file set. It decodes and
+// encodes them in both formats Java Paimon writes (format.go): Avro, with
+// package spec's codec, and Parquet (manifest.format = parquet), with
+// package parquetio over spec's manifest rows.
 package manifest
 
 import (

@@ -30,7 +30,7 @@ func (r *Reader) ManifestList(ctx context.Context, name string) ([]spec.Manifest
 	if err != nil {
 		return nil, err
 	}
-	metas, err := spec.DecodeManifestList(data)
+	metas, err := DecodeList(data)
 	if err != nil {
 		return nil, fmt.Errorf("manifest list %s: %w", r.Path(name), err)
 	}
@@ -43,7 +43,7 @@ func (r *Reader) Entries(ctx context.Context, name string) ([]spec.ManifestEntry
 	if err != nil {
 		return nil, err
 	}
-	entries, err := spec.DecodeManifestEntries(data)
+	entries, err := DecodeEntries(data)
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", r.Path(name), err)
 	}
@@ -99,7 +99,7 @@ func (r *Reader) IndexEntries(ctx context.Context, name string) ([]spec.IndexMan
 	if err != nil {
 		return nil, err
 	}
-	entries, err := spec.DecodeIndexManifest(data)
+	entries, err := DecodeIndex(data)
 	if err != nil {
 		return nil, fmt.Errorf("index manifest %s: %w", r.Path(name), err)
 	}

@@ -10,9 +10,9 @@ import (
 )
 
 // TestParquetManifestsUnsupported: Java writes manifests and manifest lists
-// as Parquet with manifest.format = parquet. lakesql decodes Avro only, so
-// they must be refused as unsupported, naming the option, not reported as
-// corrupt (interop finding F12).
+// as Parquet with manifest.format = parquet. The Avro codec of this package
+// refuses them as unsupported, naming the option, rather than reporting
+// them as corrupt (interop finding F12); package manifest decodes them.
 func TestParquetManifestsUnsupported(t *testing.T) {
 	list, err := os.ReadFile("testdata/manifest-parquet/manifest-list-delta")
 	if err != nil {

@@ -73,9 +73,11 @@ func (o CoreOptions) FileFormat() string {
 	return strings.ToLower(o.stringOption(OptionFileFormat, "parquet"))
 }
 
-// ManifestFormat is the manifest file format (removed after Paimon 2.0,
-// where it is always avro).
-func (o CoreOptions) ManifestFormat() string { return o.stringOption(OptionManifestFormat, "avro") }
+// ManifestFormat is the manifest file format, lower-cased as Java
+// normalizes it (removed after Paimon 2.0, where it is always avro).
+func (o CoreOptions) ManifestFormat() string {
+	return strings.ToLower(o.stringOption(OptionManifestFormat, "avro"))
+}
 
 // MergeEngine is the merge engine of a primary-key table.
 func (o CoreOptions) MergeEngine() (MergeEngine, error) {

@@ -53,6 +53,7 @@ import java.util.Set;
  * write     --warehouse W --spec FILE                                create a table, write commits
  * compact   --warehouse W --table db.t                               full compaction of every bucket
  * expire    --warehouse W --table db.t --retain N                    keep the newest N snapshots
+ * sketch-vectors --kind theta|hll                                    golden vectors of the sketch aggregators
  * batch                                                             one JSON array of arguments a line
  *                                                                   on stdin, one JSON answer a line
  * </pre>
@@ -125,7 +126,7 @@ public final class PaimonTool {
     private void run(String[] argv) throws Exception {
         if (argv.length == 0) {
             throw new IllegalArgumentException("usage: paimon-interop dump|snapshots|systable|write|compact|expire"
-                    + "|alter|tag|branch|commit|create-database|list|drop-table|commit-loop|batch …");
+                    + "|alter|tag|branch|commit|create-database|list|drop-table|commit-loop|sketch-vectors|batch …");
         }
         Map<String, String> a = flags(argv);
         switch (argv[0]) {
@@ -152,7 +153,8 @@ public final class PaimonTool {
                         .put("paimon", Table.class.getPackage().getImplementationVersion())));
                 break;
             default:
-                if (JavaWrites.run(argv[0], a, out) || CatalogCommands.run(argv[0], a, out)) {
+                if (JavaWrites.run(argv[0], a, out) || CatalogCommands.run(argv[0], a, out)
+                        || SketchVectors.run(argv[0], a, out)) {
                     break;
                 }
                 throw new IllegalArgumentException("unknown subcommand " + argv[0]);
