@@ -84,6 +84,10 @@ var layers = []layer{
 		// Corrections of go-mysql-server's plans, types and execution:
 		// they read GMS's nodes, never lakesql's tables.
 		"sqlbackend/gmsfix",
+		// The vectorized executor: the plan translator, and the DuckDB
+		// runner (built with the duckdb tag only).
+		"sqlbackend/duckplan",
+		"sqlbackend/duckexec",
 		"sqlbackend/metrics",
 		// The MySQL errors every part of the backend sends.
 		"sqlbackend/mysqlerr",

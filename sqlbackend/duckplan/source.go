@@ -1,0 +1,65 @@
+package duckplan
+
+import (
+	"context"
+
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// Column is one column of a relation: its name in the Parquet files of
+// Source.Files and its Paimon type, which fixes the DuckDB type of the
+// relation's column.
+type Column struct {
+	FileName string
+	Type     spec.DataType
+}
+
+// RowSource is rows lakesql's reader produced, each in the order of the
+// relation's columns as spec Go values (see spec.DataType).
+type RowSource interface {
+	// Next returns the next row, or io.EOF after the last.
+	Next() ([]any, error)
+	Close() error
+}
+
+// Source is one relation of a translated statement: a lakesql table read
+// at the snapshot the statement pinned, filtered by what was pushed into
+// it. Its rows are the rows of Files that FileFilter keeps, followed by
+// the rows of Rows.
+type Source struct {
+	// Name is the relation's name in the SQL, t0, t1, ….
+	Name string
+	// Columns are the relation's columns c0, c1, ….
+	Columns []Column
+	// Files are local Parquet data files whose stored rows are table rows
+	// as they are: no merge, no deletion vector, written in the read
+	// schema, so that DuckDB may read them itself.
+	Files []string
+	// FileFilter is a DuckDB boolean expression over the files' columns
+	// (named as Column.FileName) that the rows of Files must make TRUE:
+	// the filter pushed into the table, which the scan applied to Rows
+	// already. Empty keeps every row.
+	FileFilter string
+	// Rows opens the rows of the rest of the read; nil when Files are the
+	// whole read.
+	Rows func(ctx context.Context) (RowSource, error)
+}
+
+// Query is a translated subtree: DuckDB SQL over the relations t0, t1, …
+// and the GMS schema of the subtree, whose types the executor converts
+// DuckDB's values to (MySQL's result types are GMS's, never DuckDB's).
+type Query struct {
+	SQL    string
+	Schema sql.Schema
+}
+
+// Executor runs translated queries; package duckexec implements it.
+type Executor interface {
+	// Run executes q over sources and returns its rows in q.Schema's Go
+	// types. Cancelling ctx (KILL QUERY, a client gone) stops DuckDB.
+	Run(ctx *sql.Context, q *Query, sources []Source) (sql.RowIter, error)
+	// Explain returns DuckDB's physical plan of q over sources.
+	Explain(ctx *sql.Context, q *Query, sources []Source) (string, error)
+}
