@@ -86,7 +86,7 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 	if kind != "CROSS JOIN" {
 		s += " ON " + on
 	}
-	return rel{sql: s}, nil
+	return rel{sql: s, width: len(cols)}, nil
 }
 
 // lookupInner is the index read of the inner side of a lookup join,
@@ -198,7 +198,7 @@ func (t *translator) setOp(n *plan.SetOp) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	r := rel{sql: "SELECT * FROM ((" + left.sql + ")" + op + "(" + right.sql + ")) AS q"}
+	r := rel{sql: "SELECT * FROM ((" + visible(left) + ")" + op + "(" + visible(right) + ")) AS q", width: left.width}
 	if len(n.SortFields) > 0 {
 		if r, err = t.sortRel(r, len(n.Schema()), n.SortFields, n.Limit); err != nil {
 			return rel{}, err

@@ -24,16 +24,21 @@ import (
 // the executor converts DuckDB's values to.
 //
 // The SQL selects n's columns in order, named o0, o1, …; every node is a
-// SELECT over its children's as subqueries, which DuckDB flattens. An
-// ORDER BY inside is kept by the SELECT, WHERE and LIMIT around it
-// (DuckDB's order preservation, which needs preserve_insertion_order on).
+// SELECT over its children's as subqueries, which DuckDB flattens. DuckDB
+// keeps no order of a subquery (the executor turns insertion order off),
+// so a sort's keys travel up as hidden columns k0, k1, … to the LIMIT and
+// the outermost SELECT, which order by them.
 func Translate(n sql.Node, isLeaf func(sql.Node) bool) (q *Query, leaves []sql.Node, err error) {
 	t := &translator{isLeaf: isLeaf}
 	r, err := t.node(n)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Query{SQL: r.sql, Schema: n.Schema()}, t.leaves, nil
+	sql := r.sql
+	if len(r.keys) > 0 {
+		sql = visible(r) + orderBy(r)
+	}
+	return &Query{SQL: sql, Schema: n.Schema()}, t.leaves, nil
 }
 
 type translator struct {
@@ -44,13 +49,49 @@ type translator struct {
 	wholeReads map[sql.Node]bool
 }
 
-// rel is a translated node: a SELECT of columns o0, o1, …
+// rel is a translated node: a SELECT of columns o0, o1, …, then the
+// hidden keys k0, k1, … its rows are ordered by in GMS.
 type rel struct {
-	sql string
-	// ordered is true when the rows come in the order of an ORDER BY
-	// that GMS's result has too.
-	ordered bool
+	sql   string
+	width int
+	// keys are the directions of k0, k1, …: " ASC NULLS FIRST" and so on.
+	keys []string
 }
+
+// visible is the SELECT of r's columns without its keys.
+func visible(r rel) string {
+	if len(r.keys) == 0 {
+		return r.sql
+	}
+	cols := make([]string, r.width)
+	for i := range cols {
+		cols[i] = "q." + out(i) + " AS " + out(i)
+	}
+	return "SELECT " + strings.Join(cols, ", ") + from(r)
+}
+
+// orderBy is the ORDER BY of the rows of r, named q.
+func orderBy(r rel) string {
+	if len(r.keys) == 0 {
+		return ""
+	}
+	keys := make([]string, len(r.keys))
+	for i, k := range r.keys {
+		keys[i] = "q." + key(i) + k
+	}
+	return " ORDER BY " + strings.Join(keys, ", ")
+}
+
+// carried is the SELECT list's tail that passes r's keys on.
+func carried(r rel) string {
+	var b strings.Builder
+	for i := range r.keys {
+		b.WriteString(", q." + key(i) + " AS " + key(i))
+	}
+	return b.String()
+}
+
+func key(i int) string { return "k" + strconv.Itoa(i) }
 
 func (t *translator) node(n sql.Node) (rel, error) {
 	if t.isLeaf(n) {
@@ -120,7 +161,7 @@ func (t *translator) leaf(n sql.Node) (rel, error) {
 	for i := range cols {
 		cols[i] = "c" + strconv.Itoa(i) + " AS " + out(i)
 	}
-	return rel{sql: "SELECT " + strings.Join(cols, ", ") + " FROM " + name}, nil
+	return rel{sql: "SELECT " + strings.Join(cols, ", ") + " FROM " + name, width: len(cols)}, nil
 }
 
 // out is the name of output column i.
@@ -152,7 +193,7 @@ func (t *translator) project(n *plan.Project) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	return rel{sql: "SELECT " + cols + from(r), ordered: r.ordered}, nil
+	return rel{sql: "SELECT " + cols + carried(r) + from(r), width: len(n.Projections), keys: r.keys}, nil
 }
 
 // selectList is the columns es named o0, o1, ….
@@ -177,7 +218,7 @@ func (t *translator) filter(child sql.Node, cond sql.Expression) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	return rel{sql: "SELECT *" + from(r) + " WHERE " + p, ordered: r.ordered}, nil
+	return rel{sql: "SELECT *" + from(r) + " WHERE " + p, width: r.width, keys: r.keys}, nil
 }
 
 // groupBy is GROUP BY, whose selected values that are not aggregates must
@@ -216,7 +257,7 @@ func (t *translator) groupBy(n *plan.GroupBy) (rel, error) {
 	if len(keys) > 0 {
 		s += " GROUP BY " + strings.Join(keys, ", ")
 	}
-	return rel{sql: s}, nil
+	return rel{sql: s, width: len(cols)}, nil
 }
 
 // checkGrouped refuses a selected value of a GROUP BY that reads a column
@@ -252,10 +293,15 @@ func (t *translator) sort(child sql.Node, fields sql.SortFields, limit sql.Expre
 	return t.sortRel(r, len(child.Schema()), fields, limit)
 }
 
-// sortRel is r, of width columns, ordered by fields and limited.
+// sortRel is r, of width columns, with fields as its keys, and limited
+// to limit rows if there is one.
 func (t *translator) sortRel(r rel, width int, fields sql.SortFields, limit sql.Expression) (rel, error) {
 	x := inputOf(width)
-	keys := make([]string, len(fields))
+	cols := make([]string, width, width+len(fields))
+	for i := range cols {
+		cols[i] = "q." + out(i) + " AS " + out(i)
+	}
+	dirs := make([]string, len(fields))
 	for i, f := range fields {
 		s, c, err := x.value(f.Column)
 		if err != nil {
@@ -265,22 +311,19 @@ func (t *translator) sortRel(r rel, width int, fields sql.SortFields, limit sql.
 			return rel{}, errors.New("duckplan: ORDER BY a floating-point value is not translated")
 		}
 		asc := f.Order != sql.Descending
-		keys[i] = s + map[bool]string{true: " ASC", false: " DESC"}[asc]
+		dirs[i] = map[bool]string{true: " ASC", false: " DESC"}[asc]
 		if asc == (f.NullOrdering == sql.NullsFirst) {
-			keys[i] += " NULLS FIRST"
+			dirs[i] += " NULLS FIRST"
 		} else {
-			keys[i] += " NULLS LAST"
+			dirs[i] += " NULLS LAST"
 		}
+		cols = append(cols, s+" AS "+key(i))
 	}
-	s := "SELECT *" + from(r) + " ORDER BY " + strings.Join(keys, ", ")
-	if limit != nil {
-		n, err := count(limit)
-		if err != nil {
-			return rel{}, err
-		}
-		s += " LIMIT " + n
+	sorted := rel{sql: "SELECT " + strings.Join(cols, ", ") + from(r), width: width, keys: dirs}
+	if limit == nil {
+		return sorted, nil
 	}
-	return rel{sql: s, ordered: true}, nil
+	return limitRel(sorted, "LIMIT", limit)
 }
 
 // limit is LIMIT or OFFSET of a constant.
@@ -297,7 +340,7 @@ func limitRel(r rel, clause string, e sql.Expression) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	return rel{sql: "SELECT *" + from(r) + " " + clause + " " + n, ordered: r.ordered}, nil
+	return rel{sql: "SELECT *" + from(r) + orderBy(r) + " " + clause + " " + n, width: r.width, keys: r.keys}, nil
 }
 
 // count is the row count of LIMIT or OFFSET: a non-negative integer
@@ -318,13 +361,13 @@ func (t *translator) distinct(child sql.Node) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	if r.ordered {
+	if len(r.keys) > 0 {
 		return rel{}, errors.New("duckplan: DISTINCT of sorted rows is not translated")
 	}
 	if err := distinctColumns(child.Schema()); err != nil {
 		return rel{}, err
 	}
-	return rel{sql: "SELECT DISTINCT *" + from(r)}, nil
+	return rel{sql: "SELECT DISTINCT *" + from(r), width: r.width}, nil
 }
 
 // distinctColumns refuses to compare rows whose columns DuckDB and GMS
