@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,13 @@ func (x *exprs) value(e sql.Expression) (string, class, error) {
 }
 
 func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
+	if child, typ, ok := gmsfix.AggregateConversion(e); ok {
+		return x.conversion(child, typ, c)
+	}
+	if cs, _, ok := gmsfix.TypedCase(e); ok {
+		// Its values, all of class c, convert to its type exactly.
+		return x.caseOf(cs, c)
+	}
 	switch e := e.(type) {
 	case *expression.Alias:
 		s, _, err := x.value(e.Child)
@@ -86,6 +94,24 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 	return "", notTranslated(e)
 }
 
+// conversion is child converted to typ, of class c, where that changes
+// no value: text to text (of one collation, classOf checked), integer to
+// integer, DECIMAL to a DECIMAL of no smaller scale. The executor gives
+// the value typ.
+func (x *exprs) conversion(child sql.Expression, typ sql.Type, c class) (string, error) {
+	s, cc, err := x.value(child)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case cc == classNull, cc == c && (c == classText || c == classInt):
+		return s, nil
+	case cc == c && c == classDecimal && scaleOf(child) <= int(typ.(sql.DecimalType).Scale()):
+		return s, nil
+	}
+	return "", fmt.Errorf("duckplan: conversion of %s to %s is not translated", child.Type(), typ)
+}
+
 // widened is s of class c as DuckDB computes MySQL's integer arithmetic:
 // in BIGINT, whose overflow DuckDB reports as MySQL does (GMS wraps).
 func widened(s string, c class) string {
@@ -115,6 +141,12 @@ func (x *exprs) arithmetic(e *expression.Arithmetic) (string, error) {
 	}
 	if op == "*" && scaleOf(e.LeftChild)+scaleOf(e.RightChild) > types.DecimalTypeMaxScale {
 		return "", fmt.Errorf("duckplan: a product of more than %d decimals (MySQL rounds it) is not translated", types.DecimalTypeMaxScale)
+	}
+	if op == "*" && (lc == classDecimal || rc == classDecimal) {
+		// DuckDB multiplies DECIMALs of up to 18 digits in 64 bits and
+		// fails past them (DECIMAL(10,2) * DECIMAL(10,2)); in 128 bits it
+		// fails only past 38 digits, where MySQL's 65 still hold.
+		return "(CAST(" + l + " AS DECIMAL(38," + strconv.Itoa(scaleOf(e.LeftChild)) + ")) * " + widened(r, rc) + ")", nil
 	}
 	return "(" + widened(l, lc) + " " + op + " " + widened(r, rc) + ")", nil
 }

@@ -3,6 +3,7 @@ package duckplan
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -344,14 +345,33 @@ func limitRel(r rel, clause string, e sql.Expression) (rel, error) {
 }
 
 // count is the row count of LIMIT or OFFSET: a non-negative integer
-// literal (GMS binds ? before analysis).
+// literal (GMS binds ? before analysis), or a sum of them, as GMS's LIMIT
+// of a LIMIT … OFFSET is.
 func count(e sql.Expression) (string, error) {
-	if l, ok := e.(*expression.Literal); ok {
-		if s, err := intLiteral(l.Value()); err == nil && !strings.HasPrefix(s, "(") {
-			return s, nil
+	n, ok := constantCount(e)
+	if !ok {
+		return "", fmt.Errorf("duckplan: LIMIT or OFFSET %s is not translated", e)
+	}
+	return strconv.FormatInt(n, 10), nil
+}
+
+func constantCount(e sql.Expression) (int64, bool) {
+	switch e := e.(type) {
+	case *expression.Literal:
+		s, err := intLiteral(e.Value())
+		if err != nil {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	case *expression.Arithmetic:
+		l, lok := constantCount(e.LeftChild)
+		r, rok := constantCount(e.RightChild)
+		if e.Operator() == "+" && lok && rok && l <= math.MaxInt64-r {
+			return l + r, true
 		}
 	}
-	return "", fmt.Errorf("duckplan: LIMIT or OFFSET %s is not translated", e)
+	return 0, false
 }
 
 // distinct is DISTINCT. GMS keeps the first of equal rows in input order,
