@@ -484,12 +484,14 @@ func notTranslated(e sql.Expression) error {
 	switch e := e.(type) {
 	case sql.FunctionExpression:
 		return fmt.Errorf("duckplan: function %s is not translated", strings.ToUpper(e.FunctionName()))
-	case sql.Aggregation:
-		return fmt.Errorf("duckplan: aggregate %s is not translated here", e)
 	case *expression.Arithmetic:
 		return fmt.Errorf("duckplan: operator %s is not translated", e.Operator())
 	}
-	return fmt.Errorf("duckplan: expression %s (%s) is not translated", e, reflect.TypeOf(e).Elem().Name())
+	kind := reflect.TypeOf(e).Elem().Name()
+	if s := e.String(); !strings.Contains(s, "\n") && len(s) <= 60 {
+		return fmt.Errorf("duckplan: expression %s (%s) is not translated", s, kind)
+	}
+	return fmt.Errorf("duckplan: expression %s is not translated", kind)
 }
 
 // isAggregate reports whether e is an aggregate function.

@@ -142,6 +142,9 @@ func (t *translator) node(n sql.Node) (rel, error) {
 
 // uncorrelated refuses a derived table that reads the rows around it.
 func uncorrelated(n *plan.SubqueryAlias) error {
+	if n.CacheableCTESource {
+		return errors.New("duckplan: common table expressions are not translated yet")
+	}
 	if n.IsLateral || n.OuterScopeVisibility || !n.Correlated.Empty() {
 		return errors.New("duckplan: a lateral or correlated derived table is not translated")
 	}

@@ -32,7 +32,10 @@ type Harness struct {
 // are not there, since memory tables take none of them.
 func New(t testing.TB) *Harness {
 	t.Helper()
-	pro := memory.NewDBProvider(memory.NewDatabase(Database))
+	db := memory.NewDatabase(Database)
+	// Primary keys are indexes, so that GMS plans lookup and merge joins.
+	db.EnablePrimaryKeyIndexes()
+	pro := memory.NewDBProvider(db)
 	gmsfix.RegisterTypeRules()
 	a := newAnalyzer(pro)
 	e := sqle.New(a, &sqle.Config{})
@@ -92,13 +95,14 @@ func (h *Harness) Plan(query string) (sql.Node, error) {
 
 // IsTableRead reports whether n reads a memory table: a ResolvedTable or
 // an IndexedTableAccess over one, as it is or wrapped for process
-// tracking. It is the isLeaf of the translator's tests.
+// tracking, other than the dual table of a SELECT without FROM. It is the
+// isLeaf of the translator's tests.
 func IsTableRead(n sql.Node) bool {
 	switch n := n.(type) {
 	case *plan.ResolvedTable:
-		return isMemoryTable(n.Table)
+		return isMemoryTable(n.Table) && !plan.IsDualTable(n.Table)
 	case *plan.IndexedTableAccess:
-		return isMemoryTable(n.TableNode.UnderlyingTable())
+		return isMemoryTable(n.UnderlyingTable())
 	}
 	return false
 }
@@ -108,6 +112,8 @@ func isMemoryTable(t sql.Table) bool {
 		switch w := t.(type) {
 		case *memory.Table:
 			return true
+		case *memory.IndexedTable:
+			t = w.Table
 		case *plan.ProcessTable:
 			t = w.Underlying()
 		case *plan.ProcessIndexableTable:
