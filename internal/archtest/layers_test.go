@@ -118,6 +118,9 @@ var layers = []layer{
 		"internal/testkit",
 		"internal/testkit/clocktest",
 		"internal/testkit/filetest",
+		// GMS over memory tables with lakesql's corrections, for the
+		// plan translator's tests.
+		"internal/testkit/gmsplan",
 		"internal/testkit/fixtures",
 		"internal/testkit/leasetest",
 		"internal/testkit/mariadbtest",

@@ -263,3 +263,15 @@ func convertToAggregate(ctx *sql.Context, v any, from, to sql.Type) (any, error)
 	out, _, err := to.Convert(ctx, v)
 	return out, err
 }
+
+// AggregateConversion is the value and the aggregate type of a conversion
+// this package put where MySQL converts a value to the type of a result
+// it is part of (CASE, COALESCE, UNION), for the backend to translate
+// the conversions that change no value: ok is false for other
+// expressions.
+func AggregateConversion(e sql.Expression) (child sql.Expression, typ sql.Type, ok bool) {
+	if c, ok := e.(*toAggregate); ok {
+		return c.child, c.typ, true
+	}
+	return nil, nil, false
+}

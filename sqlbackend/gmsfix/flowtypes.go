@@ -174,3 +174,13 @@ func (c *typedCase) value(ctx *sql.Context, e sql.Expression, row sql.Row) (any,
 	}
 	return convertToAggregate(ctx, v, e.Type(), c.typ)
 }
+
+// TypedCase is the GMS CASE (also IF, which GMS plans as a CASE) that a
+// CASE of MySQL's type wraps, and that type, for the backend to translate
+// it as any CASE: ok is false for other expressions.
+func TypedCase(e sql.Expression) (c *expression.Case, typ sql.Type, ok bool) {
+	if t, ok := e.(*typedCase); ok {
+		return t.Case, t.typ, true
+	}
+	return nil, nil, false
+}

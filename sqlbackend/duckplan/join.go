@@ -1,0 +1,233 @@
+package duckplan
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+)
+
+// joinKind is the DuckDB join of GMS join type op, or why it is not
+// translated. Every execution of a kind (nested loop, hash, lookup,
+// merge) is the same join of its rows.
+func joinKind(op plan.JoinType) (string, error) {
+	switch {
+	case op.IsLateral():
+		return "", errors.New("duckplan: lateral joins are not translated")
+	case op.IsExcludeNulls():
+		// Anti joins (NOT IN, NOT EXISTS) and the left joins that drop rows
+		// whose condition is NULL: GMS's NULL rules there are its own.
+		return "", fmt.Errorf("duckplan: %s is not translated", op)
+	case op.IsRange():
+		return "", fmt.Errorf("duckplan: %s is not translated", op)
+	case op.IsCross():
+		return "CROSS JOIN", nil
+	case op.IsSemi():
+		return "SEMI JOIN", nil
+	case op.IsLeftOuter():
+		return "LEFT JOIN", nil
+	}
+	switch op {
+	case plan.JoinTypeInner, plan.JoinTypeHash, plan.JoinTypeLookup, plan.JoinTypeMerge:
+		return "JOIN", nil
+	}
+	return "", fmt.Errorf("duckplan: %s is not translated", op)
+}
+
+// join is a join of two translated inputs, l and r, on the join's
+// condition: GMS's Filter, and for a lookup join also the lookup's key
+// equalities, which GMS took out of Filter (analyzer/indexed_joins.go
+// addLookupJoins keeps only the conjuncts the index did not match).
+func (t *translator) join(n *plan.JoinNode) (rel, error) {
+	if n.ScopeLen != 0 {
+		return rel{}, errors.New("duckplan: a join that reads the rows around it is not translated")
+	}
+	kind, err := joinKind(n.Op)
+	if err != nil {
+		return rel{}, err
+	}
+	left, err := t.node(n.Left())
+	if err != nil {
+		return rel{}, err
+	}
+	rightNode := n.Right()
+	if h, ok := rightNode.(*plan.HashLookup); ok {
+		rightNode = h.Child
+	}
+	var lookup *plan.IndexedTableAccess
+	if n.Op.IsLookup() {
+		if lookup, err = t.lookupInner(rightNode); err != nil {
+			return rel{}, err
+		}
+	}
+	right, err := t.node(rightNode)
+	if err != nil {
+		return rel{}, err
+	}
+	width := len(n.Left().Schema())
+	x := &exprs{width: width + len(rightNode.Schema()), column: func(i int) string {
+		if i < width {
+			return "l." + out(i)
+		}
+		return "r." + out(i-width)
+	}}
+	on, err := joinCondition(x, n, lookup, width)
+	if err != nil {
+		return rel{}, err
+	}
+	cols := make([]string, 0, x.width)
+	for i := range len(n.Schema()) {
+		cols = append(cols, x.column(i)+" AS "+out(i))
+	}
+	s := "SELECT " + strings.Join(cols, ", ") + " FROM (" + left.sql + ") AS l " + kind + " (" + right.sql + ") AS r"
+	if kind != "CROSS JOIN" {
+		s += " ON " + on
+	}
+	return rel{sql: s, width: len(cols)}, nil
+}
+
+// lookupInner is the index read of the inner side of a lookup join,
+// reached through nodes that keep its columns in place, which must be a
+// leaf: the caller reads it whole.
+func (t *translator) lookupInner(n sql.Node) (*plan.IndexedTableAccess, error) {
+	for {
+		switch x := n.(type) {
+		case *plan.TableAlias:
+			n = x.Child
+		case *plan.Filter:
+			n = x.Child
+		case *plan.IndexedTableAccess:
+			if !t.isLeaf(x) {
+				return nil, errors.New("duckplan: the index lookup of a lookup join is not a table read")
+			}
+			if t.wholeReads == nil {
+				t.wholeReads = map[sql.Node]bool{}
+			}
+			t.wholeReads[x] = true
+			return x, nil
+		default:
+			return nil, fmt.Errorf("duckplan: a lookup join into %s is not translated", nodeName(n))
+		}
+	}
+}
+
+// joinCondition is the ON condition of n over l's and r's columns.
+func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, width int) (string, error) {
+	var conds []sql.Expression
+	if n.Filter != nil && !n.Op.IsCross() {
+		conds = append(conds, n.Filter)
+	}
+	if lookup != nil {
+		keys, err := lookupKeys(lookup, width)
+		if err != nil {
+			return "", err
+		}
+		conds = append(conds, keys...)
+	}
+	if len(conds) == 0 {
+		return "TRUE", nil
+	}
+	return x.cond(expression.JoinAnd(conds...))
+}
+
+// lookupKeys are the equalities a lookup join's index lookup tests: key i
+// (over the outer row) equals the index's column i, NULL-safe where the
+// lookup matches NULLs (plan.LookupBuilder's matchesNullMask).
+func lookupKeys(ita *plan.IndexedTableAccess, width int) ([]sql.Expression, error) {
+	keys := ita.Expressions()
+	nullSafe := ita.NullMask()
+	columns := ita.Index().Expressions()
+	if len(keys) > len(columns) || len(nullSafe) != len(keys) {
+		return nil, errors.New("duckplan: a lookup join's keys do not match its index")
+	}
+	schema := ita.Schema()
+	out := make([]sql.Expression, len(keys))
+	for i, key := range keys {
+		pos := columnIndex(schema, columns[i])
+		if pos < 0 {
+			return nil, fmt.Errorf("duckplan: index column %s is not read by the lookup join", columns[i])
+		}
+		c := schema[pos]
+		col := expression.NewGetField(width+pos, c.Type, c.Name, c.Nullable)
+		if nullSafe[i] {
+			out[i] = expression.NewNullSafeEquals(key, col)
+		} else {
+			out[i] = expression.NewEquals(key, col)
+		}
+	}
+	return out, nil
+}
+
+// columnIndex is the position in s of the column an index expression
+// ("table.column") names, or -1.
+func columnIndex(s sql.Schema, indexExpr string) int {
+	name := indexExpr[strings.LastIndex(indexExpr, ".")+1:]
+	name = strings.Trim(name, "`")
+	for i, c := range s {
+		if strings.EqualFold(c.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// setOp is UNION [ALL] of inputs whose columns are of one class each, and
+// the ORDER BY, LIMIT and OFFSET of the union.
+func (t *translator) setOp(n *plan.SetOp) (rel, error) {
+	if n.SetOpType != plan.UnionType {
+		return rel{}, errors.New("duckplan: INTERSECT and EXCEPT are not translated")
+	}
+	if err := sameClasses(n.Left().Schema(), n.Right().Schema()); err != nil {
+		return rel{}, err
+	}
+	op := " UNION ALL "
+	if n.Distinct {
+		op = " UNION "
+		if err := distinctColumns(n.Schema()); err != nil {
+			return rel{}, err
+		}
+	}
+	left, err := t.node(n.Left())
+	if err != nil {
+		return rel{}, err
+	}
+	right, err := t.node(n.Right())
+	if err != nil {
+		return rel{}, err
+	}
+	r := rel{sql: "SELECT * FROM ((" + visible(left) + ")" + op + "(" + visible(right) + ")) AS q", width: left.width}
+	if len(n.SortFields) > 0 {
+		if r, err = t.sortRel(r, len(n.Schema()), n.SortFields, n.Limit); err != nil {
+			return rel{}, err
+		}
+	} else if n.Limit != nil {
+		if r, err = limitRel(r, "LIMIT", n.Limit); err != nil {
+			return rel{}, err
+		}
+	}
+	if n.Offset != nil {
+		return limitRel(r, "OFFSET", n.Offset)
+	}
+	return r, nil
+}
+
+// sameClasses refuses a union whose inputs' columns MySQL would convert.
+func sameClasses(l, r sql.Schema) error {
+	for i := range l {
+		lc, err := classOf(l[i].Type)
+		if err != nil {
+			return err
+		}
+		rc, err := classOf(r[i].Type)
+		if err != nil {
+			return err
+		}
+		if lc != rc && lc != classNull && rc != classNull {
+			return errors.New("duckplan: a union of columns of different types is not translated")
+		}
+	}
+	return nil
+}
