@@ -208,7 +208,13 @@ func renderString(s string) (string, bool) {
 	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
 		return "", false
 	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
+	return QuoteString(s), true
+}
+
+// QuoteString quotes s as a DuckDB string literal (backslashes are not
+// escapes in DuckDB's standard strings).
+func QuoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // renderBlob renders bytes as a BLOB literal, every byte escaped.
