@@ -73,7 +73,9 @@ func TestFilterSQL(t *testing.T) {
 			`("d" <> CAST('1e-300' AS DOUBLE))`},
 		{"decimal", func(t *testing.T) predicate.Predicate { return leaf(t, "dec", predicate.OpBetween, "-1.5", "12") },
 			`("dec" BETWEEN CAST('-1.50' AS DECIMAL(10,2)) AND CAST('12.00' AS DECIMAL(10,2)))`},
-		{"decimal 38", func(t *testing.T) predicate.Predicate { return leaf(t, "big", predicate.OpEq, "-99999999999999999999999999999999999999") },
+		{"decimal 38", func(t *testing.T) predicate.Predicate {
+			return leaf(t, "big", predicate.OpEq, "-99999999999999999999999999999999999999")
+		},
 			`("big" = CAST('-99999999999999999999999999999999999999' AS DECIMAL(38,0)))`},
 		{"string quotes and backslash", func(t *testing.T) predicate.Predicate { return leaf(t, `we"ird`, predicate.OpEq, `it's \n`) },
 			`("we""ird" = 'it''s \n')`},
@@ -85,10 +87,14 @@ func TestFilterSQL(t *testing.T) {
 			}
 			return predicate.Not(p)
 		}, `(NOT starts_with("we""ird", 'a''b'))`},
-		{"bytes", func(t *testing.T) predicate.Predicate { return leaf(t, "bin", predicate.OpIn, []byte{0, 'a', 0xff}, []byte{}) },
+		{"bytes", func(t *testing.T) predicate.Predicate {
+			return leaf(t, "bin", predicate.OpIn, []byte{0, 'a', 0xff}, []byte{})
+		},
 			`("bin" IN (CAST('' AS BLOB), CAST('\x00\x61\xFF' AS BLOB)))`},
 		{"date", func(t *testing.T) predicate.Predicate { return leaf(t, "dt", predicate.OpLe, "2024-02-29") }, `("dt" <= DATE '2024-02-29')`},
-		{"timestamp", func(t *testing.T) predicate.Predicate { return leaf(t, "ts", predicate.OpGt, "1969-12-31 23:59:59.999999") },
+		{"timestamp", func(t *testing.T) predicate.Predicate {
+			return leaf(t, "ts", predicate.OpGt, "1969-12-31 23:59:59.999999")
+		},
 			`("ts" > TIMESTAMP '1969-12-31 23:59:59.999999')`},
 		{"time", func(t *testing.T) predicate.Predicate { return leaf(t, "tm", predicate.OpEq, "10:11:12.5") }, `("tm" = TIME '10:11:12.500')`},
 		{"in with null", func(t *testing.T) predicate.Predicate { return leaf(t, "ti", predicate.OpNotIn, 3, nil, 1) },
