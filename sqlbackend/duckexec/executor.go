@@ -23,9 +23,9 @@ import (
 // the pool, on which its Arrow views live.
 type Executor struct {
 	db *sql.DB
-	// views numbers the Arrow views, so that no two queries ever share a
-	// view name, even on one connection.
-	views atomic.Uint64
+	// tables numbers the temporary tables of rows, so that no two queries
+	// ever share a name, even on one connection.
+	tables atomic.Uint64
 }
 
 var _ duckplan.Executor = (*Executor)(nil)
@@ -66,7 +66,7 @@ func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.S
 }
 
 // Explain returns DuckDB's plan of q over sources. The rows of sources are
-// not opened: their views are bound, never scanned.
+// not opened: their tables are left empty.
 func (e *Executor) Explain(ctx *gms.Context, q *duckplan.Query, sources []duckplan.Source) (plan string, err error) {
 	s, query, err := e.start(ctx, q, sources, false)
 	if err != nil {
@@ -89,14 +89,14 @@ func (e *Executor) Explain(ctx *gms.Context, q *duckplan.Query, sources []duckpl
 	return out.String(), rows.Err()
 }
 
-// start takes a connection and registers the sources' rows on it (opened
-// when openRows, else as empty streams), returning the query to run.
+// start takes a connection and copies the sources' rows into it (opened
+// when openRows, else none), returning the query to run.
 func (e *Executor) start(ctx context.Context, q *duckplan.Query, sources []duckplan.Source, openRows bool) (*session, string, error) {
 	relations := make([]*relation, len(sources))
 	for i := range sources {
 		var err error
-		view := fmt.Sprintf("lakesql_rows_%d", e.views.Add(1))
-		if relations[i], err = newRelation(&sources[i], view); err != nil {
+		table := fmt.Sprintf("lakesql_rows_%d", e.tables.Add(1))
+		if relations[i], err = newRelation(&sources[i], table); err != nil {
 			return nil, "", err
 		}
 	}
@@ -115,21 +115,22 @@ func (e *Executor) start(ctx context.Context, q *duckplan.Query, sources []duckp
 	return s, withRelations(ctes, q.SQL), nil
 }
 
-// session is one query's connection and what it registered there.
+// session is one query's connection and the tables it filled there.
 type session struct {
-	conn  *sql.Conn
-	arrow *duckdb.Arrow
-	// views are the registered views, with what releases their streams;
-	// sources the row sources opened.
-	views    []string
-	releases []func()
-	sources  []duckplan.RowSource
+	conn   *sql.Conn
+	arrow  *duckdb.Arrow
+	tables []string
 }
 
-// register opens a relation's rows, if any, and registers them as its
-// view.
-func (s *session) register(ctx context.Context, r *relation, openRows bool) error {
-	if r.view == "" {
+// register copies a relation's rows, if any, into a temporary table of
+// the session: the stream of rows (opened only when openRows) is
+// registered as an Arrow view and read once, whole. DuckDB scans such a
+// view correctly only when it reads every column in order: a scan of
+// some columns reads the wrong ones (duckdb/duckdb-go#28, #24), and a
+// second scan finds the stream spent. The copy spills under the memory
+// limit like any table.
+func (s *session) register(ctx context.Context, r *relation, openRows bool) (err error) {
+	if r.table == "" {
 		return nil
 	}
 	if err := s.useArrow(); err != nil {
@@ -137,20 +138,26 @@ func (s *session) register(ctx context.Context, r *relation, openRows bool) erro
 	}
 	var rows duckplan.RowSource
 	if openRows {
-		var err error
 		if rows, err = r.source.Rows(ctx); err != nil {
 			return err
 		}
-		s.sources = append(s.sources, rows)
+		defer func() { err = errors.Join(err, rows.Close()) }()
 	}
 	reader := newRowReader(r.types, r.source.Columns, rows)
 	defer reader.Release()
-	release, err := s.arrow.RegisterView(reader, r.view)
+	view := r.table + "_stream"
+	release, err := s.arrow.RegisterView(reader, view)
 	if err != nil {
 		return fmt.Errorf("duckexec: register the rows of %s: %w", r.source.Name, err)
 	}
-	s.views, s.releases = append(s.views, r.view), append(s.releases, release)
-	return nil
+	defer release()
+	_, err = s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+duckplan.QuoteIdent(r.table)+" AS SELECT * FROM "+duckplan.QuoteIdent(view))
+	if err != nil {
+		return fmt.Errorf("duckexec: read the rows of %s: %w", r.source.Name, err)
+	}
+	s.tables = append(s.tables, r.table)
+	_, err = s.conn.ExecContext(ctx, "DROP VIEW "+duckplan.QuoteIdent(view))
+	return err
 }
 
 // useArrow opens the Arrow interface of the session's connection. The
@@ -171,19 +178,13 @@ func (s *session) useArrow() error {
 	})
 }
 
-// close drops the views, releases their streams, closes the row sources
-// and returns the connection to the pool.
+// close drops the session's tables and returns the connection to the
+// pool.
 func (s *session) close() error {
 	var errs []error
-	for _, v := range s.views {
-		_, err := s.conn.ExecContext(context.Background(), "DROP VIEW IF EXISTS "+duckplan.QuoteIdent(v))
+	for _, table := range s.tables {
+		_, err := s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+duckplan.QuoteIdent(table))
 		errs = append(errs, err)
-	}
-	for _, release := range s.releases {
-		release()
-	}
-	for _, src := range s.sources {
-		errs = append(errs, src.Close())
 	}
 	errs = append(errs, s.conn.Close())
 	return errors.Join(errs...)

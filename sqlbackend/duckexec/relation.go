@@ -63,14 +63,14 @@ func typeOf(t spec.DataType) (columnType, error) {
 }
 
 // relation is one Source as SQL: its common table expression, and the
-// view name its rows are registered under ("" without rows).
+// temporary table its rows are copied to ("" without rows).
 type relation struct {
 	source *duckplan.Source
 	types  []columnType
-	view   string
+	table  string
 }
 
-func newRelation(src *duckplan.Source, view string) (*relation, error) {
+func newRelation(src *duckplan.Source, table string) (*relation, error) {
 	r := &relation{source: src, types: make([]columnType, len(src.Columns))}
 	for i, c := range src.Columns {
 		var err error
@@ -79,7 +79,7 @@ func newRelation(src *duckplan.Source, view string) (*relation, error) {
 		}
 	}
 	if src.Rows != nil {
-		r.view = view
+		r.table = table
 	}
 	return r, nil
 }
@@ -91,9 +91,9 @@ func (r *relation) cte() string {
 	if len(r.source.Files) > 0 {
 		parts = append(parts, r.filesSQL())
 	}
-	if r.view != "" {
+	if r.table != "" {
 		parts = append(parts, r.selectSQL(func(i int) string { return fmt.Sprintf("c%d", i) })+
-			" FROM "+duckplan.QuoteIdent(r.view))
+			" FROM "+duckplan.QuoteIdent(r.table))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, r.selectSQL(func(int) string { return "NULL" })+" WHERE FALSE")
