@@ -157,19 +157,12 @@ func runErr(e *Executor, q *duckplan.Query, sources ...duckplan.Source) ([]strin
 // sorted.
 func readerRows(t *testing.T, tbl *table.Table, plan *table.Plan, columns []string) []string {
 	t.Helper()
-	rs, err := tbl.ExecutePlan(context.Background(), plan, table.ReadOptions{Columns: columns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := table.ReadAll(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fields := rs.Fields()
+	rows, fields := readPlan(t, tbl, plan, columns)
 	var out []string
 	for _, row := range rows {
 		converted := make(gms.Row, len(row))
 		for i, v := range row {
+			var err error
 			if converted[i], err = sqltypes.ToSQL(fields[i].Type, v); err != nil {
 				t.Fatal(err)
 			}
@@ -178,6 +171,21 @@ func readerRows(t *testing.T, tbl *table.Table, plan *table.Plan, columns []stri
 	}
 	slices.Sort(out)
 	return out
+}
+
+// readPlan returns the rows lakesql's reader returns for the plan, and
+// their fields.
+func readPlan(t *testing.T, tbl *table.Table, plan *table.Plan, columns []string) ([][]any, []spec.DataField) {
+	t.Helper()
+	rs, err := tbl.ExecutePlan(context.Background(), plan, table.ReadOptions{Columns: columns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := table.ReadAll(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, rs.Fields()
 }
 
 // renderRow prints each value with its Go type, exactly: decimals with

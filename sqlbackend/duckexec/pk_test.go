@@ -75,14 +75,7 @@ var groupQuery = &duckplan.Query{
 // groupRows aggregates the rows lakesql's reader returns as groupQuery
 // does.
 func groupRows(t *testing.T, tbl *table.Table, plan *table.Plan) []string {
-	rs, err := tbl.ExecutePlan(context.Background(), plan, table.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := table.ReadAll(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows, _ := readPlan(t, tbl, plan, nil)
 	type agg struct {
 		n   int64
 		sum *decimal.Decimal
