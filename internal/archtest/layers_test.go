@@ -85,7 +85,7 @@ var layers = []layer{
 		// they read GMS's nodes, never lakesql's tables.
 		"sqlbackend/gmsfix",
 		// The vectorized executor: the plan translator, and the DuckDB
-		// runner (built with the duckdb tag only).
+		// runner (built with the duckdb_arrow tag only).
 		"sqlbackend/duckplan",
 		"sqlbackend/duckexec",
 		"sqlbackend/metrics",

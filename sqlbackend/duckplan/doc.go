@@ -3,7 +3,7 @@
 // DuckDB SQL, describes the relations a translated statement reads
 // (Source), and names the executor that runs them (Executor). The
 // executor itself, which links DuckDB through cgo, is package
-// sqlbackend/duckexec, built only with the duckdb build tag; a build
+// sqlbackend/duckexec, built only with the duckdb_arrow build tag; a build
 // without it runs every statement on go-mysql-server.
 //
 // # What is translated

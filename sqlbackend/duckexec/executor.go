@@ -1,0 +1,249 @@
+//go:build duckdb_arrow
+
+package duckexec
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	gms "github.com/dolthub/go-mysql-server/sql"
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/lakesql/lakesql/sqlbackend/duckplan"
+)
+
+// Executor runs translated queries on an in-memory DuckDB database. It is
+// safe for concurrent use: each query takes a connection of its own from
+// the pool, on which its Arrow views live.
+type Executor struct {
+	db *sql.DB
+	// tables numbers the temporary tables of rows, so that no two queries
+	// ever share a name, even on one connection.
+	tables atomic.Uint64
+}
+
+var _ duckplan.Executor = (*Executor)(nil)
+
+// New opens DuckDB bounded by cfg.
+func New(cfg Config) (*Executor, error) {
+	db, err := open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Executor{db: db}, nil
+}
+
+// Close closes DuckDB; queries still running fail.
+func (e *Executor) Close() error { return e.db.Close() }
+
+// Run executes q over sources and returns its rows in q.Schema's Go types.
+// Cancelling ctx interrupts DuckDB. A column type the executor cannot
+// carry either way fails before anything runs, wrapping ErrUnsupported.
+func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.Source) (gms.RowIter, error) {
+	convert, err := converters(q.Schema)
+	if err != nil {
+		return nil, err
+	}
+	s, query, err := e.start(ctx, q, sources, true)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.conn.QueryContext(ctx, query)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("duckexec: %w", err), s.close())
+	}
+	it := &rowIter{rows: rows, session: s, convert: convert, values: make([]any, len(convert))}
+	if err := it.checkColumns(); err != nil {
+		return nil, errors.Join(err, it.Close(ctx))
+	}
+	return it, nil
+}
+
+// Explain returns DuckDB's plan of q over sources. The rows of sources are
+// not opened: their tables are left empty.
+func (e *Executor) Explain(ctx *gms.Context, q *duckplan.Query, sources []duckplan.Source) (plan string, err error) {
+	s, query, err := e.start(ctx, q, sources, false)
+	if err != nil {
+		return "", err
+	}
+	defer func() { err = errors.Join(err, s.close()) }()
+	rows, err := s.conn.QueryContext(ctx, "EXPLAIN "+query)
+	if err != nil {
+		return "", fmt.Errorf("duckexec: %w", err)
+	}
+	defer rows.Close()
+	var out strings.Builder
+	for rows.Next() {
+		var key, value string
+		if err := rows.Scan(&key, &value); err != nil {
+			return "", err
+		}
+		out.WriteString(value)
+	}
+	return out.String(), rows.Err()
+}
+
+// start takes a connection and copies the sources' rows into it (opened
+// when openRows, else none), returning the query to run.
+func (e *Executor) start(ctx context.Context, q *duckplan.Query, sources []duckplan.Source, openRows bool) (*session, string, error) {
+	relations := make([]*relation, len(sources))
+	for i := range sources {
+		var err error
+		table := fmt.Sprintf("lakesql_rows_%d", e.tables.Add(1))
+		if relations[i], err = newRelation(&sources[i], table); err != nil {
+			return nil, "", err
+		}
+	}
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("duckexec: %w", err)
+	}
+	s := &session{conn: conn}
+	ctes := make([]string, len(relations))
+	for i, r := range relations {
+		if err := s.register(ctx, r, openRows); err != nil {
+			return nil, "", errors.Join(err, s.close())
+		}
+		ctes[i] = r.cte()
+	}
+	return s, withRelations(ctes, q.SQL), nil
+}
+
+// session is one query's connection and the tables it filled there.
+type session struct {
+	conn   *sql.Conn
+	arrow  *duckdb.Arrow
+	tables []string
+}
+
+// register copies a relation's rows, if any, into a temporary table of
+// the session: the stream of rows (opened only when openRows) is
+// registered as an Arrow view and read once, whole. DuckDB scans such a
+// view correctly only when it reads every column in order: a scan of
+// some columns reads the wrong ones (duckdb/duckdb-go#28, #24), and a
+// second scan finds the stream spent. The copy spills under the memory
+// limit like any table.
+func (s *session) register(ctx context.Context, r *relation, openRows bool) (err error) {
+	if r.table == "" {
+		return nil
+	}
+	if err := s.useArrow(); err != nil {
+		return err
+	}
+	var rows duckplan.RowSource
+	if openRows {
+		if rows, err = r.source.Rows(ctx); err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, rows.Close()) }()
+	}
+	reader := newRowReader(r.types, r.source.Columns, rows)
+	defer reader.Release()
+	view := r.table + "_stream"
+	release, err := s.arrow.RegisterView(reader, view)
+	if err != nil {
+		return fmt.Errorf("duckexec: register the rows of %s: %w", r.source.Name, err)
+	}
+	defer release()
+	_, err = s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+duckplan.QuoteIdent(r.table)+" AS SELECT * FROM "+duckplan.QuoteIdent(view))
+	if err != nil {
+		return fmt.Errorf("duckexec: read the rows of %s: %w", r.source.Name, err)
+	}
+	s.tables = append(s.tables, r.table)
+	_, err = s.conn.ExecContext(ctx, "DROP VIEW "+duckplan.QuoteIdent(view))
+	return err
+}
+
+// useArrow opens the Arrow interface of the session's connection. The
+// driver connection stays valid past Raw: the session holds the
+// connection until close, and nothing else uses it meanwhile.
+func (s *session) useArrow() error {
+	if s.arrow != nil {
+		return nil
+	}
+	return s.conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("duckexec: %T is not a driver connection", dc)
+		}
+		var err error
+		s.arrow, err = duckdb.NewArrowFromConn(c)
+		return err
+	})
+}
+
+// close drops the session's tables and returns the connection to the
+// pool.
+func (s *session) close() error {
+	var errs []error
+	for _, table := range s.tables {
+		_, err := s.conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+duckplan.QuoteIdent(table))
+		errs = append(errs, err)
+	}
+	errs = append(errs, s.conn.Close())
+	return errors.Join(errs...)
+}
+
+// rowIter converts DuckDB's rows to q.Schema's Go types.
+type rowIter struct {
+	rows    *sql.Rows
+	session *session
+	convert []convertFunc
+	values  []any
+	closed  bool
+}
+
+func (it *rowIter) checkColumns() error {
+	cols, err := it.rows.Columns()
+	if err != nil {
+		return err
+	}
+	if len(cols) != len(it.convert) {
+		return fmt.Errorf("duckexec: DuckDB returns %d columns, the schema has %d", len(cols), len(it.convert))
+	}
+	return nil
+}
+
+// Next returns the next row, or io.EOF after the last.
+func (it *rowIter) Next(*gms.Context) (gms.Row, error) {
+	if !it.rows.Next() {
+		if err := it.rows.Err(); err != nil {
+			return nil, fmt.Errorf("duckexec: %w", err)
+		}
+		return nil, io.EOF
+	}
+	ptrs := make([]any, len(it.values))
+	for i := range it.values {
+		ptrs[i] = &it.values[i]
+	}
+	if err := it.rows.Scan(ptrs...); err != nil {
+		return nil, fmt.Errorf("duckexec: %w", err)
+	}
+	row := make(gms.Row, len(it.values))
+	for i, v := range it.values {
+		if v == nil {
+			continue
+		}
+		var err error
+		if row[i], err = it.convert[i](v); err != nil {
+			return nil, fmt.Errorf("column %d: %w", i, err)
+		}
+	}
+	return row, nil
+}
+
+// Close releases the rows and everything the query registered; it is
+// safe to call twice.
+func (it *rowIter) Close(*gms.Context) error {
+	if it.closed {
+		return nil
+	}
+	it.closed = true
+	return errors.Join(it.rows.Close(), it.session.close())
+}

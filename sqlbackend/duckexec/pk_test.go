@@ -1,0 +1,173 @@
+//go:build duckdb_arrow
+
+package duckexec
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	gms "github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
+	"github.com/lakesql/lakesql/sqlbackend/duckplan"
+	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
+)
+
+var (
+	groupType  = spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
+	amountType = spec.DataType{Root: spec.Decimal, Nullable: true, Precision: 10, Scale: 2}
+)
+
+// pkTable is a primary-key table (k BIGINT, g STRING, v DECIMAL(10,2))
+// of 200 keys in groups g0..g6, then updated and partly deleted by a
+// second commit.
+func pkTable(t *testing.T, buckets int) *tabletest.Table {
+	tt := tabletest.NewLocal(t, catalog.TableDefinition{
+		Fields: []spec.DataField{
+			{ID: 0, Name: "k", Type: spec.DataType{Root: spec.BigInt}},
+			{ID: 1, Name: "g", Type: groupType},
+			{ID: 2, Name: "v", Type: amountType},
+		},
+		PrimaryKeys: []string{"k"},
+		Options:     map[string]string{"bucket": fmt.Sprint(buckets)},
+	})
+	var first, second []tabletest.Record
+	for k := range int64(200) {
+		first = append(first, tabletest.Insert(k, fmt.Sprintf("g%d", k%7), spec.NewDecimal(k*101-5000, 2)))
+		switch {
+		case k%5 == 0:
+			second = append(second, tabletest.Delete(k, fmt.Sprintf("g%d", k%7), spec.NewDecimal(k*101-5000, 2)))
+		case k%3 == 0:
+			second = append(second, tabletest.Update(k, fmt.Sprintf("g%d", k%4), nil))
+		}
+	}
+	writetest.Commit(tt, "u", first...)
+	writetest.Commit(tt, "u", second...)
+	return tt
+}
+
+func compactFull(t *testing.T, tt *tabletest.Table) {
+	if _, err := compact.Table(context.Background(), compact.Options{FileIO: tt.FS, TableDir: tt.Dir, Mode: compact.Full, Now: tt.Now}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// groupQuery is SELECT g, count(*), sum(v) FROM t0 GROUP BY g, in the
+// types GMS gives it.
+var groupQuery = &duckplan.Query{
+	SQL: "SELECT c1, count(*), sum(c2) FROM t0 GROUP BY c1",
+	Schema: gms.Schema{
+		{Name: "g", Type: types.LongText, Nullable: true},
+		{Name: "count(*)", Type: types.Int64},
+		{Name: "sum(v)", Type: types.MustCreateDecimalType(38, 2), Nullable: true},
+	},
+}
+
+// groupRows aggregates the rows lakesql's reader returns as groupQuery
+// does.
+func groupRows(t *testing.T, tbl *table.Table, plan *table.Plan) []string {
+	rows, _ := readPlan(t, tbl, plan, nil)
+	type agg struct {
+		n   int64
+		sum *decimal.Decimal
+	}
+	groups := map[any]*agg{}
+	for _, row := range rows {
+		a := groups[row[1]]
+		if a == nil {
+			a = &agg{}
+			groups[row[1]] = a
+		}
+		a.n++
+		if v, ok := row[2].(spec.DecimalValue); ok {
+			d := decimal.NewFromBigInt(v.Unscaled(), -2)
+			if a.sum != nil {
+				d = a.sum.Add(d)
+			}
+			a.sum = &d
+		}
+	}
+	var out []string
+	for g, a := range groups {
+		var sum any
+		if a.sum != nil {
+			sum = *a.sum
+		}
+		out = append(out, renderRow(gms.Row{g, a.n, sum}))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestPrimaryKeyTables(t *testing.T) {
+	cases := []struct {
+		name  string
+		table func(t *testing.T) *tabletest.Table
+		// files and rows say whether DuckDB reads files and whether
+		// lakesql's reader hands over rows.
+		files, rows bool
+	}{
+		{"compacted", func(t *testing.T) *tabletest.Table {
+			tt := pkTable(t, 2)
+			compactFull(t, tt)
+			return tt
+		}, true, false},
+		{"uncompacted", func(t *testing.T) *tabletest.Table { return pkTable(t, 1) }, false, true},
+		{"mixed", func(t *testing.T) *tabletest.Table {
+			tt := pkTable(t, 2)
+			compactFull(t, tt)
+			writetest.Commit(tt, "u", tabletest.Update(int64(1), "g9", spec.NewDecimal(-7, 2)), tabletest.Delete(int64(2), "g2", nil))
+			return tt
+		}, true, true},
+	}
+	e := newExecutor(t, Config{Threads: 2})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tbl := c.table(t).Open()
+			plan := planOf(t, tbl, nil)
+			src := sourceOf(t, tbl, plan, "t0", nil, true)
+			if len(src.Files) > 0 != c.files || (src.Rows != nil) != c.rows {
+				t.Fatalf("%d files direct, rows %v; want files %v, rows %v", len(src.Files), src.Rows != nil, c.files, c.rows)
+			}
+			sameRows(t, run(t, e, groupQuery, src), groupRows(t, tbl, plan))
+			identity := &duckplan.Query{SQL: selectAll("t0", 3), Schema: schemaOf(t, src.Columns)}
+			sameRows(t, run(t, e, identity, src), readerRows(t, tbl, plan, nil))
+		})
+	}
+}
+
+// A filter pushed into the scan selects the same rows of the files DuckDB
+// reads (as FileFilter) as of the rows lakesql's reader hands over.
+func TestPushedFilter(t *testing.T) {
+	tt := pkTable(t, 2)
+	compactFull(t, tt)
+	writetest.Commit(tt, "u", tabletest.Update(int64(1), "g9", spec.NewDecimal(-7, 2)))
+	tbl := tt.Open()
+	plan := planOf(t, tbl, func(s *spec.TableSchema) predicate.Predicate {
+		above, err := predicate.Leaf(predicate.ColumnOf(2, s.Fields[2]), predicate.OpGt, "-10.5")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := predicate.Leaf(predicate.ColumnOf(1, s.Fields[1]), predicate.OpIn, "g1", "g2", "g9")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return predicate.And(above, in)
+	})
+	e := newExecutor(t, Config{Threads: 2})
+	src := sourceOf(t, tbl, plan, "t0", []string{"g", "v"}, true)
+	if src.FileFilter == "" || len(src.Files) == 0 || src.Rows == nil {
+		t.Fatalf("the case needs files, a file filter and rows: %+v", src)
+	}
+	q := &duckplan.Query{SQL: selectAll("t0", 2), Schema: schemaOf(t, src.Columns)}
+	sameRows(t, run(t, e, q, src), readerRows(t, tbl, plan, []string{"g", "v"}))
+}

@@ -1,0 +1,144 @@
+//go:build duckdb_arrow
+
+package duckexec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/lakesql/lakesql/sqlbackend/duckplan"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// maxDecimalPrecision is DuckDB's widest DECIMAL.
+const maxDecimalPrecision = 38
+
+// columnType is how a Paimon type travels: the DuckDB type of the
+// relation's column, and the Arrow type rows from lakesql's reader are
+// streamed in.
+type columnType struct {
+	duck  string
+	arrow arrow.DataType
+}
+
+// typeOf maps the Paimon types the executor supports; any other wraps
+// ErrUnsupported. TIMESTAMP_LTZ is left out (its wall clock depends on a
+// session zone), as are timestamps finer than DuckDB's microseconds.
+func typeOf(t spec.DataType) (columnType, error) {
+	switch t.Root {
+	case spec.Boolean:
+		return columnType{"BOOLEAN", arrow.FixedWidthTypes.Boolean}, nil
+	case spec.TinyInt:
+		return columnType{"TINYINT", arrow.PrimitiveTypes.Int8}, nil
+	case spec.SmallInt:
+		return columnType{"SMALLINT", arrow.PrimitiveTypes.Int16}, nil
+	case spec.Int:
+		return columnType{"INTEGER", arrow.PrimitiveTypes.Int32}, nil
+	case spec.BigInt:
+		return columnType{"BIGINT", arrow.PrimitiveTypes.Int64}, nil
+	case spec.Float:
+		return columnType{"FLOAT", arrow.PrimitiveTypes.Float32}, nil
+	case spec.Double:
+		return columnType{"DOUBLE", arrow.PrimitiveTypes.Float64}, nil
+	case spec.Char, spec.VarChar:
+		return columnType{"VARCHAR", arrow.BinaryTypes.String}, nil
+	case spec.Binary, spec.VarBinary:
+		return columnType{"BLOB", arrow.BinaryTypes.Binary}, nil
+	case spec.Date:
+		return columnType{"DATE", arrow.FixedWidthTypes.Date32}, nil
+	case spec.Decimal:
+		if t.Precision >= 1 && t.Precision <= maxDecimalPrecision {
+			return columnType{fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale),
+				&arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}}, nil
+		}
+	case spec.Timestamp:
+		if t.Precision <= 6 {
+			return columnType{"TIMESTAMP", &arrow.TimestampType{Unit: arrow.Microsecond}}, nil
+		}
+	}
+	return columnType{}, fmt.Errorf("%w: column type %v", ErrUnsupported, t)
+}
+
+// relation is one Source as SQL: its common table expression, and the
+// temporary table its rows are copied to ("" without rows).
+type relation struct {
+	source *duckplan.Source
+	types  []columnType
+	table  string
+}
+
+func newRelation(src *duckplan.Source, table string) (*relation, error) {
+	r := &relation{source: src, types: make([]columnType, len(src.Columns))}
+	for i, c := range src.Columns {
+		var err error
+		if r.types[i], err = typeOf(c.Type); err != nil {
+			return nil, fmt.Errorf("%s.c%d: %w", src.Name, i, err)
+		}
+	}
+	if src.Rows != nil {
+		r.table = table
+	}
+	return r, nil
+}
+
+// cte is `name AS (files UNION ALL rows)`, with only the parts that
+// exist; a source with neither is an empty relation of the right types.
+func (r *relation) cte() string {
+	var parts []string
+	if len(r.source.Files) > 0 {
+		parts = append(parts, r.filesSQL())
+	}
+	if r.table != "" {
+		parts = append(parts, r.selectSQL(func(i int) string { return fmt.Sprintf("c%d", i) })+
+			" FROM "+duckplan.QuoteIdent(r.table))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, r.selectSQL(func(int) string { return "NULL" })+" WHERE FALSE")
+	}
+	return duckplan.QuoteIdent(r.source.Name) + " AS (" + strings.Join(parts, " UNION ALL ") + ")"
+}
+
+// selectSQL is SELECT CAST(<expr i> AS <type i>) AS ci, ….
+func (r *relation) selectSQL(expr func(i int) string) string {
+	cols := make([]string, len(r.types))
+	for i, t := range r.types {
+		cols[i] = fmt.Sprintf("CAST(%s AS %s) AS c%d", expr(i), t.duck, i)
+	}
+	return "SELECT " + strings.Join(cols, ", ")
+}
+
+// filesSQL reads the files by column name. union_by_name matches every
+// file's columns by name, which ExternalRead guarantees are the read
+// schema's, even where files differ in columns not read; Paimon's
+// partition directories are not columns.
+func (r *relation) filesSQL() string {
+	paths := make([]string, len(r.source.Files))
+	for i, p := range r.source.Files {
+		paths[i] = duckplan.QuoteString(p)
+	}
+	s := r.selectSQL(func(i int) string { return duckplan.QuoteIdent(r.source.Columns[i].FileName) }) +
+		" FROM read_parquet([" + strings.Join(paths, ", ") + "], hive_partitioning = false, union_by_name = true)"
+	if r.source.FileFilter != "" {
+		s += " WHERE " + r.source.FileFilter
+	}
+	return s
+}
+
+// leadingWith matches a query that starts with its own WITH clause.
+var leadingWith = regexp.MustCompile(`(?is)^\s*(WITH(?:\s+RECURSIVE)?)\s+(.*)$`)
+
+// withRelations prefixes the query with the relations' common table
+// expressions, joining a WITH the query has of its own.
+func withRelations(ctes []string, query string) string {
+	if len(ctes) == 0 {
+		return query
+	}
+	list := strings.Join(ctes, ", ")
+	if m := leadingWith.FindStringSubmatch(query); m != nil {
+		return m[1] + " " + list + ", " + m[2]
+	}
+	return "WITH " + list + " " + query
+}
