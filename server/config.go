@@ -60,9 +60,11 @@ type Config struct {
 	// MetricsListen, when set, serves Prometheus metrics (commits by
 	// outcome, conflicts, latency, scans, statements) over HTTP at
 	// /metrics on this HOST:PORT. Empty disables it.
-	MetricsListen string    `json:"metrics_listen"`
-	Log           LogConfig `json:"log"`
-	TLS           TLSConfig `json:"tls"`
+	MetricsListen string `json:"metrics_listen"`
+	// Executor configures the vectorized executor of analytic reads.
+	Executor ExecutorConfig `json:"executor"`
+	Log      LogConfig      `json:"log"`
+	TLS      TLSConfig      `json:"tls"`
 	// Users are administrator accounts (all privileges) defined by the
 	// config: they are recreated with these passwords at every start and
 	// never written to the warehouse. Other accounts are made with CREATE

@@ -48,6 +48,8 @@ type Server struct {
 	metricsAddr net.Addr
 	accounts    *accountStore
 	catalog     Catalog
+	// executor is the vectorized executor, nil when there is none.
+	executor executor
 }
 
 // New validates the config, opens the warehouse, sets up the accounts and
@@ -75,14 +77,27 @@ func New(cfg Config, opts Options) (*Server, error) {
 
 // newServer is New once the catalog is open; localDisk says whether the
 // warehouse is a local directory this process opened.
-func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk bool) (*Server, error) {
+func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk bool) (s *Server, err error) {
 	tlsConfig, err := cfg.TLS.load()
 	if err != nil {
 		return nil, err
 	}
 	opts.FileIO = cat.FileIO
 	recorder := metrics.New()
-	backend := sqlbackend.New(sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder})
+	exec, err := openExecutor(cfg.Executor)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && exec != nil {
+			_ = exec.Close()
+		}
+	}()
+	backendOpts := sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder}
+	if exec != nil {
+		backendOpts.Executor = exec
+	}
+	backend := sqlbackend.New(backendOpts)
 	if opts.Procedures == nil {
 		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: recorder})
 	}
@@ -95,7 +110,7 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: recorder, accounts: accounts, catalog: cat}
+	s = &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: recorder, accounts: accounts, catalog: cat, executor: exec}
 	if err := s.listen(backend, tlsConfig); err != nil {
 		return nil, err
 	}
@@ -261,6 +276,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	defer s.engine.Close()
 	defer s.catalog.Close()
+	if s.executor != nil {
+		defer s.executor.Close()
+	}
 	select {
 	case <-s.tracker.drain():
 		return nil

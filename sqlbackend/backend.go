@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lakesql/lakesql/sqlbackend/duckplan"
 	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -30,6 +31,10 @@ type Options struct {
 	ReadParallelism int
 	// Metrics records commits, scans and statements; nil records nothing.
 	Metrics *metrics.Metrics
+	// Executor runs the reads duckplan translates (package duckexec, in
+	// builds with the duckdb_arrow tag); nil runs every statement on
+	// go-mysql-server.
+	Executor duckplan.Executor
 }
 
 // Backend is one warehouse served over SQL. It caches opened tables (their

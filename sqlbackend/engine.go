@@ -39,6 +39,8 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = gmsfix.RebuildCoster(a.Coster, rewritesOn)
 	a.ExecBuilder = gmsfix.ExecBuilder()
+	// Before explainInputRows, which wraps the scans EXPLAIN prints.
+	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: gmsfix.Parser(sql.GlobalParser)}
 	return engine

@@ -36,6 +36,11 @@ const (
 	// DELETE on an append table needs its pushed partition filter, so it
 	// fails with rewrites OFF.
 	VarPlannerRewrites = "lakesql_planner_rewrites"
+	// VarExecutor says where reads run: 'duckdb' (the default) hands the
+	// reads duckplan translates exactly to the vectorized executor, 'gms'
+	// runs everything on go-mysql-server. A server built without the
+	// executor runs everything on go-mysql-server whatever it says.
+	VarExecutor = "lakesql_executor"
 )
 
 // Values of VarConflictCheck.
@@ -67,6 +72,8 @@ func registerGlobals() {
 				Default: ConflictCheckDerived},
 			&sql.MysqlSystemVariable{Name: VarPlannerRewrites, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
 				Type: types.NewSystemBoolType(VarPlannerRewrites), Default: int8(1)},
+			&sql.MysqlSystemVariable{Name: VarExecutor, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
+				Type: types.NewSystemEnumType(VarExecutor, EngineDuckDB, EngineGMS), Default: EngineDuckDB},
 		})
 	})
 }

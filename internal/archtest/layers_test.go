@@ -128,8 +128,10 @@ var layers = []layer{
 		"internal/testkit/servertest",
 		"internal/testkit/tabletest",
 		"internal/testkit/writetest",
-		// The DuckDB benchmark, a module of its own.
+		// The DuckDB benchmark, a module of its own, and the benchmark of
+		// the server with its executor against DuckDB.
 		"bench/duckdb",
+		"bench/wire",
 	}},
 }
 

@@ -11,10 +11,11 @@ import (
 	"time"
 )
 
-// Session names: lakesql with its planner rewrites (the default), the
-// same server and database with `SET lakesql_planner_rewrites = OFF`
-// (plain go-mysql-server plans over full scans), and the MariaDB
-// reference.
+// Session names: lakesql with its planner rewrites and its vectorized
+// executor (the defaults; the executor runs in builds with the
+// duckdb_arrow tag), the same server and database with
+// `SET lakesql_planner_rewrites = OFF, lakesql_executor = 'gms'` (plain
+// go-mysql-server plans over full scans), and the MariaDB reference.
 const (
 	SessionLakeSQL     = "lakesql"
 	SessionRewritesOff = "lakesql-rewrites-off"
@@ -61,8 +62,8 @@ func (e *Engines) Open(ctx context.Context, name string) (*Database, error) {
 	specs := []sessionSpec{
 		// Pooled connections keep session variables: set the mode
 		// either way.
-		{SessionLakeSQL, LakeSQL, e.LakeSQL, true, "SET lakesql_planner_rewrites = ON"},
-		{SessionRewritesOff, LakeSQL, e.LakeSQL, false, "SET lakesql_planner_rewrites = OFF"},
+		{SessionLakeSQL, LakeSQL, e.LakeSQL, true, "SET lakesql_planner_rewrites = ON, lakesql_executor = 'duckdb'"},
+		{SessionRewritesOff, LakeSQL, e.LakeSQL, false, "SET lakesql_planner_rewrites = OFF, lakesql_executor = 'gms'"},
 		// MySQL 8.0 cuts GROUP_CONCAT at 1,024 bytes, MariaDB 10.11 at
 		// 1 MB (doc.go).
 		{SessionMariaDB, MariaDB, e.MariaDB, true, "SET SESSION group_concat_max_len = 1024"},

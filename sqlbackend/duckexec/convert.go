@@ -1,4 +1,4 @@
-//go:build duckdb_arrow
+//go:build duckdb_arrow && cgo
 
 package duckexec
 
@@ -50,8 +50,7 @@ func converterOf(t gms.Type) (convertFunc, error) {
 	case t == types.Float64:
 		return toFloat64, nil
 	case types.IsDecimal(t):
-		dt := t.(gms.DecimalType)
-		return decimalConverter(int32(dt.Precision()), int32(dt.Scale())), nil
+		return decimalConverter(), nil
 	case types.IsTime(t):
 		return timeConverter(types.IsDateType(t), t.(gms.DatetimeType).Precision()), nil
 	case types.IsBinaryType(t) && !types.IsJSON(t) && !types.IsGeometry(t):
@@ -204,18 +203,18 @@ func toFloat64(v any) (any, error) {
 	return nil, inexact(v, types.Float64)
 }
 
-// decimalConverter converts exact numbers to a decimal of the column's
-// scale, refusing values with more fraction digits or more digits than
-// the column holds.
-func decimalConverter(precision, scale int32) convertFunc {
-	limit := pow10(precision)
+// decimalConverter converts exact numbers to decimals of the scale DuckDB
+// computed them in, without checking them against the GMS type: GMS
+// types decimal arithmetic narrowly (DECIMAL(10,2)*3 is DECIMAL(10,2))
+// yet sends its exact value, with the value's own scale, unless the type
+// is a column's (types.DecimalType_.DecimalValueStringFixed), which
+// prints the column's scale. DuckDB computes sums, products and
+// differences in the scale shopspring's arithmetic gives GMS's values.
+func decimalConverter() convertFunc {
 	return func(v any) (any, error) {
-		unscaled, from, ok := unscaledOf(v)
-		if ok {
-			unscaled, ok = rescale(unscaled, from, scale)
-		}
-		if !ok || new(big.Int).Abs(unscaled).Cmp(limit) >= 0 {
-			return nil, inexact(v, fmt.Sprintf("DECIMAL(%d,%d)", precision, scale))
+		unscaled, scale, ok := unscaledOf(v)
+		if !ok {
+			return nil, inexact(v, "DECIMAL")
 		}
 		return decimal.NewFromBigInt(unscaled, -scale), nil
 	}

@@ -2,9 +2,9 @@
 // embedded DuckDB (github.com/duckdb/duckdb-go/v2, linked statically
 // through cgo). Everything but this comment and ErrUnsupported is built
 // only with the duckdb_arrow build tag (duckdb-go's own tag for its Arrow
-// API, which feeds DuckDB the rows only lakesql's reader produces), so
-// that a build without cgo, and every storage test, never links DuckDB;
-// such a build runs every statement on go-mysql-server:
+// API, which feeds DuckDB the rows only lakesql's reader produces) and
+// cgo, so that a build without either, and every storage test, never
+// links DuckDB; such a build runs every statement on go-mysql-server:
 //
 //	go build -tags duckdb_arrow ./cmd/lakesql
 //

@@ -1,4 +1,4 @@
-//go:build duckdb_arrow
+//go:build duckdb_arrow && cgo
 
 package duckexec
 

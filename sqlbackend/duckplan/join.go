@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
 // joinKind is the DuckDB join of GMS join type op, or why it is not
@@ -49,10 +50,18 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
+	// GMS numbers a join's columns after those of the joins it is the
+	// right side of (fix_exec_indexes.go: a join child's scope is lateral
+	// to its right siblings, and ON conditions and lookup keys see the
+	// lateral scopes): the right side is translated with the left's
+	// columns ahead of its own.
+	outer := t.lateral
+	defer func() { t.lateral = outer }()
 	left, err := t.node(n.Left())
 	if err != nil {
 		return rel{}, err
 	}
+	t.lateral = outer + len(n.Left().Schema())
 	rightNode := n.Right()
 	if h, ok := rightNode.(*plan.HashLookup); ok {
 		rightNode = h.Child
@@ -74,7 +83,7 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 		}
 		return "r." + out(i-width)
 	}}
-	on, err := joinCondition(x, n, lookup, width)
+	on, err := joinCondition(x, n, lookup, width, outer)
 	if err != nil {
 		return rel{}, err
 	}
@@ -82,7 +91,7 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 	for i := range len(n.Schema()) {
 		cols = append(cols, x.column(i)+" AS "+out(i))
 	}
-	s := "SELECT " + strings.Join(cols, ", ") + " FROM (" + left.sql + ") AS l " + kind + " (" + right.sql + ") AS r"
+	s := "SELECT " + columnList(cols) + " FROM (" + left.sql + ") AS l " + kind + " (" + right.sql + ") AS r"
 	if kind != "CROSS JOIN" {
 		s += " ON " + on
 	}
@@ -114,14 +123,16 @@ func (t *translator) lookupInner(n sql.Node) (*plan.IndexedTableAccess, error) {
 	}
 }
 
-// joinCondition is the ON condition of n over l's and r's columns.
-func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, width int) (string, error) {
+// joinCondition is the ON condition of n over l's and r's columns. GMS
+// numbered its columns after the outer columns of the joins n is the
+// right side of; a condition that reads those is refused.
+func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, width, outer int) (string, error) {
 	var conds []sql.Expression
 	if n.Filter != nil && !n.Op.IsCross() {
 		conds = append(conds, n.Filter)
 	}
 	if lookup != nil {
-		keys, err := lookupKeys(lookup, width)
+		keys, err := lookupKeys(lookup, outer+width)
 		if err != nil {
 			return "", err
 		}
@@ -130,12 +141,38 @@ func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, 
 	if len(conds) == 0 {
 		return "TRUE", nil
 	}
-	return x.cond(expression.JoinAnd(conds...))
+	cond, err := withoutOuterColumns(expression.JoinAnd(conds...), outer)
+	if err != nil {
+		return "", err
+	}
+	return x.cond(cond)
+}
+
+// withoutOuterColumns renumbers e's columns from the first column after
+// the outer ones.
+func withoutOuterColumns(e sql.Expression, outer int) (sql.Expression, error) {
+	if outer == 0 {
+		return e, nil
+	}
+	var err error
+	e, _, _ = transform.Expr(e, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		gf, ok := e.(*expression.GetField)
+		if !ok {
+			return e, transform.SameTree, nil
+		}
+		if gf.Index() < outer {
+			err = errors.New("duckplan: a join condition on the columns of an outer join is not translated")
+			return e, transform.SameTree, nil
+		}
+		return gf.WithIndex(gf.Index() - outer), transform.NewTree, nil
+	})
+	return e, err
 }
 
 // lookupKeys are the equalities a lookup join's index lookup tests: key i
 // (over the outer row) equals the index's column i, NULL-safe where the
-// lookup matches NULLs (plan.LookupBuilder's matchesNullMask).
+// lookup matches NULLs (plan.LookupBuilder's matchesNullMask). The inner
+// side's columns follow the width columns of the row the keys read.
 func lookupKeys(ita *plan.IndexedTableAccess, width int) ([]sql.Expression, error) {
 	keys := ita.Expressions()
 	nullSafe := ita.NullMask()

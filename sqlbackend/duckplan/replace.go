@@ -36,7 +36,7 @@ type Decision struct {
 // Subquery expressions are not children, so it never enters them.
 func Replace(root sql.Node, isLeaf func(sql.Node) bool, build func(q *Query, leaves []sql.Node, original sql.Node) sql.Node) (sql.Node, []Decision) {
 	r := &replacer{isLeaf: isLeaf, build: build}
-	return r.walk(root), r.decisions
+	return r.walk(root, 0), r.decisions
 }
 
 type replacer struct {
@@ -45,9 +45,11 @@ type replacer struct {
 	decisions []Decision
 }
 
-func (r *replacer) walk(n sql.Node) sql.Node {
+// walk replaces in the subtree n, which sits on the right side of joins
+// whose left sides have lateral columns (see translator.lateral).
+func (r *replacer) walk(n sql.Node, lateral int) sql.Node {
 	if r.candidate(n) {
-		q, leaves, err := Translate(n, r.isLeaf)
+		q, leaves, err := translate(n, r.isLeaf, lateral)
 		if err == nil {
 			r.decisions = append(r.decisions, Decision{Node: n, Engine: EngineDuckDB})
 			return r.build(q, leaves, n)
@@ -61,7 +63,7 @@ func (r *replacer) walk(n sql.Node) sql.Node {
 	for i, c := range children {
 		next[i] = c
 		if runOnce[i] {
-			next[i] = r.walk(c)
+			next[i] = r.walk(c, childLateral(n, i, lateral))
 			changed = changed || next[i] != c
 		}
 	}
@@ -75,6 +77,20 @@ func (r *replacer) walk(n sql.Node) sql.Node {
 		return n
 	}
 	return out
+}
+
+// childLateral is the lateral columns of child i of n: a join's right
+// side follows its left side's columns, and a derived table sees none.
+func childLateral(n sql.Node, i, lateral int) int {
+	switch n := n.(type) {
+	case *plan.JoinNode:
+		if i == 1 {
+			return lateral + len(n.Left().Schema())
+		}
+	case *plan.SubqueryAlias:
+		return 0
+	}
+	return lateral
 }
 
 // candidate reports whether Replace tries to translate n: an operator

@@ -30,7 +30,13 @@ import (
 // so a sort's keys travel up as hidden columns k0, k1, … to the LIMIT and
 // the outermost SELECT, which order by them.
 func Translate(n sql.Node, isLeaf func(sql.Node) bool) (q *Query, leaves []sql.Node, err error) {
-	t := &translator{isLeaf: isLeaf}
+	return translate(n, isLeaf, 0)
+}
+
+// translate is Translate of a subtree on the right side of joins with
+// lateral columns on their left sides.
+func translate(n sql.Node, isLeaf func(sql.Node) bool, lateral int) (q *Query, leaves []sql.Node, err error) {
+	t := &translator{isLeaf: isLeaf, lateral: lateral}
 	r, err := t.node(n)
 	if err != nil {
 		return nil, nil, err
@@ -48,6 +54,9 @@ type translator struct {
 	// wholeReads are the index reads of lookup joins, which the caller
 	// reads whole and whose keys the join's condition tests.
 	wholeReads map[sql.Node]bool
+	// lateral is how many columns of the joins the node being translated
+	// is on the right side of GMS numbers ahead of a join's own (see join).
+	lateral int
 }
 
 // rel is a translated node: a SELECT of columns o0, o1, …, then the
@@ -68,7 +77,16 @@ func visible(r rel) string {
 	for i := range cols {
 		cols[i] = "q." + out(i) + " AS " + out(i)
 	}
-	return "SELECT " + strings.Join(cols, ", ") + from(r)
+	return "SELECT " + columnList(cols) + from(r)
+}
+
+// columnList is a SELECT list of cols. A node of no columns (a join side
+// GMS reads for its rows only) still needs one in SQL: an unused NULL z.
+func columnList(cols []string) string {
+	if len(cols) == 0 {
+		return "NULL AS z"
+	}
+	return strings.Join(cols, ", ")
 }
 
 // orderBy is the ORDER BY of the rows of r, named q.
@@ -105,6 +123,11 @@ func (t *translator) node(n sql.Node) (rel, error) {
 		if err := uncorrelated(n); err != nil {
 			return rel{}, err
 		}
+		// A derived table sees no outer columns: GMS numbers its
+		// columns afresh.
+		outer := t.lateral
+		t.lateral = 0
+		defer func() { t.lateral = outer }()
 		return t.node(n.Child)
 	case *plan.Project:
 		return t.project(n)
@@ -165,7 +188,7 @@ func (t *translator) leaf(n sql.Node) (rel, error) {
 	for i := range cols {
 		cols[i] = "c" + strconv.Itoa(i) + " AS " + out(i)
 	}
-	return rel{sql: "SELECT " + strings.Join(cols, ", ") + " FROM " + name, width: len(cols)}, nil
+	return rel{sql: "SELECT " + columnList(cols) + " FROM " + name, width: len(cols)}, nil
 }
 
 // out is the name of output column i.
@@ -257,7 +280,7 @@ func (t *translator) groupBy(n *plan.GroupBy) (rel, error) {
 		}
 		cols[i] = s + " AS " + out(i)
 	}
-	s := "SELECT " + strings.Join(cols, ", ") + from(r)
+	s := "SELECT " + columnList(cols) + from(r)
 	if len(keys) > 0 {
 		s += " GROUP BY " + strings.Join(keys, ", ")
 	}

@@ -51,6 +51,8 @@ type Metrics struct {
 	scanManifests    *prometheus.CounterVec
 	statements       *prometheus.CounterVec
 	statementReruns  *prometheus.CounterVec
+	engineStatements *prometheus.CounterVec
+	engineSeconds    *prometheus.CounterVec
 
 	compactions       *prometheus.CounterVec
 	compactionBytes   *prometheus.CounterVec
@@ -132,6 +134,10 @@ func New() *Metrics {
 		"Statements by kind (first keyword) and outcome (ok, error).", "kind", "outcome")
 	m.statementReruns = m.counter("lakesql_statement_reruns_total",
 		"Autocommit statements run again on a newer snapshot because their commit lost a write-write conflict, by kind (first keyword); each run counts once.", "kind")
+	m.engineStatements = m.counter("lakesql_executor_statements_total",
+		"Statements analysed on a server with the vectorized executor, by the engine their reads ran on: duckdb, gms (not translated), gms-fallback (refused by the executor at run time).", "engine")
+	m.engineSeconds = m.counter("lakesql_executor_seconds_total",
+		"Seconds the vectorized executor spent running reads, from the start of a read to the close of its rows.", "engine")
 	m.registerMaintenance(perTable)
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -363,6 +369,22 @@ func (m *Metrics) RecordStatement(query string, err error) {
 		outcome = "error"
 	}
 	m.statements.WithLabelValues(statementKind(query), outcome).Inc()
+}
+
+// RecordEngineChoice counts a statement by the engine its reads run on.
+func (m *Metrics) RecordEngineChoice(engine string) {
+	if m == nil {
+		return
+	}
+	m.engineStatements.WithLabelValues(engine).Inc()
+}
+
+// RecordEngineTime adds the time an engine spent on one read.
+func (m *Metrics) RecordEngineTime(engine string, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.engineSeconds.WithLabelValues(engine).Add(d.Seconds())
 }
 
 // RecordRerun counts one more run of an autocommit statement after a lost
