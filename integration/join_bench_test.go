@@ -2,7 +2,6 @@ package integration
 
 import (
 	"bufio"
-	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -14,10 +13,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
-	"github.com/lakesql/lakesql/storage/commit"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/spec"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 // BenchmarkFilteredJoin joins two 1M-row primary-key tables, payments and
@@ -117,34 +114,7 @@ func startJoinBenchServer(b *testing.B, days, perDay int) *sql.DB {
 }
 
 func writeJoinBenchTable(b *testing.B, dir string, days, perDay int, row func(d, i int) []any) {
-	b.Helper()
-	ctx := context.Background()
-	fsys := localio.New()
-	tw, err := write.Open(ctx, write.Options{FileIO: fsys, TableDir: dir, SpillDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for d := range days {
-		for i := range perDay {
-			if err := tw.Write(ctx, row(d, i), spec.RowKindInsert); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	msgs, err := tw.PrepareCommit(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: fsys, TableDir: dir, Core: tw.Schema().CoreOptions()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Commit(ctx, commit.Request{CommitUser: "bench-load", Identifier: 1, Messages: msgs}); err != nil {
-		b.Fatal(err)
-	}
-	if err := tw.Close(); err != nil {
-		b.Fatal(err)
-	}
+	writetest.Load(b, dir, days*perDay, func(n int) []any { return row(n/perDay, n%perDay) })
 }
 
 // loadMariaDB creates database lakesql_bench on the MariaDB server of dsn

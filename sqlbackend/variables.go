@@ -41,7 +41,16 @@ const (
 	// runs everything on go-mysql-server. A server built without the
 	// executor runs everything on go-mysql-server whatever it says.
 	VarExecutor = "lakesql_executor"
+	// VarExecutorMinRows is how many rows the tables a read would hand
+	// to the vectorized executor must hold together for it to: DuckDB's
+	// fixed cost per statement (a connection, the relations, its plan)
+	// exceeds what go-mysql-server spends on a few thousand rows. 0 hands
+	// over every read it translates, as the differential tests do.
+	VarExecutorMinRows = "lakesql_executor_min_rows"
 )
+
+// defaultExecutorMinRows is VarExecutorMinRows' default.
+const defaultExecutorMinRows = 10_000
 
 // Values of VarConflictCheck.
 const (
@@ -74,6 +83,8 @@ func registerGlobals() {
 				Type: types.NewSystemBoolType(VarPlannerRewrites), Default: int8(1)},
 			&sql.MysqlSystemVariable{Name: VarExecutor, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
 				Type: types.NewSystemEnumType(VarExecutor, EngineDuckDB, EngineGMS), Default: EngineDuckDB},
+			&sql.MysqlSystemVariable{Name: VarExecutorMinRows, Scope: sql.GetMysqlScope(sql.SystemVariableScope_Both), Dynamic: true,
+				Type: types.NewSystemIntType(VarExecutorMinRows, 0, math.MaxInt64, false), Default: int64(defaultExecutorMinRows)},
 		})
 	})
 }

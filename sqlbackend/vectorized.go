@@ -40,9 +40,20 @@ func (b *Backend) vectorizeRule(build sql.NodeExecBuilder) analyzer.Rule {
 		if b.opts.Executor == nil || !wholeStatement(scope, sel) || !executorOn(ctx) || !readOnlyStatement(ctx.Query()) {
 			return n, transform.SameTree, nil
 		}
+		minRows := executorMinRows(ctx)
+		small := map[sql.Node]string{}
 		replaced, decisions := duckplan.Replace(n, isVectorLeaf, func(q *duckplan.Query, leaves []sql.Node, original sql.Node) sql.Node {
+			if rows, ok := leafRows(ctx, leaves); ok && rows < minRows {
+				small[original] = fmt.Sprintf("its tables hold %d rows, fewer than lakesql_executor_min_rows (%d)", rows, minRows)
+				return original
+			}
 			return &vectorNode{backend: b, query: q, leaves: leaves, original: original, build: build}
 		})
+		for i, d := range decisions {
+			if reason, ok := small[d.Node]; ok {
+				decisions[i].Engine, decisions[i].Reason = EngineGMS, reason
+			}
+		}
 		if len(decisions) > 0 {
 			b.opts.Metrics.RecordEngineChoice(engineOf(decisions))
 		}
@@ -108,6 +119,30 @@ func readOnlyStatement(query string) bool {
 		}
 	}
 	return false
+}
+
+// leafRows are the rows of the leaves' tables at their pins, as the join
+// planner counts them (before the pushed filters); ok is false when one
+// cannot be counted.
+func leafRows(ctx *sql.Context, leaves []sql.Node) (rows int64, ok bool) {
+	for _, leaf := range leaves {
+		t, _ := unwrapTable(leaf)
+		n, _, err := t.RowCount(ctx)
+		if err != nil {
+			return 0, false
+		}
+		rows += int64(n)
+	}
+	return rows, true
+}
+
+// executorMinRows is lakesql_executor_min_rows.
+func executorMinRows(ctx *sql.Context) int64 {
+	n, ok := intVar(ctx, VarExecutorMinRows)
+	if !ok {
+		return defaultExecutorMinRows
+	}
+	return n
 }
 
 // executorOn reports whether lakesql_executor is 'duckdb', its default.

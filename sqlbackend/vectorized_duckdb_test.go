@@ -25,6 +25,14 @@ func newDuckHarness(t *testing.T) *harness {
 	return h
 }
 
+// connectAll is a session of h that hands every translated read to
+// DuckDB, however few rows its tables hold.
+func connectAll(h *harness) *conn {
+	c := h.connect()
+	c.mustExec("SET lakesql_executor_min_rows = 0")
+	return c
+}
+
 // payTables creates a partitioned PK table written once (one file per
 // bucket, which DuckDB reads itself), the same rows in an append table,
 // and an order table whose rows were updated and deleted after it was
@@ -61,12 +69,30 @@ var vectorQueries = []string{
 	"SELECT l.dt, l.pay_id FROM ledger l JOIN pay p ON p.pay_id = l.pay_id AND p.dt = l.dt WHERE p.status = 'SUCCESS' ORDER BY 1, 2",
 }
 
+// TestVectorizedSubtreeOfNoColumns: GMS reads a table for its rows only
+// under an expression DuckDB does not take (DIV, a constant filter); the
+// replaced subtree has no columns and DuckDB a placeholder one.
+func TestVectorizedSubtreeOfNoColumns(t *testing.T) {
+	h := newDuckHarness(t)
+	c := connectAll(h)
+	payTables(c)
+	for q, want := range map[string]string{
+		"SELECT 59 DIV 26 FROM pay GROUP BY pay.dt":                               "[2] [2] [2]",
+		"SELECT DISTINCT 59 DIV 26 FROM os WHERE NOT 51 IS NOT NULL":              "",
+		"SELECT COUNT(*), 7 DIV 2 FROM pay p CROSS JOIN os o WHERE 1 IS NOT NULL": "[24 3]",
+	} {
+		if got := strings.Join(format(c.mustQuery(q)), " "); got != want {
+			t.Errorf("%s: %s, want %s", q, got, want)
+		}
+	}
+}
+
 // TestVectorizedMatchesGMS runs each query on DuckDB and on
 // go-mysql-server and requires the same rows, and EXPLAIN to show that
 // DuckDB ran it.
 func TestVectorizedMatchesGMS(t *testing.T) {
 	h := newDuckHarness(t)
-	c := h.connect()
+	c := connectAll(h)
 	payTables(c)
 	for _, q := range vectorQueries {
 		c.mustExec("SET lakesql_executor = 'duckdb'")
@@ -86,7 +112,7 @@ func TestVectorizedMatchesGMS(t *testing.T) {
 // rows are part of what DuckDB reads.
 func TestVectorizedSeesTransactionWrites(t *testing.T) {
 	h := newDuckHarness(t)
-	c := h.connect()
+	c := connectAll(h)
 	payTables(c)
 	q := "SELECT state, COUNT(*) FROM os GROUP BY state ORDER BY state"
 	c.mustExec("BEGIN", "INSERT INTO os VALUES (8, 'PAID'), (9, 'NEW')", "DELETE FROM os WHERE pay_id = 1")
@@ -98,15 +124,24 @@ func TestVectorizedSeesTransactionWrites(t *testing.T) {
 	c.mustExec("ROLLBACK")
 }
 
-// TestExplainSaysWhyGMSRuns: a read the translator refuses runs on GMS,
-// and EXPLAIN says why.
+// TestExplainSaysWhyGMSRuns: a read the translator refuses, or one of
+// small tables, runs on GMS, and EXPLAIN says why.
 func TestExplainSaysWhyGMSRuns(t *testing.T) {
 	h := newDuckHarness(t)
-	c := h.connect()
+	c := connectAll(h)
 	payTables(c)
 	plan := explainPlan(c, "SELECT LOWER(channel), COUNT(*) FROM pay GROUP BY LOWER(channel)")
 	if !strings.HasPrefix(plan, "[engine: gms (") || !strings.Contains(plan, "LOWER") {
 		t.Errorf("EXPLAIN does not say why GMS runs it:\n%s", plan)
+	}
+	c.mustExec("SET lakesql_executor_min_rows = 7")
+	plan = explainPlan(c, "SELECT channel, COUNT(*) FROM pay GROUP BY channel")
+	if !strings.HasPrefix(plan, "[engine: gms (its tables hold 6 rows, fewer than lakesql_executor_min_rows (7))") {
+		t.Errorf("EXPLAIN of a read of 6 rows with a minimum of 7:\n%s", plan)
+	}
+	c.mustExec("SET lakesql_executor_min_rows = 6")
+	if plan = explainPlan(c, "SELECT channel, COUNT(*) FROM pay GROUP BY channel"); !strings.Contains(plan, "VectorizedExec") {
+		t.Errorf("EXPLAIN of a read of 6 rows with a minimum of 6:\n%s", plan)
 	}
 	c.mustExec("SET lakesql_executor = 'gms'")
 	plan = explainPlan(c, "SELECT channel, COUNT(*) FROM pay GROUP BY channel")

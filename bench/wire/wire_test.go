@@ -17,13 +17,12 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
+	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/server"
-	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
-	"github.com/lakesql/lakesql/storage/write"
 )
 
 var wireRows = flag.Int("wire.rows", 1_000_000, "payment rows per day (3 days) and order_status rows of BenchmarkWire")
@@ -51,6 +50,12 @@ func BenchmarkWire(b *testing.B) {
 		"pay":          path.Join(warehouse, "bench.db", "pay"),
 		"order_status": path.Join(warehouse, "bench.db", "order_status"),
 	})
+	runWireQueries(b, lake, duck)
+}
+
+// runWireQueries runs each query on both sides, requires the same answers
+// and reports each side's milliseconds per query and their ratio.
+func runWireQueries(b *testing.B, lake, duck *gosql.DB) {
 	for _, q := range wireQueries {
 		b.Run(q.name, func(b *testing.B) {
 			var lakeTime, duckTime time.Duration
@@ -73,16 +78,43 @@ func BenchmarkWire(b *testing.B) {
 	}
 }
 
+// BenchmarkWireUncompacted is BenchmarkWire over a payment table written
+// by 20 commits and never compacted: every bucket holds 20 overlapping
+// sorted runs, so lakesql merges them in its reader and hands DuckDB the
+// merged rows. DuckDB reads the same raw files and deduplicates them in
+// SQL, newest sequence number per key, as Paimon's deduplicate engine.
+func BenchmarkWireUncompacted(b *testing.B) {
+	warehouse := path.Join(b.TempDir(), "warehouse")
+	lake := startWireServerWith(b, warehouse, 20)
+	duck := openDuckDBOver(b, map[string]string{
+		"pay_raw":      path.Join(warehouse, "bench.db", "pay"),
+		"order_status": path.Join(warehouse, "bench.db", "order_status"),
+	})
+	dedup := `CREATE VIEW pay AS SELECT * FROM pay_raw QUALIFY row_number() OVER
+		(PARTITION BY dt, pay_id ORDER BY _SEQUENCE_NUMBER DESC) = 1 AND _VALUE_KIND IN (0, 2)`
+	if _, err := duck.Exec(dedup); err != nil {
+		b.Fatal(err)
+	}
+	runWireQueries(b, lake, duck)
+}
+
 // startWireServer writes the two tables through the Go writer (one commit
 // each), compacts them fully and returns a connection to the server.
 func startWireServer(b *testing.B, warehouse string) *gosql.DB {
+	return startWireServerWith(b, warehouse, 0)
+}
+
+// startWireServerWith is startWireServer; with payCommits > 0 the payment
+// table is written by that many commits, each a slice of every bucket's
+// keys, and is left uncompacted (write-only, no compaction call).
+func startWireServerWith(b *testing.B, warehouse string, payCommits int) *gosql.DB {
 	cfg := servertest.Config(warehouse)
 	s := servertest.Start(b, cfg, server.Options{})
 	db := s.Connect(b, "root", "")
 	servertest.Exec(b, db, "CREATE DATABASE bench", "USE bench",
 		`CREATE TABLE pay (dt DATE NOT NULL, pay_id BIGINT NOT NULL, user_id BIGINT, channel VARCHAR(16),
 			status VARCHAR(16), amount DECIMAL(18,2), PRIMARY KEY (dt, pay_id))
-			PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`,
+			`+payOptions(payCommits)+` PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`,
 		`CREATE TABLE order_status (pay_id BIGINT NOT NULL, state VARCHAR(16), PRIMARY KEY (pay_id))
 			PARTITION BY KEY (pay_id) PARTITIONS 4`)
 	const firstDay = 19_723 // 2024-01-01
@@ -90,46 +122,34 @@ func startWireServer(b *testing.B, warehouse string) *gosql.DB {
 	statuses := []string{"SUCCESS", "SUCCESS", "SUCCESS", "FAILED", "PENDING"}
 	states := []string{"PAID", "PAID", "SHIPPED", "REFUNDED", "OPEN", "CLOSED"}
 	perDay := *wireRows
-	writeTable(b, path.Join(warehouse, "bench.db", "pay"), 3*perDay, func(n int) []any {
+	payment := func(n int) []any {
 		d, i := n/perDay, n%perDay
 		return []any{spec.DateValue(firstDay + d), int64(d*perDay + i), int64(i % (perDay / 20)),
 			channels[i%len(channels)], statuses[i%len(statuses)], spec.NewDecimal(int64(i%10_000+1), 2)}
-	})
+	}
+	payDir := path.Join(warehouse, "bench.db", "pay")
+	if payCommits == 0 {
+		writetest.Load(b, payDir, 3*perDay, payment)
+	}
+	for c := range payCommits {
+		writetest.LoadCommit(b, payDir, int64(c+1), 3*perDay/payCommits, func(n int) []any {
+			return payment(n*payCommits + c)
+		})
+	}
 	// Every other payment of day 2 has an order (pay_id d*perDay+i).
-	writeTable(b, path.Join(warehouse, "bench.db", "order_status"), perDay, func(i int) []any {
+	writetest.Load(b, path.Join(warehouse, "bench.db", "order_status"), perDay, func(i int) []any {
 		return []any{int64(perDay + 2*i), states[i%len(states)]}
 	})
-	servertest.Exec(b, db, "CALL sys.compact('bench.pay')", "CALL sys.compact('bench.order_status')")
+	servertest.Exec(b, db, "CALL sys.compact('bench.order_status')")
+	if payCommits == 0 {
+		servertest.Exec(b, db, "CALL sys.compact('bench.pay')")
+	}
 	db.SetMaxOpenConns(1)
 	servertest.Exec(b, db, "USE bench")
+	if got := servertest.Column[int64](b, db, "SELECT COUNT(*) FROM pay"); got[0] != int64(3*perDay) {
+		b.Fatalf("pay holds %d rows, want %d", got[0], 3*perDay)
+	}
 	return db
-}
-
-func writeTable(b *testing.B, dir string, rows int, row func(n int) []any) {
-	b.Helper()
-	ctx := context.Background()
-	fsys := localio.New()
-	tw, err := write.Open(ctx, write.Options{FileIO: fsys, TableDir: dir, SpillDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tw.Close()
-	for n := range rows {
-		if err := tw.Write(ctx, row(n), spec.RowKindInsert); err != nil {
-			b.Fatal(err)
-		}
-	}
-	msgs, err := tw.PrepareCommit(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := commit.New(commit.Options{FileIO: fsys, TableDir: dir, Core: tw.Schema().CoreOptions()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Commit(ctx, commit.Request{CommitUser: "bench-load", Identifier: 1, Messages: msgs}); err != nil {
-		b.Fatal(err)
-	}
 }
 
 // openDuckDBOver opens an in-process DuckDB with one view per table over
@@ -239,4 +259,12 @@ func decimalText(unscaled *big.Int, scale int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// payOptions keeps an uncompacted payment table uncompacted.
+func payOptions(commits int) string {
+	if commits == 0 {
+		return ""
+	}
+	return `COMMENT 'paimon:{"write-only":"true"}'`
 }

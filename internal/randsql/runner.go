@@ -62,7 +62,7 @@ func (e *Engines) Open(ctx context.Context, name string) (*Database, error) {
 	specs := []sessionSpec{
 		// Pooled connections keep session variables: set the mode
 		// either way.
-		{SessionLakeSQL, LakeSQL, e.LakeSQL, true, "SET lakesql_planner_rewrites = ON, lakesql_executor = 'duckdb'"},
+		{SessionLakeSQL, LakeSQL, e.LakeSQL, true, "SET lakesql_planner_rewrites = ON, lakesql_executor = 'duckdb', lakesql_executor_min_rows = 0"},
 		{SessionRewritesOff, LakeSQL, e.LakeSQL, false, "SET lakesql_planner_rewrites = OFF, lakesql_executor = 'gms'"},
 		// MySQL 8.0 cuts GROUP_CONCAT at 1,024 bytes, MariaDB 10.11 at
 		// 1 MB (doc.go).

@@ -58,7 +58,7 @@ func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.S
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("duckexec: %w", err), s.close())
 	}
-	it := &rowIter{rows: rows, session: s, convert: convert, values: make([]any, len(convert))}
+	it := &rowIter{rows: rows, session: s, convert: convert}
 	if err := it.checkColumns(); err != nil {
 		return nil, errors.Join(err, it.Close(ctx))
 	}
@@ -204,9 +204,13 @@ func (it *rowIter) checkColumns() error {
 	if err != nil {
 		return err
 	}
-	if len(cols) != len(it.convert) {
+	// A subtree of no columns (a table read for its rows only) selects
+	// one placeholder column: SQL has no SELECT of nothing.
+	placeholder := len(it.convert) == 0 && len(cols) == 1
+	if len(cols) != len(it.convert) && !placeholder {
 		return fmt.Errorf("duckexec: DuckDB returns %d columns, the schema has %d", len(cols), len(it.convert))
 	}
+	it.values = make([]any, len(cols))
 	return nil
 }
 
@@ -225,8 +229,8 @@ func (it *rowIter) Next(*gms.Context) (gms.Row, error) {
 	if err := it.rows.Scan(ptrs...); err != nil {
 		return nil, fmt.Errorf("duckexec: %w", err)
 	}
-	row := make(gms.Row, len(it.values))
-	for i, v := range it.values {
+	row := make(gms.Row, len(it.convert))
+	for i, v := range it.values[:len(it.convert)] {
 		if v == nil {
 			continue
 		}
