@@ -274,19 +274,29 @@ func describeLeaf(leaf sql.Node) string {
 
 // RowIter implements sql.ExecSourceRel.
 func (n *vectorNode) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	exec := n.backend.opts.Executor
-	sources, err := n.sources(ctx)
-	if err != nil {
-		return nil, mysqlerr.From(err)
-	}
-	start := time.Now()
-	iter, err := exec.Run(ctx, n.query, sources)
+	iter, err := n.run(ctx)
 	if errors.Is(err, duckplan.ErrUnsupported) {
 		n.backend.opts.Metrics.RecordEngineChoice(EngineGMS + "-fallback")
 		return n.build.Build(ctx, n.original, row)
 	}
 	if err != nil {
 		return nil, mysqlerr.From(err)
+	}
+	return iter, nil
+}
+
+// run runs the query on the executor. Its error wraps
+// duckplan.ErrUnsupported when a relation (its pushed filter) or the
+// query cannot be handed to DuckDB exactly.
+func (n *vectorNode) run(ctx *sql.Context) (sql.RowIter, error) {
+	sources, err := n.sources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	iter, err := n.backend.opts.Executor.Run(ctx, n.query, sources)
+	if err != nil {
+		return nil, err
 	}
 	return &timedIter{RowIter: iter, start: start, record: n.backend.opts.Metrics.RecordEngineTime}, nil
 }

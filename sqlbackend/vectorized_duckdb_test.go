@@ -156,3 +156,20 @@ func sortedUnlessOrdered(q string, rows []string) []string {
 	}
 	return rows
 }
+
+// TestVectorizedFallsBackOnAFilterDuckDBCannotTake: a pushed filter
+// FilterSQL refuses (a string literal holding NUL) sends the read back to
+// GMS, with GMS's answer, instead of failing the statement.
+func TestVectorizedFallsBackOnAFilterDuckDBCannotTake(t *testing.T) {
+	h := newDuckHarness(t)
+	c := connectAll(h)
+	payTables(c)
+	q := "SELECT channel, COUNT(*) FROM pay WHERE status <> 'x\\0y' GROUP BY channel"
+	if plan := explainPlan(c, q); !strings.Contains(plan, "VectorizedExec") {
+		t.Fatalf("not handed to DuckDB:\n%s", plan)
+	}
+	got := strings.Join(sortedUnlessOrdered(q, format(c.mustQuery(q))), " ")
+	if want := "[<nil> 1] [app 3] [pos 1] [web 1]"; got != want {
+		t.Errorf("%s: %s, want %s", q, got, want)
+	}
+}
