@@ -54,11 +54,11 @@ func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.S
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.conn.QueryContext(ctx, query)
+	pages, rows, err := s.openPages(ctx, q, query, e.tableName("result"))
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("duckexec: %w", err), s.close())
 	}
-	it := &rowIter{rows: rows, session: s, convert: convert}
+	it := &rowIter{rows: rows, pages: pages, session: s, convert: convert}
 	if err := it.checkColumns(); err != nil {
 		return nil, errors.Join(err, it.Close(ctx))
 	}
@@ -95,8 +95,7 @@ func (e *Executor) start(ctx context.Context, q *duckplan.Query, sources []duckp
 	relations := make([]*relation, len(sources))
 	for i := range sources {
 		var err error
-		table := fmt.Sprintf("lakesql_rows_%d", e.tables.Add(1))
-		if relations[i], err = newRelation(&sources[i], table); err != nil {
+		if relations[i], err = newRelation(&sources[i], e.tableName("rows")); err != nil {
 			return nil, "", err
 		}
 	}
@@ -113,6 +112,12 @@ func (e *Executor) start(ctx context.Context, q *duckplan.Query, sources []duckp
 		ctes[i] = r.cte()
 	}
 	return s, withRelations(ctes, q.SQL), nil
+}
+
+// tableName is a name for a temporary table of kind that no other query
+// uses.
+func (e *Executor) tableName(kind string) string {
+	return fmt.Sprintf("lakesql_%s_%d", kind, e.tables.Add(1))
 }
 
 // session is one query's connection and the tables it filled there.
@@ -193,6 +198,7 @@ func (s *session) close() error {
 // rowIter converts DuckDB's rows to q.Schema's Go types.
 type rowIter struct {
 	rows    *sql.Rows
+	pages   *pages
 	session *session
 	convert []convertFunc
 	values  []any
@@ -215,12 +221,17 @@ func (it *rowIter) checkColumns() error {
 }
 
 // Next returns the next row, or io.EOF after the last.
-func (it *rowIter) Next(*gms.Context) (gms.Row, error) {
-	if !it.rows.Next() {
+func (it *rowIter) Next(ctx *gms.Context) (gms.Row, error) {
+	for !it.rows.Next() {
 		if err := it.rows.Err(); err != nil {
 			return nil, fmt.Errorf("duckexec: %w", err)
 		}
-		return nil, io.EOF
+		if !it.pages.more() {
+			return nil, io.EOF
+		}
+		if err := it.nextPage(ctx); err != nil {
+			return nil, err
+		}
 	}
 	ptrs := make([]any, len(it.values))
 	for i := range it.values {
@@ -240,6 +251,19 @@ func (it *rowIter) Next(*gms.Context) (gms.Row, error) {
 		}
 	}
 	return row, nil
+}
+
+// nextPage moves to the next page of a paged result.
+func (it *rowIter) nextPage(ctx context.Context) error {
+	if err := it.rows.Close(); err != nil {
+		return fmt.Errorf("duckexec: %w", err)
+	}
+	rows, err := it.pages.page(ctx)
+	if err != nil {
+		return fmt.Errorf("duckexec: %w", err)
+	}
+	it.rows = rows
+	return nil
 }
 
 // Close releases the rows and everything the query registered; it is

@@ -53,6 +53,13 @@ type Source struct {
 type Query struct {
 	SQL    string
 	Schema sql.Schema
+	// Ordered says the statement asks for the rows in the order SQL
+	// returns them (an ORDER BY reaches the top).
+	Ordered bool
+	// MaxRows is a bound on the rows the query returns that the plan
+	// proves (a constant LIMIT, an aggregate without GROUP BY); 0 when
+	// the plan proves none.
+	MaxRows int64
 }
 
 // Executor runs translated queries; package duckexec implements it.

@@ -45,7 +45,7 @@ func translate(n sql.Node, isLeaf func(sql.Node) bool, lateral int) (q *Query, l
 	if len(r.keys) > 0 {
 		sql = visible(r) + orderBy(r)
 	}
-	return &Query{SQL: sql, Schema: n.Schema()}, t.leaves, nil
+	return &Query{SQL: sql, Schema: n.Schema(), Ordered: len(r.keys) > 0, MaxRows: rowBound(n)}, t.leaves, nil
 }
 
 type translator struct {
