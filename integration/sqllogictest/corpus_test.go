@@ -22,6 +22,9 @@ var (
 	reportPath   = flag.String("slt.report", "", "also write the per-file table, in markdown, to this file")
 	failuresPath = flag.String("slt.failures", "", "write every failed or slow record to this file")
 	updateFloors = flag.Bool("slt.update-floors", false, "rewrite "+floorsFile+" with this run's lakesql pass counts")
+	// executorMinRows < 0 leaves lakesql's default, under which the tiny
+	// tables of the corpus stay on go-mysql-server.
+	executorMinRows = flag.Int("slt.executor-min-rows", -1, "set lakesql_executor_min_rows on lakesql's connections; 0 runs every read the executor translates on DuckDB, and fails unless the server has the executor (build with -tags duckdb_arrow)")
 )
 
 // corpusDir holds the vendored scripts, gzip-compressed, under their paths

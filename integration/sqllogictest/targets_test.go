@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/lakesql/lakesql/internal/sqllogictest"
 	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
@@ -48,7 +51,43 @@ func lakesqlTarget(t *testing.T) *target {
 	if err := server.ConfigureLogging(server.LogConfig{Level: "error", Format: "text"}, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
-	return &target{name: "lakesql", db: srv.Connect(t, "root", ""), refusals: sqllogictest.LakesqlRefusals}
+	if *executorMinRows < 0 {
+		return &target{name: "lakesql", db: srv.Connect(t, "root", ""), refusals: sqllogictest.LakesqlRefusals}
+	}
+	db := srv.Connect(t, "root", "", func(c *mysql.Config) {
+		c.Params = map[string]string{"lakesql_executor_min_rows": strconv.Itoa(*executorMinRows)}
+	})
+	requireExecutor(t, db)
+	return &target{name: "lakesql", db: db, refusals: sqllogictest.LakesqlRefusals}
+}
+
+// requireExecutor fails unless a grouped read of a one-row table runs on
+// the vectorized executor: a run that asks for the executor must not
+// test go-mysql-server alone unnoticed.
+func requireExecutor(t *testing.T, db *sql.DB) {
+	const probe = "slt_executor_probe"
+	for _, stmt := range []string{"CREATE DATABASE " + probe, "CREATE TABLE " + probe + ".t (a INT)", "INSERT INTO " + probe + ".t VALUES (1)"} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer db.Exec("DROP DATABASE " + probe)
+	rows, err := db.Query("EXPLAIN SELECT a, COUNT(*) FROM " + probe + ".t GROUP BY a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if !strings.Contains(plan.String(), "engine: duckdb") {
+		t.Fatalf("-slt.executor-min-rows is set, but reads do not run on the vectorized executor:\n%s", plan.String())
+	}
 }
 
 // mariadbTarget is nil unless LAKESQL_MARIADB_DSN names a server
