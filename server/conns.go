@@ -22,11 +22,11 @@ import (
 type connTracker struct {
 	max int // 0: no limit
 
-	mu       sync.Mutex
-	open     int
-	conns    map[*mysql.Conn]net.Conn // the socket under any TLS layer
-	draining bool
-	drained  chan struct{} // closed when draining and open reaches 0
+	mu         sync.Mutex
+	open       int
+	conns      map[*mysql.Conn]net.Conn // the socket under any TLS layer
+	isDraining bool
+	drained    chan struct{} // closed when draining and open reaches 0
 }
 
 func newConnTracker(max int) *connTracker {
@@ -51,7 +51,7 @@ func (t *connTracker) add(c *mysql.Conn) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.conns[c] = c.Conn
-	if t.draining {
+	if t.isDraining {
 		stopReading(c.Conn)
 	}
 }
@@ -62,7 +62,7 @@ func (t *connTracker) remove(c *mysql.Conn) {
 	defer t.mu.Unlock()
 	delete(t.conns, c)
 	t.open--
-	if t.draining && t.open == 0 {
+	if t.isDraining && t.open == 0 {
 		close(t.drained)
 	}
 }
@@ -74,8 +74,8 @@ func (t *connTracker) remove(c *mysql.Conn) {
 func (t *connTracker) drain() <-chan struct{} {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.draining {
-		t.draining = true
+	if !t.isDraining {
+		t.isDraining = true
 		for _, sock := range t.conns {
 			stopReading(sock)
 		}

@@ -55,6 +55,8 @@ func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
+	ctx, stop := h.watchClient(ctx, c)
+	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		return h.Handler.ComQuery(ctx, c, query, cb)
 	}))
@@ -63,6 +65,8 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
+	ctx, stop := h.watchClient(ctx, c)
+	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		var runErr error
 		remainder, runErr = h.Handler.ComMultiQuery(ctx, c, query, cb)
@@ -80,6 +84,8 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
 	defer recoverAsError(c, prepare.PrepareStmt, &err)
 	defer func() { h.metrics.RecordStatement(prepare.PrepareStmt, err) }()
+	ctx, stop := h.watchClient(ctx, c)
+	defer stop()
 	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
 	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
 		return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })

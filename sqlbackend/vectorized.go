@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -365,7 +366,8 @@ func fieldNames(fields []spec.DataField) []string {
 }
 
 // timedIter records the executor's time of a statement when its rows are
-// closed.
+// closed, and gives the errors of reading them their MySQL class (a
+// statement killed while DuckDB pages its result fails with 1317).
 type timedIter struct {
 	sql.RowIter
 	start  time.Time
@@ -374,6 +376,9 @@ type timedIter struct {
 
 func (it *timedIter) Next(ctx *sql.Context) (sql.Row, error) {
 	r, err := it.RowIter.Next(ctx)
+	if err != nil && err != io.EOF {
+		return nil, mysqlerr.From(err)
+	}
 	return r, err
 }
 

@@ -6,6 +6,7 @@
 package mysqlerr
 
 import (
+	"context"
 	"errors"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -37,7 +38,8 @@ const (
 //   - an unknown commit outcome and a terminal conflict are 1180, with
 //     the storage message naming snapshots and commit users;
 //   - corruption is an engine error (1296) naming the file, never a crash;
-//   - unsupported features are 1235, not-found classes their MySQL codes.
+//   - unsupported features are 1235, not-found classes their MySQL codes;
+//   - a statement cancelled by KILL QUERY is 1317.
 //
 // Errors GMS already knows (its own error kinds) are returned unchanged.
 func From(err error) error {
@@ -56,6 +58,10 @@ func From(err error) error {
 
 func classify(err error) (code int, state string, ok bool) {
 	switch {
+	case errors.Is(err, context.Canceled):
+		// KILL QUERY, or the client leaving, cancelled the statement
+		// wherever it was; MySQL reports each such end as 1317.
+		return mysql.ERQueryInterrupted, mysql.SSQueryInterrupted, true
 	case errors.Is(err, lakeerr.ErrRetryableConflict):
 		return mysql.ERLockDeadlock, mysql.SSLockDeadlock, true
 	case errors.Is(err, lakeerr.ErrUnknownOutcome), errors.Is(err, lakeerr.ErrTerminalConflict):

@@ -1,6 +1,7 @@
 package mysqlerr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -23,6 +24,8 @@ func TestFromClassifies(t *testing.T) {
 		{fmt.Errorf("data-1.parquet: %w", lakeerr.ErrCorruption), erGetErrMsg, mysql.SSUnknownSQLState},
 		{fmt.Errorf("%w: changelog-producer", lakeerr.ErrUnsupported), mysql.ERNotSupportedYet, mysql.SSClientError},
 		{fmt.Errorf("d.t: %w", catalog.ErrTableExists), mysql.ERTableExists, "42S01"},
+		{fmt.Errorf("list schemas: %w", context.Canceled), mysql.ERQueryInterrupted, mysql.SSQueryInterrupted},
+		{errors.Join(fmt.Errorf("duckexec: %w", context.Canceled), errors.New("INTERRUPT Error: Interrupted!")), mysql.ERQueryInterrupted, mysql.SSQueryInterrupted},
 	} {
 		got := sql.CastSQLError(From(c.err))
 		if got.Num != c.num || got.State != c.state || got.Message != c.err.Error() {

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/netutil"
+)
+
+// clientCheckInterval is how often a running statement's client is
+// checked. A check is one non-blocking system call.
+const clientCheckInterval = 100 * time.Millisecond
+
+// errClientGone cancels the statement of a client that closed its
+// connection: nobody is left to read the result, so the work (a DuckDB
+// query, a scan) stops instead of running to the end.
+var errClientGone = errors.New("the client closed its connection")
+
+// watchClient returns ctx for a statement of c, cancelled when the client
+// closes its connection while the statement runs. go-mysql-server checks
+// only while it streams a result of many rows (go-mysql-server.md), not
+// while the executor builds it, nor for single-row results; vitess reads
+// the socket only between statements. stop ends the watch.
+func (h *handler) watchClient(ctx context.Context, c *mysql.Conn) (watched context.Context, stop func()) {
+	sock := h.tracker.socket(c)
+	if sock == nil {
+		return ctx, func() {}
+	}
+	watched, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(clientCheckInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-watched.Done():
+				return
+			case <-tick.C:
+				if !h.tracker.draining() && peerClosed(sock) {
+					cancel(errClientGone)
+					return
+				}
+			}
+		}
+	}()
+	return watched, func() {
+		close(done)
+		cancel(nil)
+	}
+}
+
+// socket is c's socket under any TLS or timeout layer, nil when c is not
+// tracked.
+func (t *connTracker) socket(c *mysql.Conn) net.Conn {
+	t.mu.Lock()
+	sock := t.conns[c]
+	t.mu.Unlock()
+	for {
+		switch s := sock.(type) {
+		case *tls.Conn:
+			sock = s.NetConn()
+		case netutil.ConnWithTimeouts:
+			sock = s.Conn
+		default:
+			return sock
+		}
+	}
+}
+
+// draining says whether a shutdown has shut the read side of every
+// socket, after which a socket looks closed to peerClosed though its
+// client still waits for the result.
+func (t *connTracker) draining() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.isDraining
+}

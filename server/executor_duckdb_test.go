@@ -1,0 +1,137 @@
+//go:build duckdb_arrow && cgo
+
+package server_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
+)
+
+// slowVectorQuery runs on DuckDB for minutes: a three-way non-equi join
+// of 3,000 rows counts 2.7e10 combinations.
+const slowVectorQuery = "SELECT COUNT(*) FROM d.t a JOIN d.t b ON a.x <> b.x JOIN d.t c ON b.x <> c.x"
+
+// KILL QUERY and a client that goes away both stop a statement running
+// on DuckDB: the killed one fails with 1317, and neither stays in the
+// process list.
+func TestExecutorStatementsStopWhenKilledOrAbandoned(t *testing.T) {
+	s := start(t, testConfig(t))
+	root := s.Connect(t, "root", "")
+	servertest.Exec(t, root, "CREATE DATABASE d", "CREATE TABLE d.t (x BIGINT)",
+		"INSERT INTO d.t WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3000) SELECT x FROM n")
+	requireDuckDB(t, s)
+
+	t.Run("kill query", func(t *testing.T) {
+		conn, id := connection(t, s)
+		done := make(chan error, 1)
+		go func() {
+			_, err := conn.ExecContext(context.Background(), slowVectorQuery)
+			done <- err
+		}()
+		// A second in, the statement is past its planning, in DuckDB.
+		waitForProcess(t, root, func(seconds int64, ok bool) bool { return ok && seconds >= 1 })
+		servertest.Exec(t, root, fmt.Sprintf("KILL QUERY %d", id))
+		select {
+		case err := <-done:
+			if servertest.ErrorNumber(err) != 1317 {
+				t.Fatalf("the killed statement returned %v, want error 1317", err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the killed statement still runs after a minute")
+		}
+		waitForProcess(t, root, gone)
+	})
+	t.Run("client gone", func(t *testing.T) {
+		conn, _ := connection(t, s)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := conn.ExecContext(ctx, slowVectorQuery)
+			done <- err
+		}()
+		waitForProcess(t, root, running)
+		// The driver closes the connection when the context ends mid-query.
+		cancel()
+		<-done
+		waitForProcess(t, root, gone)
+	})
+}
+
+// requireDuckDB fails unless EXPLAIN says the slow query runs on DuckDB.
+func requireDuckDB(t *testing.T, s *servertest.Server) {
+	conn, _ := connection(t, s)
+	rows, err := conn.QueryContext(context.Background(), "EXPLAIN "+slowVectorQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if !strings.Contains(plan.String(), "engine: duckdb") {
+		t.Fatalf("the query does not run on DuckDB:\n%s", plan.String())
+	}
+}
+
+// connection is a session of its own with every read on DuckDB, and its
+// connection id.
+func connection(t *testing.T, s *servertest.Server) (*sql.Conn, int64) {
+	t.Helper()
+	conn, err := s.Connect(t, "root", "").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	var id int64
+	if err := conn.QueryRowContext(context.Background(), "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "SET lakesql_executor_min_rows = 0"); err != nil {
+		t.Fatal(err)
+	}
+	return conn, id
+}
+
+// waitForProcess polls the process list, for up to a minute, until the
+// slow query's entry (its seconds, and whether it is listed) satisfies
+// done.
+func waitForProcess(t *testing.T, root *sql.DB, done func(seconds int64, listed bool) bool) {
+	t.Helper()
+	for range 600 {
+		if done(slowQueryProcess(t, root)) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("after a minute, the slow query's process is still not as awaited")
+}
+
+func running(_ int64, listed bool) bool { return listed }
+
+func gone(_ int64, listed bool) bool { return !listed }
+
+// slowQueryProcess is how long the slow query has run, and whether it is
+// in the process list.
+func slowQueryProcess(t *testing.T, root *sql.DB) (seconds int64, listed bool) {
+	t.Helper()
+	err := root.QueryRow("SELECT time FROM information_schema.processlist WHERE info = ?", slowVectorQuery).Scan(&seconds)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seconds, true
+}
