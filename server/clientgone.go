@@ -42,7 +42,10 @@ func (h *handler) watchClient(ctx context.Context, c *mysql.Conn) (watched conte
 			case <-watched.Done():
 				return
 			case <-tick.C:
-				if !h.tracker.draining() && peerClosed(sock) {
+				// Peek first: a drain marks itself before it shuts the
+				// sockets, so a peek that saw a drained socket is
+				// followed by draining() true.
+				if peerClosed(sock) && !h.tracker.draining() {
 					cancel(errClientGone)
 					return
 				}
