@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +64,55 @@ func TestExecutorStatementsStopWhenKilledOrAbandoned(t *testing.T) {
 		<-done
 		waitForProcess(t, root, gone)
 	})
+}
+
+// /metrics counts each statement once, under the engine its reads ran
+// on, with its time: a grouped read on DuckDB, the same read on GMS when
+// its table is under lakesql_executor_min_rows, and nothing for a write.
+func TestExecutorMetricsPerEngine(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.MetricsListen = "127.0.0.1:0"
+	s := start(t, cfg)
+	root := s.Connect(t, "root", "")
+	root.SetMaxOpenConns(1)
+	servertest.Exec(t, root, "CREATE DATABASE d", "CREATE TABLE d.t (x BIGINT)", "INSERT INTO d.t VALUES (1), (2), (2)")
+	const grouped = "SELECT x, COUNT(*) FROM d.t GROUP BY x"
+	servertest.Exec(t, root, grouped, "SET lakesql_executor_min_rows = 0", grouped, grouped)
+	metrics := metricsText(t, "http://"+s.Server.MetricsAddr().String()+"/metrics")
+	for _, want := range []string{
+		`lakesql_executor_statements_total{engine="duckdb"} 2`,
+		`lakesql_executor_statements_total{engine="gms"} 1`,
+	} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("/metrics lacks %s:\n%s", want, metrics)
+		}
+	}
+	for _, engine := range []string{"duckdb", "gms"} {
+		if !strings.Contains(metrics, `lakesql_executor_seconds_total{engine="`+engine+`"} `) ||
+			strings.Contains(metrics, `lakesql_executor_seconds_total{engine="`+engine+`"} 0\n`) {
+			t.Errorf("/metrics has no time for %s:\n%s", engine, metrics)
+		}
+	}
+}
+
+func metricsText(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "lakesql_executor_") {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // requireDuckDB fails unless EXPLAIN says the slow query runs on DuckDB.

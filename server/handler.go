@@ -55,6 +55,7 @@ func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
+	defer h.recordEngine(c, time.Now())
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
@@ -65,6 +66,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {
 	defer recoverAsError(c, query, &err)
 	defer func() { h.metrics.RecordStatement(query, err) }()
+	defer h.recordEngine(c, time.Now())
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
@@ -84,6 +86,7 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
 	defer recoverAsError(c, prepare.PrepareStmt, &err)
 	defer func() { h.metrics.RecordStatement(prepare.PrepareStmt, err) }()
+	defer h.recordEngine(c, time.Now())
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
@@ -95,6 +98,19 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 func (h *handler) ComResetConnection(c *mysql.Conn) (err error) {
 	defer recoverAsError(c, "COM_RESET_CONNECTION", &err)
 	return h.Handler.ComResetConnection(c)
+}
+
+// recordEngine counts a statement by the engine its reads ran on, and its
+// time from start, when the vectorized executor considered it.
+func (h *handler) recordEngine(c *mysql.Conn, start time.Time) {
+	sess := h.sessions.get(c.ConnectionID)
+	if sess == nil {
+		return
+	}
+	if engine := sess.TakeStatementEngine(); engine != "" {
+		h.metrics.RecordEngineChoice(engine)
+		h.metrics.RecordEngineTime(engine, time.Since(start))
+	}
 }
 
 // recoverAsError logs a panic of the command being run with its stack and

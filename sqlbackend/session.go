@@ -28,6 +28,9 @@ type Session struct {
 	claims sessionClaims
 	// outcome is what the last statement's commit leaves for the server.
 	outcome statementOutcome
+	// statementEngine is the engine the running statement's reads run
+	// on, for the server's metrics (see TakeStatementEngine).
+	statementEngine atomic.Value
 
 	overwriteMu sync.Mutex
 	// overwrite is the INSERT OVERWRITE being run, set when its text is
@@ -39,6 +42,18 @@ type Session struct {
 }
 
 var _ sql.TransactionSession = (*Session)(nil)
+
+// noteEngine records the engine the running statement's reads run on.
+func (s *Session) noteEngine(engine string) { s.statementEngine.Store(engine) }
+
+// TakeStatementEngine returns the engine the last statement's reads ran
+// on (duckdb, gms, or gms-fallback when the executor refused at run time)
+// and forgets it; "" when the vectorized executor never considered the
+// statement (no executor, a write, no table read).
+func (s *Session) TakeStatementEngine() string {
+	engine, _ := s.statementEngine.Swap("").(string)
+	return engine
+}
 
 // overwritePending reports whether the statement being run is an INSERT
 // OVERWRITE of the table, before its first write takes it.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -55,8 +54,8 @@ func (b *Backend) vectorizeRule(build sql.NodeExecBuilder) analyzer.Rule {
 				decisions[i].Engine, decisions[i].Reason = EngineGMS, reason
 			}
 		}
-		if len(decisions) > 0 {
-			b.opts.Metrics.RecordEngineChoice(engineOf(decisions))
+		if sess, ok := ctx.Session.(*Session); ok && len(decisions) > 0 {
+			sess.noteEngine(engineOf(decisions))
 		}
 		if rewrite.IsExplain(ctx.Query()) {
 			return explainEngines(ctx, replaced, decisions), transform.NewTree, nil
@@ -277,7 +276,9 @@ func describeLeaf(leaf sql.Node) string {
 func (n *vectorNode) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
 	iter, err := n.run(ctx)
 	if errors.Is(err, duckplan.ErrUnsupported) {
-		n.backend.opts.Metrics.RecordEngineChoice(EngineGMS + "-fallback")
+		if sess, ok := ctx.Session.(*Session); ok {
+			sess.noteEngine(EngineGMS + "-fallback")
+		}
 		return n.build.Build(ctx, n.original, row)
 	}
 	if err != nil {
@@ -294,12 +295,11 @@ func (n *vectorNode) run(ctx *sql.Context) (sql.RowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
 	iter, err := n.backend.opts.Executor.Run(ctx, n.query, sources)
 	if err != nil {
 		return nil, err
 	}
-	return &timedIter{RowIter: iter, start: start, record: n.backend.opts.Metrics.RecordEngineTime}, nil
+	return classifiedIter{iter}, nil
 }
 
 // sources are the relations t0, t1, … of the query: each leaf's table at
@@ -365,26 +365,17 @@ func fieldNames(fields []spec.DataField) []string {
 	return names
 }
 
-// timedIter records the executor's time of a statement when its rows are
-// closed, and gives the errors of reading them their MySQL class (a
-// statement killed while DuckDB pages its result fails with 1317).
-type timedIter struct {
-	sql.RowIter
-	start  time.Time
-	record func(engine string, d time.Duration)
-}
+// classifiedIter gives the errors of reading the executor's rows their
+// MySQL class: a statement killed while DuckDB pages its result fails
+// with 1317.
+type classifiedIter struct{ sql.RowIter }
 
-func (it *timedIter) Next(ctx *sql.Context) (sql.Row, error) {
+func (it classifiedIter) Next(ctx *sql.Context) (sql.Row, error) {
 	r, err := it.RowIter.Next(ctx)
 	if err != nil && err != io.EOF {
 		return nil, mysqlerr.From(err)
 	}
 	return r, err
-}
-
-func (it *timedIter) Close(ctx *sql.Context) error {
-	it.record(EngineDuckDB, time.Since(it.start))
-	return it.RowIter.Close(ctx)
 }
 
 var _ duckplan.RowSource = (*table.Rows)(nil)

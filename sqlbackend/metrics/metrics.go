@@ -135,9 +135,9 @@ func New() *Metrics {
 	m.statementReruns = m.counter("lakesql_statement_reruns_total",
 		"Autocommit statements run again on a newer snapshot because their commit lost a write-write conflict, by kind (first keyword); each run counts once.", "kind")
 	m.engineStatements = m.counter("lakesql_executor_statements_total",
-		"Statements analysed on a server with the vectorized executor, by the engine their reads ran on: duckdb, gms (not translated), gms-fallback (refused by the executor at run time).", "engine")
+		"Statements that read tables on a server with the vectorized executor, by the engine their reads ran on: duckdb, gms (not translated, or tables under lakesql_executor_min_rows), gms-fallback (refused by the executor at run time).", "engine")
 	m.engineSeconds = m.counter("lakesql_executor_seconds_total",
-		"Seconds the vectorized executor spent running reads, from the start of a read to the close of its rows.", "engine")
+		"Seconds the statements of lakesql_executor_statements_total took, from receipt to the last row sent, by the same engine.", "engine")
 	m.registerMaintenance(perTable)
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -379,7 +379,8 @@ func (m *Metrics) RecordEngineChoice(engine string) {
 	m.engineStatements.WithLabelValues(engine).Inc()
 }
 
-// RecordEngineTime adds the time an engine spent on one read.
+// RecordEngineTime adds the time of one statement whose reads ran on the
+// engine.
 func (m *Metrics) RecordEngineTime(engine string, d time.Duration) {
 	if m == nil {
 		return
