@@ -67,8 +67,9 @@ func TestExecutorStatementsStopWhenKilledOrAbandoned(t *testing.T) {
 }
 
 // /metrics counts each statement once, under the engine its reads ran
-// on, with its time: a grouped read on DuckDB, the same read on GMS when
-// its table is under lakesql_executor_min_rows, and nothing for a write.
+// on, with its time: a grouped read on DuckDB, also prepared, the same
+// read on GMS when its table is under lakesql_executor_min_rows, and
+// nothing for a write.
 func TestExecutorMetricsPerEngine(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.MetricsListen = "127.0.0.1:0"
@@ -77,7 +78,13 @@ func TestExecutorMetricsPerEngine(t *testing.T) {
 	root.SetMaxOpenConns(1)
 	servertest.Exec(t, root, "CREATE DATABASE d", "CREATE TABLE d.t (x BIGINT)", "INSERT INTO d.t VALUES (1), (2), (2)")
 	const grouped = "SELECT x, COUNT(*) FROM d.t GROUP BY x"
-	servertest.Exec(t, root, grouped, "SET lakesql_executor_min_rows = 0", grouped, grouped)
+	servertest.Exec(t, root, grouped, "SET lakesql_executor_min_rows = 0", grouped)
+	// A prepared statement (the driver prepares on the server when the
+	// query has arguments) runs on DuckDB too.
+	var x, count int64
+	if err := root.QueryRow("SELECT x, COUNT(*) FROM d.t WHERE x > ? GROUP BY x", 1).Scan(&x, &count); err != nil || x != 2 || count != 2 {
+		t.Fatalf("the prepared read returned %d, %d (%v), want 2, 2", x, count, err)
+	}
 	metrics := metricsText(t, "http://"+s.Server.MetricsAddr().String()+"/metrics")
 	for _, want := range []string{
 		`lakesql_executor_statements_total{engine="duckdb"} 2`,
