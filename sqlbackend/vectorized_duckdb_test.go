@@ -67,6 +67,8 @@ var vectorQueries = []string{
 	"SELECT DISTINCT channel FROM pay WHERE amount IS NOT NULL",
 	"SELECT pay_id, amount * 2 - 1 FROM pay WHERE status IN ('SUCCESS', 'PENDING') ORDER BY amount DESC LIMIT 4",
 	"SELECT l.dt, l.pay_id FROM ledger l JOIN pay p ON p.pay_id = l.pay_id AND p.dt = l.dt WHERE p.status = 'SUCCESS' ORDER BY 1, 2",
+	"SELECT dt, AVG(amount), AVG(user_id), AVG(pay_id) FROM pay GROUP BY dt",
+	"SELECT o.state, AVG(l.amount) FROM ledger l LEFT JOIN os o ON o.pay_id = l.pay_id GROUP BY o.state",
 }
 
 // TestVectorizedSubtreeOfNoColumns: GMS reads a table for its rows only

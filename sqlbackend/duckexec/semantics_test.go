@@ -42,6 +42,26 @@ var semanticsTables = []string{
 		"(5, '2024-01-01', 'SUCCESS', 'app', 12, NULL), (6, '2024-01-01', 'SUCCESS', NULL, NULL, 0.01)",
 	"CREATE TABLE order_status (pay_id BIGINT PRIMARY KEY, state VARCHAR(20))",
 	"INSERT INTO order_status VALUES (1, 'done'), (2, 'open'), (3, 'done'), (5, 'lost')",
+	// Groups whose averages end in a 5 one digit past the result's scale
+	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
+	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
+	"INSERT INTO r VALUES " + roundingRows(),
+}
+
+// roundingRows are the rows of table r: in groups 1 and 2 one of 32 values
+// is 1 (0.1) or -1 (-0.1) and the rest 0; groups 3 and 4 hold 1, 1, 0
+// and their negatives; group 5 only NULLs.
+func roundingRows() string {
+	var rows []string
+	for g, one := range map[int]string{1: "1, 0.1", 2: "-1, -0.1"} {
+		rows = append(rows, fmt.Sprintf("(%d, %s)", g, one))
+		for range 31 {
+			rows = append(rows, fmt.Sprintf("(%d, 0, 0.0)", g))
+		}
+	}
+	rows = append(rows, "(3, 1, 0.1)", "(3, 1, 0.1)", "(3, 0, 0.0)", "(4, -1, -0.1)", "(4, -1, -0.1)", "(4, 0, 0.0)",
+		"(5, NULL, NULL)", "(5, NULL, NULL)")
+	return strings.Join(rows, ", ")
 }
 
 // semanticsCase is a statement run both ways. duckErr marks a statement
@@ -105,6 +125,14 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT s, COUNT(*), SUM(i) FROM e GROUP BY s"},
 	{query: "SELECT dt, COUNT(*) FROM e GROUP BY dt HAVING COUNT(*) > 1"},
 	{query: "SELECT i + 1, COUNT(*) FROM e GROUP BY i"},
+	// AVG of exact values: DECIMAL(p+4,s+4), rounded half away from zero;
+	// sums past BIGINT; no values, NULL.
+	{query: "SELECT AVG(i), AVG(b), AVG(d), AVG(tiny) FROM e"},
+	{query: "SELECT dt, AVG(i), AVG(b), AVG(d), COUNT(*) FROM e GROUP BY dt"},
+	{query: "SELECT s, AVG(d * d), AVG(i + tiny) FROM e GROUP BY s"},
+	{query: "SELECT AVG(i), AVG(d) FROM e WHERE id > 100"},
+	{query: "SELECT g, AVG(v), AVG(w), SUM(v), COUNT(w) FROM r GROUP BY g"},
+	{query: "SELECT status, AVG(amount) FROM pay GROUP BY status ORDER BY status"},
 	// Order, top-N, limits, DISTINCT.
 	{query: "SELECT id, s FROM e ORDER BY s, id"},
 	{query: "SELECT id, d FROM e ORDER BY d DESC, id"},
@@ -145,7 +173,7 @@ func TestSemantics(t *testing.T) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status"} {
+	for _, table := range []string{"e", "o", "pay", "order_status", "r"} {
 		loadTable(t, h, db, table)
 	}
 	for _, c := range semanticsCases {

@@ -430,6 +430,10 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 		s, err := x.aggregateOf("sum", sum.Child, classInt, classDecimal)
 		return s, true, err
 	}
+	if avg, typ, wrapped := gmsfix.WrappedAvg(e); wrapped {
+		s, err := x.exactAvg(avg.Child, typ)
+		return s, true, err
+	}
 	switch e := e.(type) {
 	case *aggregation.Count:
 		if l, ok := e.Child.(*expression.Literal); ok && l.Value() != nil {
@@ -458,6 +462,9 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 	case *aggregation.Sum:
 		// An exact SUM is gmsfix's (WrappedSum): GMS's own sums floats.
 		return "", true, errors.New("duckplan: SUM of a floating-point value (its rounding depends on the order of the rows) is not translated")
+	case *aggregation.Avg:
+		// An exact AVG is gmsfix's (WrappedAvg): GMS's own sums floats.
+		return "", true, errors.New("duckplan: AVG of a floating-point value (its rounding depends on the order of the rows) is not translated")
 	}
 	return "", false, nil
 }

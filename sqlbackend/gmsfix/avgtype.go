@@ -62,6 +62,16 @@ type exactAvg struct {
 
 var _ sql.Aggregation = (*exactAvg)(nil)
 
+// WrappedAvg is the GMS AVG an exact AVG replaced (typeExactAvgs) and
+// the DECIMAL type it gives it, for the backend to compute the same
+// value: ok is false for other expressions.
+func WrappedAvg(e sql.Expression) (avg *aggregation.Avg, typ sql.DecimalType, ok bool) {
+	if a, ok := e.(*exactAvg); ok {
+		return a.Avg, a.typ, true
+	}
+	return nil, nil, false
+}
+
 func (a *exactAvg) Type() sql.Type { return a.typ }
 
 func (a *exactAvg) WithChildren(children ...sql.Expression) (sql.Expression, error) {
