@@ -69,6 +69,8 @@ var vectorQueries = []string{
 	"SELECT l.dt, l.pay_id FROM ledger l JOIN pay p ON p.pay_id = l.pay_id AND p.dt = l.dt WHERE p.status = 'SUCCESS' ORDER BY 1, 2",
 	"SELECT dt, AVG(amount), AVG(user_id), AVG(pay_id) FROM pay GROUP BY dt",
 	"SELECT o.state, AVG(l.amount) FROM ledger l LEFT JOIN os o ON o.pay_id = l.pay_id GROUP BY o.state",
+	"SELECT dt, pay_id FROM pay WHERE pay_id NOT IN (SELECT pay_id FROM os WHERE state <> 'LOST')",
+	"SELECT dt, pay_id FROM pay p WHERE NOT EXISTS (SELECT 1 FROM os o WHERE o.pay_id = p.pay_id)",
 }
 
 // TestVectorizedSubtreeOfNoColumns: GMS reads a table for its rows only
@@ -106,6 +108,30 @@ func TestVectorizedMatchesGMS(t *testing.T) {
 		gms := sortedUnlessOrdered(q, format(c.mustQuery(q)))
 		if !slices.Equal(duck, gms) {
 			t.Errorf("%s:\nduckdb %v\ngms    %v", q, duck, gms)
+		}
+	}
+}
+
+// TestVectorizedNotInOfNullableValue: NOT IN of a nullable value over a
+// key: DuckDB runs the anti join, and GMS the condition above it that
+// keeps a NULL value only when the subquery has no rows.
+func TestVectorizedNotInOfNullableValue(t *testing.T) {
+	h := newDuckHarness(t)
+	c := connectAll(h)
+	payTables(c)
+	for q, want := range map[string]string{
+		"SELECT pay_id FROM ledger WHERE pay_id NOT IN (SELECT pay_id FROM os) ORDER BY pay_id":                      "[2] [5] [6]",
+		"SELECT pay_id FROM ledger WHERE pay_id NOT IN (SELECT pay_id FROM os WHERE state = 'none') ORDER BY pay_id": "[<nil>] [1] [2] [3] [3] [4] [5] [6]",
+	} {
+		c.mustExec("SET lakesql_executor = 'duckdb'")
+		if plan := explainPlan(c, q); !strings.Contains(plan, "VectorizedExec (engine: duckdb)") {
+			t.Errorf("%s: the anti join does not run on DuckDB:\n%s", q, plan)
+		}
+		duck := strings.Join(format(c.mustQuery(q)), " ")
+		c.mustExec("SET lakesql_executor = 'gms'")
+		gms := strings.Join(format(c.mustQuery(q)), " ")
+		if duck != want || gms != want {
+			t.Errorf("%s:\nduckdb %s\ngms    %s\nwant   %s", q, duck, gms, want)
 		}
 	}
 }

@@ -42,6 +42,8 @@ var semanticsTables = []string{
 		"(5, '2024-01-01', 'SUCCESS', 'app', 12, NULL), (6, '2024-01-01', 'SUCCESS', NULL, NULL, 0.01)",
 	"CREATE TABLE order_status (pay_id BIGINT PRIMARY KEY, state VARCHAR(20))",
 	"INSERT INTO order_status VALUES (1, 'done'), (2, 'open'), (3, 'done'), (5, 'lost')",
+	"CREATE TABLE n (id INT NOT NULL, x INT NOT NULL)",
+	"INSERT INTO n VALUES (1, 5), (2, 0), (3, 1), (4, -7), (5, 9)",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -153,6 +155,15 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT e.id, o.k FROM e CROSS JOIN o WHERE e.id < 3"},
 	{query: "SELECT id FROM e WHERE i IN (SELECT k FROM o)"},
 	{query: "SELECT id FROM e WHERE EXISTS (SELECT 1 FROM o WHERE o.k = e.i)"},
+	// NOT EXISTS (a left join), NULLs on both sides; NOT IN of a key (an
+	// anti join), the subquery empty or not (TestAntiJoinSemantics has
+	// the NULLs).
+	{query: "SELECT id FROM e WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.k = e.i)"},
+	{query: "SELECT id FROM e WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.d = e.d)"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o)"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o WHERE v <> 'x')"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o WHERE v = 'none')"},
+	{query: "SELECT id, x FROM n WHERE x + 1 NOT IN (SELECT k FROM o) ORDER BY id"},
 	{query: "SELECT s FROM e UNION SELECT v FROM o"},
 	{query: "SELECT d FROM e UNION ALL SELECT d FROM o"},
 	{query: "SELECT d FROM e UNION SELECT d FROM e"},
@@ -173,7 +184,7 @@ func TestSemantics(t *testing.T) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status", "r"} {
+	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n"} {
 		loadTable(t, h, db, table)
 	}
 	for _, c := range semanticsCases {
