@@ -71,6 +71,9 @@ var vectorQueries = []string{
 	"SELECT o.state, AVG(l.amount) FROM ledger l LEFT JOIN os o ON o.pay_id = l.pay_id GROUP BY o.state",
 	"SELECT dt, pay_id FROM pay WHERE pay_id NOT IN (SELECT pay_id FROM os WHERE state <> 'LOST')",
 	"SELECT dt, pay_id FROM pay p WHERE NOT EXISTS (SELECT 1 FROM os o WHERE o.pay_id = p.pay_id)",
+	"SELECT pay_id, ROW_NUMBER() OVER (PARTITION BY dt ORDER BY pay_id), SUM(amount) OVER (PARTITION BY dt ORDER BY pay_id), AVG(amount) OVER (PARTITION BY channel) FROM pay ORDER BY pay_id",
+	"SELECT * FROM (SELECT user_id, pay_id, RANK() OVER (PARTITION BY user_id ORDER BY amount DESC) AS r FROM pay) AS x WHERE r = 1 ORDER BY pay_id",
+	"SELECT pay_id, COUNT(*) OVER (ORDER BY pay_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), MAX(amount) OVER (ORDER BY dt) FROM ledger ORDER BY pay_id, 2, 3",
 }
 
 // TestVectorizedSubtreeOfNoColumns: GMS reads a table for its rows only

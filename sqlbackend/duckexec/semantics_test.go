@@ -135,6 +135,20 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT AVG(i), AVG(d) FROM e WHERE id > 100"},
 	{query: "SELECT g, AVG(v), AVG(w), SUM(v), COUNT(w) FROM r GROUP BY g"},
 	{query: "SELECT status, AVG(amount) FROM pay GROUP BY status ORDER BY status"},
+	// Window functions: ranks over ties and NULLs (first ascending); the
+	// default frame with ORDER BY, the current row's peers included;
+	// explicit ROWS frames over a unique order; AVG of exact values.
+	{query: "SELECT id, ROW_NUMBER() OVER (ORDER BY id DESC), ROW_NUMBER() OVER (PARTITION BY dt ORDER BY id) FROM e ORDER BY id"},
+	{query: "SELECT id, RANK() OVER (ORDER BY dt), DENSE_RANK() OVER (ORDER BY dt DESC), RANK() OVER (PARTITION BY tiny ORDER BY d), DENSE_RANK() OVER (ORDER BY s) FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(i) OVER (ORDER BY dt), COUNT(*) OVER (ORDER BY dt), COUNT(i) OVER (PARTITION BY s), MIN(s) OVER (ORDER BY dt), MAX(d) OVER (ORDER BY dt DESC) FROM e ORDER BY id"},
+	{query: "SELECT id, AVG(d) OVER (ORDER BY dt), AVG(i) OVER (), AVG(b) OVER (PARTITION BY dt), SUM(d) OVER () FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), SUM(d) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING), COUNT(i) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	{query: "SELECT id, AVG(i) OVER (ORDER BY id ROWS BETWEEN 3 FOLLOWING AND 5 FOLLOWING), MIN(d) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING), MAX(s) OVER (PARTITION BY dt ORDER BY id ROWS 1 PRECEDING) FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(i) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), COUNT(*) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	{query: "SELECT * FROM (SELECT id, s, RANK() OVER (PARTITION BY dt ORDER BY i DESC) AS r FROM e) AS x WHERE r <= 1 ORDER BY id"},
+	{query: "SELECT g, v, AVG(v) OVER (PARTITION BY g), AVG(w) OVER (PARTITION BY g) FROM r"},
+	{query: "SELECT id, ROW_NUMBER() OVER (ORDER BY id), COUNT(*) OVER () FROM e WHERE id > 100 ORDER BY id"},
+	{query: "SELECT pay_id, SUM(amount) OVER (PARTITION BY dt ORDER BY pay_id), AVG(amount) OVER (PARTITION BY status ORDER BY pay_id) FROM pay ORDER BY pay_id"},
 	// Order, top-N, limits, DISTINCT.
 	{query: "SELECT id, s FROM e ORDER BY s, id"},
 	{query: "SELECT id, d FROM e ORDER BY d DESC, id"},

@@ -39,11 +39,11 @@ func (x *exprs) exactAvg(arg sql.Expression, typ sql.DecimalType) (string, error
 	if int(typ.Precision()) > maxDuckDecimal || to != from+avgScaleIncrement {
 		return "", fmt.Errorf("duckplan: AVG of type %s (a result wider than %d digits) is not translated", arg.Type(), maxDuckDecimal)
 	}
-	sum, err := unscaledSum(s, arg, c)
+	sum, err := unscaledSum(s, arg, c, x.over)
 	if err != nil {
 		return "", err
 	}
-	count := "count(" + s + ")"
+	count := "count(" + s + ")" + x.over
 	shift := "1" + strings.Repeat("0", avgScaleIncrement)
 	unscaled := "((" + sum + " // " + count + ") * " + shift +
 		" + ((" + sum + " % " + count + ") * " + shift + " + sign(" + sum + ") * (" + count + " // 2)) // " + count + ")"
@@ -52,11 +52,12 @@ func (x *exprs) exactAvg(arg sql.Expression, typ sql.DecimalType) (string, error
 }
 
 // unscaledSum is the HUGEINT sum of the values s of arg, of class c, in
-// units of arg's scale: each DECIMAL value is made an integer first,
-// which is exact where its digits and its scale's fit DuckDB's 38.
-func unscaledSum(s string, arg sql.Expression, c class) (string, error) {
+// units of arg's scale, over the window over (or the group): each DECIMAL
+// value is made an integer first, which is exact where its digits and its
+// scale's fit DuckDB's 38.
+func unscaledSum(s string, arg sql.Expression, c class, over string) (string, error) {
 	if c == classInt {
-		return "CAST(sum(" + s + ") AS HUGEINT)", nil
+		return "CAST(sum(" + s + ")" + over + " AS HUGEINT)", nil
 	}
 	d := arg.Type().(sql.DecimalType)
 	scale := int(d.Scale())
@@ -64,8 +65,8 @@ func unscaledSum(s string, arg sql.Expression, c class) (string, error) {
 		return "", errors.New("duckplan: AVG of a DECIMAL whose digits and scale exceed 38 is not translated")
 	}
 	if scale == 0 {
-		return "sum(CAST(" + s + " AS HUGEINT))", nil
+		return "sum(CAST(" + s + " AS HUGEINT))" + over, nil
 	}
 	shift := "1" + strings.Repeat("0", scale)
-	return "sum(CAST(" + s + " * CAST(" + shift + " AS DECIMAL(" + strconv.Itoa(scale+1) + ",0)) AS HUGEINT))", nil
+	return "sum(CAST(" + s + " * CAST(" + shift + " AS DECIMAL(" + strconv.Itoa(scale+1) + ",0)) AS HUGEINT))" + over, nil
 }

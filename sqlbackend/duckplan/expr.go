@@ -26,6 +26,9 @@ type exprs struct {
 	width int
 	// aggregates allows aggregate functions: the select list of a GROUP BY.
 	aggregates bool
+	// over is the OVER clause of the aggregates of a window function, ""
+	// in a GROUP BY.
+	over string
 }
 
 // value translates e where MySQL uses a value. A condition there is 0, 1
@@ -137,7 +140,7 @@ func (x *exprs) arithmetic(e *expression.Arithmetic) (string, error) {
 		return "", err
 	}
 	if !exact(lc) && lc != classNull || !exact(rc) && rc != classNull {
-		return "", fmt.Errorf("duckplan: %s of non-exact numbers is not translated", op)
+		return "", fmt.Errorf("duckplan: %s of values other than signed integers and DECIMALs is not translated", op)
 	}
 	if op == "*" && scaleOf(e.LeftChild)+scaleOf(e.RightChild) > types.DecimalTypeMaxScale {
 		return "", fmt.Errorf("duckplan: a product of more than %d decimals (MySQL rounds it) is not translated", types.DecimalTypeMaxScale)
@@ -437,14 +440,17 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 	switch e := e.(type) {
 	case *aggregation.Count:
 		if l, ok := e.Child.(*expression.Literal); ok && l.Value() != nil {
-			return "count(*)", true, nil
+			return "count(*)" + x.over, true, nil
 		}
 		if _, ok := e.Child.(*expression.Star); ok {
-			return "count(*)", true, nil
+			return "count(*)" + x.over, true, nil
 		}
 		s, _, err := x.value(e.Child)
-		return "count(" + s + ")", true, err
+		return "count(" + s + ")" + x.over, true, err
 	case *aggregation.CountDistinct:
+		if x.over != "" {
+			return "", true, errors.New("duckplan: COUNT(DISTINCT) over a window is not translated")
+		}
 		if len(e.Children()) != 1 {
 			return "", true, errors.New("duckplan: COUNT(DISTINCT) of several values is not translated")
 		}
@@ -470,7 +476,7 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 }
 
 // orderable are the classes whose order DuckDB and MySQL agree on.
-var orderable = []class{classInt, classDecimal, classText, classBinary, classDate, classDatetime}
+var orderable = []class{classInt, classUnsigned, classDecimal, classText, classBinary, classDate, classDatetime}
 
 func (x *exprs) aggregateOf(fn string, arg sql.Expression, classes ...class) (string, error) {
 	s, c, err := x.value(arg)
@@ -479,7 +485,7 @@ func (x *exprs) aggregateOf(fn string, arg sql.Expression, classes ...class) (st
 	}
 	for _, ok := range classes {
 		if c == ok || c == classNull {
-			return fn + "(" + s + ")", nil
+			return fn + "(" + s + ")" + x.over, nil
 		}
 	}
 	return "", fmt.Errorf("duckplan: %s of type %s is not translated", strings.ToUpper(fn), arg.Type())
