@@ -44,6 +44,16 @@ var semanticsTables = []string{
 	"INSERT INTO order_status VALUES (1, 'done'), (2, 'open'), (3, 'done'), (5, 'lost')",
 	"CREATE TABLE n (id INT NOT NULL, x INT NOT NULL)",
 	"INSERT INTO n VALUES (1, 5), (2, 0), (3, 1), (4, -7), (5, 9)",
+	// Quotients at the edges: a 5 in the fifth decimal (1/32), a quotient
+	// whose digits past the fourth are 4999999|5 (GMS rounds it to 11
+	// digits first), division by 0, BIGINT's ends, remainders of either
+	// sign and of DECIMALs.
+	"CREATE TABLE dv (a BIGINT, b BIGINT, m DECIMAL(12,3), n DECIMAL(5,1))",
+	"INSERT INTO dv VALUES (499999995, 10000000000000, 10.005, 0.3), (-499999995, 10000000000000, -10.005, 0.3)," +
+		"(1, 32, 7.000, -2.5), (-1, 32, -7.000, 2.5), (7, 0, 0.001, 0.0), (-7, 2, 123456789.999, -0.1)," +
+		"(9223372036854775807, -1, NULL, 1.0), (-9223372036854775807, 2, 5.5, NULL), (NULL, 3, 1.000, 3.0), (0, -5, -0.001, 0.1)",
+	"CREATE TABLE mn (a BIGINT, b BIGINT)",
+	"INSERT INTO mn VALUES (-9223372036854775808, -1)",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -89,6 +99,15 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id, b + 1 FROM e", duckErr: true},
 	{query: "SELECT id, b * 2 FROM e", duckErr: true},
 	{query: "SELECT id, b - 1 FROM e WHERE b > 0"},
+	// Division: / of integers as GMS rounds it, DIV truncating, % with
+	// the dividend's sign; NULL for a divisor of 0.
+	{query: "SELECT a, b, a / b, a DIV b, a % b FROM dv"},
+	{query: "SELECT a, a / 2, a / -3, a % 7, a % -7, 17 % b, 17 DIV b, m % n, m % 2, m % b, n % m FROM dv"},
+	{query: "SELECT a FROM dv WHERE a / b > 0 AND a % 2 = 1"},
+	{query: "SELECT id, i / 2, i / tiny, b / i, i DIV tiny, i % tiny, d % tiny, d % 0.3 FROM e"},
+	{query: "SELECT g, v / 32, v / -32, v / 3, w % 0.3 FROM r"},
+	{query: "SELECT a / b, a % b FROM mn"},
+	{query: "SELECT a DIV b FROM mn", duckErr: true},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
 	{query: "SELECT id, d * d, d + i, d - 1.5, -d, d + 0.001 FROM e"},
 	// GMS types DECIMAL(10,2) * 3 as DECIMAL(10,2), too narrow for
@@ -198,7 +217,7 @@ func TestSemantics(t *testing.T) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n"} {
+	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n", "dv", "mn"} {
 		loadTable(t, h, db, table)
 	}
 	for _, c := range semanticsCases {

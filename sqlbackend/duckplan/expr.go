@@ -70,6 +70,12 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 		return literal(e.Value(), e.Type())
 	case *expression.Arithmetic:
 		return x.arithmetic(e)
+	case *expression.Div:
+		return x.divide(e)
+	case *expression.IntDiv:
+		return x.intDivide(e)
+	case *expression.Mod:
+		return x.modulo(e)
 	case *expression.UnaryMinus:
 		s, ec, err := x.value(e.Child)
 		if err != nil {
@@ -130,6 +136,9 @@ func (x *exprs) arithmetic(e *expression.Arithmetic) (string, error) {
 	op := e.Operator()
 	if op != "+" && op != "-" && op != "*" {
 		return "", fmt.Errorf("duckplan: operator %s is not translated", op)
+	}
+	if hasDivision(e.LeftChild) || hasDivision(e.RightChild) {
+		return "", errDivisionInArithmetic
 	}
 	l, lc, err := x.value(e.LeftChild)
 	if err != nil {
