@@ -54,6 +54,10 @@ var semanticsTables = []string{
 		"(9223372036854775807, -1, NULL, 1.0), (-9223372036854775807, 2, 5.5, NULL), (NULL, 3, 1.000, 3.0), (0, -5, -0.001, 0.1)",
 	"CREATE TABLE mn (a BIGINT, b BIGINT)",
 	"INSERT INTO mn VALUES (-9223372036854775808, -1)",
+	// Strings of several bytes per character, combining marks, the last
+	// code point, special casings.
+	"CREATE TABLE st (id INT, s VARCHAR(40))",
+	"INSERT INTO st VALUES (1, 'ﬁ'), (2, '😀x'), (3, 'e\u0301'), (4, 'ß'), (5, 'İı'), (6, 'ΑΣ ς'), (7, NULL), (8, ''), (9, 'a\tb '), (10, '\U0010FFFF'), (11, 'ǅ')",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -108,6 +112,13 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT g, v / 32, v / -32, v / 3, w % 0.3 FROM r"},
 	{query: "SELECT a / b, a % b FROM mn"},
 	{query: "SELECT a DIV b FROM mn", duckErr: true},
+	// String and date functions.
+	{query: "SELECT id, LENGTH(s), CHAR_LENGTH(s), CONCAT(s, '|', s), CONCAT(s), CONCAT(s, NULL) FROM st"},
+	{query: "SELECT id, LENGTH(s), CHAR_LENGTH(s), CONCAT('<', s, '>') FROM e WHERE LENGTH(s) < 2"},
+	{query: "SELECT id, UPPER(s), LOWER(s), UPPER(CONCAT(s, 'ß')) FROM st"},
+	{query: "SELECT id, UPPER(s), LOWER(s) FROM e WHERE LOWER(s) = 'z'"},
+	{query: "SELECT id, YEAR(dt), MONTH(dt), DAY(dt), YEAR(ts), MONTH(ts), DAY(ts), DATE(ts), DATE(dt) FROM e"},
+	{query: "SELECT id FROM e WHERE DATE(ts) = dt AND YEAR(dt) = 2024"},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
 	{query: "SELECT id, d * d, d + i, d - 1.5, -d, d + 0.001 FROM e"},
 	// GMS types DECIMAL(10,2) * 3 as DECIMAL(10,2), too narrow for
@@ -217,7 +228,7 @@ func TestSemantics(t *testing.T) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n", "dv", "mn"} {
+	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st"} {
 		loadTable(t, h, db, table)
 	}
 	for _, c := range semanticsCases {

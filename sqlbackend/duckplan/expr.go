@@ -95,6 +95,9 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 	case *function.Coalesce:
 		return x.coalesce(c, e.Children())
 	}
+	if s, ok, err := x.function(e); ok {
+		return s, err
+	}
 	if x.aggregates {
 		if s, ok, err := x.aggregate(e); ok {
 			return s, err
