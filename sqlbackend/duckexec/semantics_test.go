@@ -213,6 +213,9 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT d FROM e UNION SELECT d FROM e"},
 	{query: "SELECT i FROM e UNION ALL SELECT k FROM o"},
 	{query: "SELECT x FROM (SELECT i + 1 AS x FROM e) AS sub WHERE x > 0"},
+	// Common table expressions, which GMS inlines as derived tables.
+	{query: "WITH w AS (SELECT s, COUNT(*) AS n, AVG(d) AS a FROM e GROUP BY s) SELECT x.s, x.n, y.a FROM w AS x JOIN w AS y ON x.s = y.s"},
+	{query: "WITH w AS (SELECT id, i FROM e WHERE i IS NOT NULL), v AS (SELECT id, i DIV 2 AS h FROM w) SELECT * FROM v WHERE h <> 0"},
 	{query: "SELECT p.pay_id, o.state FROM pay p LEFT JOIN order_status o ON o.pay_id = p.pay_id"},
 }
 
