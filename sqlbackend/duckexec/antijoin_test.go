@@ -3,7 +3,6 @@
 package duckexec
 
 import (
-	gosql "database/sql"
 	"sort"
 	"strings"
 	"testing"
@@ -24,16 +23,7 @@ import (
 // nor send a NULL of the left side up (a condition above guards it), so
 // the joins are built by hand.
 func TestAntiJoinSemantics(t *testing.T) {
-	h := gmsplan.New(t)
-	h.Exec(t, semanticsTables...)
-	db, err := gosql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	loadTable(t, h, db, "e")
-	loadTable(t, h, db, "o")
+	h, db := semanticsEngines(t, "e", "o")
 	e, o := resolved(t, h, "e"), resolved(t, h, "o")
 	col := func(n sql.Node, name string, offset int) sql.Expression {
 		i := n.Schema().IndexOfColName(name)

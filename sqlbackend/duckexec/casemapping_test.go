@@ -3,7 +3,6 @@
 package duckexec
 
 import (
-	gosql "database/sql"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -30,12 +29,7 @@ func TestCaseMappingOfEveryCodePoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := gosql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
+	db := openDuck(t)
 	mustExec(t, db, "CREATE VIEW t0 AS SELECT chr(i::INTEGER) AS c0 FROM range(1, 1114112) AS r(i) WHERE i NOT BETWEEN 55296 AND 57343")
 	rows, err := db.Query(q.SQL)
 	if err != nil {

@@ -223,17 +223,7 @@ var semanticsCases = []semanticsCase{
 // translated, through DuckDB over the same rows, and compares the values
 // as MySQL's wire would send them.
 func TestSemantics(t *testing.T) {
-	h := gmsplan.New(t)
-	h.Exec(t, semanticsTables...)
-	db, err := gosql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st"} {
-		loadTable(t, h, db, table)
-	}
+	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st")
 	for _, c := range semanticsCases {
 		t.Run(c.query, func(t *testing.T) {
 			n, err := h.Plan(c.query)
@@ -268,6 +258,32 @@ func TestSemantics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// semanticsEngines are GMS over semanticsTables and DuckDB holding
+// copies of tables of them.
+func semanticsEngines(t *testing.T, tables ...string) (*gmsplan.Harness, *gosql.DB) {
+	t.Helper()
+	h := gmsplan.New(t)
+	h.Exec(t, semanticsTables...)
+	db := openDuck(t)
+	for _, table := range tables {
+		loadTable(t, h, db, table)
+	}
+	return h, db
+}
+
+// openDuck is an in-memory DuckDB of one connection, so that its views
+// stay in sight.
+func openDuck(t *testing.T) *gosql.DB {
+	t.Helper()
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	return db
 }
 
 // loadTable copies a GMS table into DuckDB table base_<name>, in the

@@ -32,15 +32,11 @@ func (x *exprs) function(e sql.Expression) (s string, ok bool, err error) {
 	case *function.Concat:
 		s, err := x.concat(e)
 		return s, true, err
-	case *function.Year:
-		s, err := x.argOf(e, e.Child, classDate, classDatetime)
-		return "year(" + s + ")", true, err
-	case *function.Month:
-		s, err := x.argOf(e, e.Child, classDate, classDatetime)
-		return "month(" + s + ")", true, err
-	case *function.Day:
-		s, err := x.argOf(e, e.Child, classDate, classDatetime)
-		return "day(" + s + ")", true, err
+	case *function.Year, *function.Month, *function.Day:
+		// DuckDB's functions of these names (year, month, day).
+		fn := e.(sql.FunctionExpression)
+		s, err := x.argOf(fn, e.Children()[0], classDate, classDatetime)
+		return fn.FunctionName() + "(" + s + ")", true, err
 	case *function.Date:
 		s, err := x.argOf(e, e.Child, classDate, classDatetime)
 		return "CAST(" + s + " AS DATE)", true, err
