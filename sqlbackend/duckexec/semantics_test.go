@@ -58,6 +58,12 @@ var semanticsTables = []string{
 	// code point, special casings.
 	"CREATE TABLE st (id INT, s VARCHAR(40))",
 	"INSERT INTO st VALUES (1, 'ﬁ'), (2, '😀x'), (3, 'e\u0301'), (4, 'ß'), (5, 'İı'), (6, 'ΑΣ ς'), (7, NULL), (8, ''), (9, 'a\tb '), (10, '\U0010FFFF'), (11, 'ǅ')",
+	// Substring positions and lengths at and past the ends (past 2^32,
+	// DuckDB's limit; GMS v0.20.0 panics on lengths that overflow its
+	// end index, near 2^63).
+	"CREATE TABLE sp (p BIGINT, l BIGINT)",
+	"INSERT INTO sp VALUES (-100, 1), (-2, 1), (-1, 5), (0, 1), (1, 0), (1, -1), (1, 2), (2, 4294967296)," +
+		"(5, 1), (100, 1), (NULL, 1), (1, NULL), (-9223372036854775808, 1), (9223372036854775807, 1)",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -117,6 +123,9 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id, LENGTH(s), CHAR_LENGTH(s), CONCAT('<', s, '>') FROM e WHERE LENGTH(s) < 2"},
 	{query: "SELECT id, UPPER(s), LOWER(s), UPPER(CONCAT(s, 'ß')) FROM st"},
 	{query: "SELECT id, UPPER(s), LOWER(s) FROM e WHERE LOWER(s) = 'z'"},
+	{query: "SELECT st.id, sp.p, sp.l, SUBSTRING(st.s, sp.p, sp.l), SUBSTRING(st.s, sp.p) FROM st CROSS JOIN sp"},
+	{query: "SELECT id, CONCAT('[', TRIM(s), ']'), LTRIM(s), RTRIM(s), TRIM(LEADING ' ' FROM CONCAT('  ', s)), TRIM(TRAILING ' ' FROM s) FROM e"},
+	{query: "SELECT id, TRIM(CONCAT(' \t', s, ' ')), SUBSTRING(s, 2, 1) FROM st"},
 	{query: "SELECT id, YEAR(dt), MONTH(dt), DAY(dt), YEAR(ts), MONTH(ts), DAY(ts), DATE(ts), DATE(dt) FROM e"},
 	{query: "SELECT id FROM e WHERE DATE(ts) = dt AND YEAR(dt) = 2024"},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
@@ -223,7 +232,7 @@ var semanticsCases = []semanticsCase{
 // translated, through DuckDB over the same rows, and compares the values
 // as MySQL's wire would send them.
 func TestSemantics(t *testing.T) {
-	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st")
+	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp")
 	for _, c := range semanticsCases {
 		t.Run(c.query, func(t *testing.T) {
 			n, err := h.Plan(c.query)

@@ -1,11 +1,14 @@
 package duckplan
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 // function translates the string and date functions DuckDB computes as
@@ -31,6 +34,18 @@ func (x *exprs) function(e sql.Expression) (s string, ok bool, err error) {
 		return "array_to_string(list_transform(string_split(" + s + ", 'ß'), lambda p: upper(p)), 'ß')", true, err
 	case *function.Concat:
 		s, err := x.concat(e)
+		return s, true, err
+	case *function.Substring:
+		s, err := x.substring(e)
+		return s, true, err
+	case *function.LeftTrim:
+		s, err := x.argOf(e, e.Child, classText)
+		return "ltrim(" + s + ", ' ')", true, err
+	case *function.RightTrim:
+		s, err := x.argOf(e, e.Child, classText)
+		return "rtrim(" + s + ", ' ')", true, err
+	case *function.Trim:
+		s, err := x.trim(e)
 		return s, true, err
 	case *function.Year, *function.Month, *function.Day:
 		// DuckDB's functions of these names (year, month, day).
@@ -69,4 +84,56 @@ func (x *exprs) concat(e *function.Concat) (string, error) {
 		}
 	}
 	return "(" + strings.Join(parts, " || ") + ")", nil
+}
+
+// substring is SUBSTRING(s, start[, length]) of code points as GMS
+// computes it (function.Substring): NULL when an argument is; a start
+// below 0 counts from the end, 0 or one outside the string gives ”, as
+// does a length below 1; the length is cut at the string's end (DuckDB
+// refuses lengths past 2^32).
+func (x *exprs) substring(e *function.Substring) (string, error) {
+	str, err := x.argOf(e, e.Str, classText)
+	if err != nil {
+		return "", err
+	}
+	start, err := x.argOf(e, e.Start, classInt)
+	if err != nil {
+		return "", err
+	}
+	n := "length(" + str + ")"
+	length := n
+	if e.Len != nil {
+		if length, err = x.argOf(e, e.Len, classInt); err != nil {
+			return "", err
+		}
+	}
+	start = widened(start, classInt)
+	idx := "(CASE WHEN " + start + " < 0 THEN " + n + " + " + start + " ELSE " + start + " - 1 END)"
+	return "(CASE WHEN " + str + " IS NULL OR " + start + " IS NULL OR " + length + " IS NULL THEN NULL" +
+		" WHEN " + idx + " < 0 OR " + idx + " >= " + n + " OR " + length + " <= 0 THEN ''" +
+		" ELSE substring(" + str + ", " + idx + " + 1, least(" + widened(length, classInt) + ", " + n + " - " + idx + ")) END)", nil
+}
+
+// trim is TRIM([BOTH | LEADING | TRAILING] FROM s) of spaces, which
+// DuckDB's trim, ltrim and rtrim of the set {' '} remove as GMS does;
+// other strings to remove (GMS removes them whole, DuckDB their
+// characters) are not translated.
+func (x *exprs) trim(e *function.Trim) (string, error) {
+	ch := e.Children()
+	if l, ok := ch[1].(*expression.Literal); !ok || l.Value() != " " {
+		return "", errors.New("duckplan: TRIM of other than spaces is not translated")
+	}
+	s, err := x.argOf(e, ch[0], classText)
+	if err != nil {
+		return "", err
+	}
+	// GMS keeps the direction unexported; its text names it.
+	fn := "trim"
+	switch e.String() {
+	case function.NewTrim(ch[0], ch[1], sqlparser.Leading).String():
+		fn = "ltrim"
+	case function.NewTrim(ch[0], ch[1], sqlparser.Trailing).String():
+		fn = "rtrim"
+	}
+	return fn + "(" + s + ", ' ')", nil
 }
