@@ -64,6 +64,10 @@ var semanticsTables = []string{
 	"CREATE TABLE sp (p BIGINT, l BIGINT)",
 	"INSERT INTO sp VALUES (-100, 1), (-2, 1), (-1, 5), (0, 1), (1, 0), (1, -1), (1, 2), (2, 4294967296)," +
 		"(5, 1), (100, 1), (NULL, 1), (1, NULL), (-9223372036854775808, 1), (9223372036854775807, 1)",
+	// Dates at the ends of the years MySQL takes.
+	"CREATE TABLE dd (id INT, d DATE, t DATETIME(6))",
+	"INSERT INTO dd VALUES (1, '0001-01-01', '0999-12-31 23:59:59.999999'), (2, '9999-12-31', '1000-01-01 00:00:00')," +
+		"(3, '2024-02-29', '2024-02-29 13:05:09.5'), (4, NULL, NULL)",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -128,6 +132,8 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id, TRIM(CONCAT(' \t', s, ' ')), SUBSTRING(s, 2, 1) FROM st"},
 	{query: "SELECT id, YEAR(dt), MONTH(dt), DAY(dt), YEAR(ts), MONTH(ts), DAY(ts), DATE(ts), DATE(dt) FROM e"},
 	{query: "SELECT id FROM e WHERE DATE(ts) = dt AND YEAR(dt) = 2024"},
+	{query: "SELECT id, DATE_FORMAT(d, '%Y-%m-%d %H:%i:%s'), DATE_FORMAT(t, '%Y%m%d|%H|%i|%s|%%|100'), YEAR(d), MONTH(t), DAY(t), DATE(t) FROM dd"},
+	{query: "SELECT id, DATE_FORMAT(dt, 'on %d.%m.%Y'), DATE_FORMAT(ts, '%H:%i:%s') FROM e"},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
 	{query: "SELECT id, d * d, d + i, d - 1.5, -d, d + 0.001 FROM e"},
 	// GMS types DECIMAL(10,2) * 3 as DECIMAL(10,2), too narrow for
@@ -232,7 +238,7 @@ var semanticsCases = []semanticsCase{
 // translated, through DuckDB over the same rows, and compares the values
 // as MySQL's wire would send them.
 func TestSemantics(t *testing.T) {
-	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp")
+	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp", "dd")
 	for _, c := range semanticsCases {
 		t.Run(c.query, func(t *testing.T) {
 			n, err := h.Plan(c.query)

@@ -47,6 +47,9 @@ func (x *exprs) function(e sql.Expression) (s string, ok bool, err error) {
 	case *function.Trim:
 		s, err := x.trim(e)
 		return s, true, err
+	case *function.DateFormat:
+		s, err := x.dateFormat(e)
+		return s, true, err
 	case *function.Year, *function.Month, *function.Day:
 		// DuckDB's functions of these names (year, month, day).
 		fn := e.(sql.FunctionExpression)
@@ -136,4 +139,42 @@ func (x *exprs) trim(e *function.Trim) (string, error) {
 		fn = "rtrim"
 	}
 	return fn + "(" + s + ", ' ')", nil
+}
+
+// strftimeOf are the DATE_FORMAT specifiers translated, as DuckDB's
+// strftime writes them: the zero-padded year, month, day, hour (00-23),
+// minutes and seconds, and %.
+var strftimeOf = map[byte]string{'Y': "%Y", 'm': "%m", 'd': "%d", 'H': "%H", 'i': "%M", 's': "%S", '%': "%%"}
+
+// dateFormat is DATE_FORMAT of a date or datetime with a constant
+// pattern of the specifiers of strftimeOf and other text.
+func (x *exprs) dateFormat(e *function.DateFormat) (string, error) {
+	s, err := x.argOf(e, e.LeftChild, classDate, classDatetime)
+	if err != nil {
+		return "", err
+	}
+	var pattern string
+	if lit, ok := e.RightChild.(*expression.Literal); ok {
+		pattern, ok = lit.Value().(string)
+	}
+	if pattern == "" {
+		return "", errors.New("duckplan: DATE_FORMAT of other than a constant pattern is not translated")
+	}
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] != '%' {
+			b.WriteByte(pattern[i])
+			continue
+		}
+		i++
+		if i == len(pattern) || strftimeOf[pattern[i]] == "" {
+			return "", fmt.Errorf("duckplan: DATE_FORMAT pattern %q is not translated", pattern)
+		}
+		b.WriteString(strftimeOf[pattern[i]])
+	}
+	format, err := textLiteral(b.String())
+	if err != nil {
+		return "", err
+	}
+	return "strftime(" + s + ", " + format + ")", nil
 }
