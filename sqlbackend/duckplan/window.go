@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation/window"
 	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 )
 
 // window is a Window node: its select list over its input, where each
@@ -58,6 +59,11 @@ func (x *exprs) windowValue(e sql.Expression) (string, error) {
 	}
 	if ranking != "" {
 		return ranking + over, nil
+	}
+	for _, arg := range e.Children() {
+		if transform.InspectExpr(arg, isAggregate) {
+			return "", errors.New("duckplan: a window function of an aggregate is not translated")
+		}
 	}
 	agg := &exprs{column: x.column, width: x.width, aggregates: true, over: over}
 	s, ok, err := agg.aggregate(e)
