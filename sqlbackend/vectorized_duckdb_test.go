@@ -80,6 +80,7 @@ var vectorQueries = []string{
 	"SELECT pay_id, LENGTH(channel), CHAR_LENGTH(status), UPPER(channel), LOWER(status), CONCAT(channel, '/', status), YEAR(dt), MONTH(dt), DAY(dt) FROM pay ORDER BY pay_id",
 	"SELECT u, COUNT(*) FROM (SELECT UPPER(channel) AS u FROM pay WHERE LOWER(status) = 'success') AS x GROUP BY u",
 	"SELECT pay_id, SUBSTRING(status, 2, 3), SUBSTRING(channel, -2), TRIM(CONCAT(' ', status, ' ')), DATE_FORMAT(dt, '%d/%m/%Y %H:%i') FROM pay ORDER BY pay_id",
+	"SELECT CAST(dt AS DATETIME), CAST(user_id AS SIGNED), COUNT(*) FROM pay GROUP BY dt, user_id",
 	"WITH d AS (SELECT dt, SUM(amount) AS total FROM pay GROUP BY dt) SELECT a.dt, a.total, b.total FROM d AS a LEFT JOIN d AS b ON b.dt = a.dt AND b.total > 10",
 }
 

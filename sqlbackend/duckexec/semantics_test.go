@@ -134,6 +134,8 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id FROM e WHERE DATE(ts) = dt AND YEAR(dt) = 2024"},
 	{query: "SELECT id, DATE_FORMAT(d, '%Y-%m-%d %H:%i:%s'), DATE_FORMAT(t, '%Y%m%d|%H|%i|%s|%%|100'), YEAR(d), MONTH(t), DAY(t), DATE(t) FROM dd"},
 	{query: "SELECT id, DATE_FORMAT(dt, 'on %d.%m.%Y'), DATE_FORMAT(ts, '%H:%i:%s') FROM e"},
+	{query: "SELECT id, CAST(i AS SIGNED), CAST(b AS SIGNED), CONVERT(tiny, SIGNED), CAST(ts AS DATE), CAST(dt AS DATETIME) FROM e"},
+	{query: "SELECT id, CAST(t AS DATE), CAST(d AS DATETIME) FROM dd WHERE CAST(t AS DATE) <> d OR d IS NULL"},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
 	{query: "SELECT id, d * d, d + i, d - 1.5, -d, d + 0.001 FROM e"},
 	// GMS types DECIMAL(10,2) * 3 as DECIMAL(10,2), too narrow for

@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/vitess/go/sqltypes"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -49,6 +50,9 @@ func (x *exprs) function(e sql.Expression) (s string, ok bool, err error) {
 		return s, true, err
 	case *function.DateFormat:
 		s, err := x.dateFormat(e)
+		return s, true, err
+	case *expression.Convert:
+		s, err := x.cast(e)
 		return s, true, err
 	case *function.Year, *function.Month, *function.Day:
 		// DuckDB's functions of these names (year, month, day).
@@ -177,4 +181,31 @@ func (x *exprs) dateFormat(e *function.DateFormat) (string, error) {
 		return "", err
 	}
 	return "strftime(" + s + ", " + format + ")", nil
+}
+
+// cast is CAST (CONVERT) where it changes no value DuckDB and GMS could
+// disagree on: a signed integer to SIGNED, a date or datetime to DATE
+// (its day), a date to DATETIME (its midnight). Casts between strings and
+// numbers or times, to DECIMAL (MySQL clamps what overflows) and of
+// fractional seconds are not translated.
+func (x *exprs) cast(e *expression.Convert) (string, error) {
+	s, c, err := x.value(e.Child)
+	if err != nil {
+		return "", err
+	}
+	to, err := classOf(e.Type())
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case c == classNull:
+		return "NULL", nil
+	case to == classInt && c == classInt && e.Type().Type() == sqltypes.Int64:
+		return widened(s, c), nil
+	case to == classDate && temporal(c):
+		return "CAST(" + s + " AS DATE)", nil
+	case to == classDatetime && c == classDate:
+		return "CAST(" + s + " AS TIMESTAMP)", nil
+	}
+	return "", fmt.Errorf("duckplan: CAST of %s to %s is not translated", e.Child.Type(), e.Type())
 }
