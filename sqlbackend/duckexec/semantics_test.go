@@ -42,6 +42,52 @@ var semanticsTables = []string{
 		"(5, '2024-01-01', 'SUCCESS', 'app', 12, NULL), (6, '2024-01-01', 'SUCCESS', NULL, NULL, 0.01)",
 	"CREATE TABLE order_status (pay_id BIGINT PRIMARY KEY, state VARCHAR(20))",
 	"INSERT INTO order_status VALUES (1, 'done'), (2, 'open'), (3, 'done'), (5, 'lost')",
+	"CREATE TABLE n (id INT NOT NULL, x INT NOT NULL)",
+	"INSERT INTO n VALUES (1, 5), (2, 0), (3, 1), (4, -7), (5, 9)",
+	// Quotients at the edges: a 5 in the fifth decimal (1/32), a quotient
+	// whose digits past the fourth are 4999999|5 (GMS rounds it to 11
+	// digits first), division by 0, BIGINT's ends, remainders of either
+	// sign and of DECIMALs.
+	"CREATE TABLE dv (a BIGINT, b BIGINT, m DECIMAL(12,3), n DECIMAL(5,1))",
+	"INSERT INTO dv VALUES (499999995, 10000000000000, 10.005, 0.3), (-499999995, 10000000000000, -10.005, 0.3)," +
+		"(1, 32, 7.000, -2.5), (-1, 32, -7.000, 2.5), (7, 0, 0.001, 0.0), (-7, 2, 123456789.999, -0.1)," +
+		"(9223372036854775807, -1, NULL, 1.0), (-9223372036854775807, 2, 5.5, NULL), (NULL, 3, 1.000, 3.0), (0, -5, -0.001, 0.1)",
+	"CREATE TABLE mn (a BIGINT, b BIGINT)",
+	"INSERT INTO mn VALUES (-9223372036854775808, -1)",
+	// Strings of several bytes per character, combining marks, the last
+	// code point, special casings.
+	"CREATE TABLE st (id INT, s VARCHAR(40))",
+	"INSERT INTO st VALUES (1, 'ﬁ'), (2, '😀x'), (3, 'e\u0301'), (4, 'ß'), (5, 'İı'), (6, 'ΑΣ ς'), (7, NULL), (8, ''), (9, 'a\tb '), (10, '\U0010FFFF'), (11, 'ǅ')",
+	// Substring positions and lengths at and past the ends (past 2^32,
+	// DuckDB's limit; GMS v0.20.0 panics on lengths that overflow its
+	// end index, near 2^63).
+	"CREATE TABLE sp (p BIGINT, l BIGINT)",
+	"INSERT INTO sp VALUES (-100, 1), (-2, 1), (-1, 5), (0, 1), (1, 0), (1, -1), (1, 2), (2, 4294967296)," +
+		"(5, 1), (100, 1), (NULL, 1), (1, NULL), (-9223372036854775808, 1), (9223372036854775807, 1)",
+	// Dates at the ends of the years MySQL takes.
+	"CREATE TABLE dd (id INT, d DATE, t DATETIME(6))",
+	"INSERT INTO dd VALUES (1, '0001-01-01', '0999-12-31 23:59:59.999999'), (2, '9999-12-31', '1000-01-01 00:00:00')," +
+		"(3, '2024-02-29', '2024-02-29 13:05:09.5'), (4, NULL, NULL)",
+	// Groups whose averages end in a 5 one digit past the result's scale
+	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
+	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
+	"INSERT INTO r VALUES " + roundingRows(),
+}
+
+// roundingRows are the rows of table r: in groups 1 and 2 one of 32 values
+// is 1 (0.1) or -1 (-0.1) and the rest 0; groups 3 and 4 hold 1, 1, 0
+// and their negatives; group 5 only NULLs.
+func roundingRows() string {
+	var rows []string
+	for g, one := range map[int]string{1: "1, 0.1", 2: "-1, -0.1"} {
+		rows = append(rows, fmt.Sprintf("(%d, %s)", g, one))
+		for range 31 {
+			rows = append(rows, fmt.Sprintf("(%d, 0, 0.0)", g))
+		}
+	}
+	rows = append(rows, "(3, 1, 0.1)", "(3, 1, 0.1)", "(3, 0, 0.0)", "(4, -1, -0.1)", "(4, -1, -0.1)", "(4, 0, 0.0)",
+		"(5, NULL, NULL)", "(5, NULL, NULL)")
+	return strings.Join(rows, ", ")
 }
 
 // semanticsCase is a statement run both ways. duckErr marks a statement
@@ -67,6 +113,29 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id, b + 1 FROM e", duckErr: true},
 	{query: "SELECT id, b * 2 FROM e", duckErr: true},
 	{query: "SELECT id, b - 1 FROM e WHERE b > 0"},
+	// Division: / of integers as GMS rounds it, DIV truncating, % with
+	// the dividend's sign; NULL for a divisor of 0.
+	{query: "SELECT a, b, a / b, a DIV b, a % b FROM dv"},
+	{query: "SELECT a, a / 2, a / -3, a % 7, a % -7, 17 % b, 17 DIV b, m % n, m % 2, m % b, n % m FROM dv"},
+	{query: "SELECT a FROM dv WHERE a / b > 0 AND a % 2 = 1"},
+	{query: "SELECT id, i / 2, i / tiny, b / i, i DIV tiny, i % tiny, d % tiny, d % 0.3 FROM e"},
+	{query: "SELECT g, v / 32, v / -32, v / 3, w % 0.3 FROM r"},
+	{query: "SELECT a / b, a % b FROM mn"},
+	{query: "SELECT a DIV b FROM mn", duckErr: true},
+	// String and date functions.
+	{query: "SELECT id, LENGTH(s), CHAR_LENGTH(s), CONCAT(s, '|', s), CONCAT(s), CONCAT(s, NULL) FROM st"},
+	{query: "SELECT id, LENGTH(s), CHAR_LENGTH(s), CONCAT('<', s, '>') FROM e WHERE LENGTH(s) < 2"},
+	{query: "SELECT id, UPPER(s), LOWER(s), UPPER(CONCAT(s, 'ß')) FROM st"},
+	{query: "SELECT id, UPPER(s), LOWER(s) FROM e WHERE LOWER(s) = 'z'"},
+	{query: "SELECT st.id, sp.p, sp.l, SUBSTRING(st.s, sp.p, sp.l), SUBSTRING(st.s, sp.p) FROM st CROSS JOIN sp"},
+	{query: "SELECT id, CONCAT('[', TRIM(s), ']'), LTRIM(s), RTRIM(s), TRIM(LEADING ' ' FROM CONCAT('  ', s)), TRIM(TRAILING ' ' FROM s) FROM e"},
+	{query: "SELECT id, TRIM(CONCAT(' \t', s, ' ')), SUBSTRING(s, 2, 1) FROM st"},
+	{query: "SELECT id, YEAR(dt), MONTH(dt), DAY(dt), YEAR(ts), MONTH(ts), DAY(ts), DATE(ts), DATE(dt) FROM e"},
+	{query: "SELECT id FROM e WHERE DATE(ts) = dt AND YEAR(dt) = 2024"},
+	{query: "SELECT id, DATE_FORMAT(d, '%Y-%m-%d %H:%i:%s'), DATE_FORMAT(t, '%Y%m%d|%H|%i|%s|%%|100'), YEAR(d), MONTH(t), DAY(t), DATE(t) FROM dd"},
+	{query: "SELECT id, DATE_FORMAT(dt, 'on %d.%m.%Y'), DATE_FORMAT(ts, '%H:%i:%s') FROM e"},
+	{query: "SELECT id, CAST(i AS SIGNED), CAST(b AS SIGNED), CONVERT(tiny, SIGNED), CAST(ts AS DATE), CAST(dt AS DATETIME) FROM e"},
+	{query: "SELECT id, CAST(t AS DATE), CAST(d AS DATETIME) FROM dd WHERE CAST(t AS DATE) <> d OR d IS NULL"},
 	// DECIMAL arithmetic: exact, with MySQL's scales.
 	{query: "SELECT id, d * d, d + i, d - 1.5, -d, d + 0.001 FROM e"},
 	// GMS types DECIMAL(10,2) * 3 as DECIMAL(10,2), too narrow for
@@ -105,6 +174,29 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT s, COUNT(*), SUM(i) FROM e GROUP BY s"},
 	{query: "SELECT dt, COUNT(*) FROM e GROUP BY dt HAVING COUNT(*) > 1"},
 	{query: "SELECT i + 1, COUNT(*) FROM e GROUP BY i"},
+	// AVG of exact values: DECIMAL(p+4,s+4), rounded half away from zero;
+	// sums past BIGINT; no values, NULL.
+	{query: "SELECT AVG(i), AVG(b), AVG(d), AVG(tiny) FROM e"},
+	{query: "SELECT dt, AVG(i), AVG(b), AVG(d), COUNT(*) FROM e GROUP BY dt"},
+	{query: "SELECT s, AVG(d * d), AVG(i + tiny) FROM e GROUP BY s"},
+	{query: "SELECT AVG(i), AVG(d) FROM e WHERE id > 100"},
+	{query: "SELECT g, AVG(v), AVG(w), SUM(v), COUNT(w) FROM r GROUP BY g"},
+	{query: "SELECT status, AVG(amount) FROM pay GROUP BY status ORDER BY status"},
+	// Window functions: ranks over ties and NULLs (first ascending); the
+	// default frame with ORDER BY, the current row's peers included;
+	// explicit ROWS frames over a unique order; AVG of exact values.
+	{query: "SELECT id, ROW_NUMBER() OVER (ORDER BY id DESC), ROW_NUMBER() OVER (PARTITION BY dt ORDER BY id) FROM e ORDER BY id"},
+	{query: "SELECT id, RANK() OVER (ORDER BY dt), DENSE_RANK() OVER (ORDER BY dt DESC), RANK() OVER (PARTITION BY tiny ORDER BY d), DENSE_RANK() OVER (ORDER BY s) FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(i) OVER (ORDER BY dt), COUNT(*) OVER (ORDER BY dt), COUNT(i) OVER (PARTITION BY s), MIN(s) OVER (ORDER BY dt), MAX(d) OVER (ORDER BY dt DESC) FROM e ORDER BY id"},
+	{query: "SELECT id, AVG(d) OVER (ORDER BY dt), AVG(i) OVER (), AVG(b) OVER (PARTITION BY dt), SUM(d) OVER () FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), SUM(d) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING), COUNT(i) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	{query: "SELECT id, AVG(i) OVER (ORDER BY id ROWS BETWEEN 3 FOLLOWING AND 5 FOLLOWING), MIN(d) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING), MAX(s) OVER (PARTITION BY dt ORDER BY id ROWS 1 PRECEDING) FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(i) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), COUNT(*) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	{query: "SELECT * FROM (SELECT id, s, RANK() OVER (PARTITION BY dt ORDER BY i DESC) AS r FROM e) AS x WHERE r <= 1 ORDER BY id"},
+	{query: "SELECT g, v, AVG(v) OVER (PARTITION BY g), AVG(w) OVER (PARTITION BY g) FROM r"},
+	{query: "SELECT dt, SUM(COUNT(*)) OVER (ORDER BY dt), RANK() OVER (ORDER BY COUNT(*) DESC), AVG(SUM(d)) OVER () FROM e GROUP BY dt ORDER BY dt"},
+	{query: "SELECT id, ROW_NUMBER() OVER (ORDER BY id), COUNT(*) OVER () FROM e WHERE id > 100 ORDER BY id"},
+	{query: "SELECT pay_id, SUM(amount) OVER (PARTITION BY dt ORDER BY pay_id), AVG(amount) OVER (PARTITION BY status ORDER BY pay_id) FROM pay ORDER BY pay_id"},
 	// Order, top-N, limits, DISTINCT.
 	{query: "SELECT id, s FROM e ORDER BY s, id"},
 	{query: "SELECT id, d FROM e ORDER BY d DESC, id"},
@@ -125,11 +217,23 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT e.id, o.k FROM e CROSS JOIN o WHERE e.id < 3"},
 	{query: "SELECT id FROM e WHERE i IN (SELECT k FROM o)"},
 	{query: "SELECT id FROM e WHERE EXISTS (SELECT 1 FROM o WHERE o.k = e.i)"},
+	// NOT EXISTS (a left join), NULLs on both sides; NOT IN of a key (an
+	// anti join), the subquery empty or not (TestAntiJoinSemantics has
+	// the NULLs).
+	{query: "SELECT id FROM e WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.k = e.i)"},
+	{query: "SELECT id FROM e WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.d = e.d)"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o)"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o WHERE v <> 'x')"},
+	{query: "SELECT id FROM n WHERE x NOT IN (SELECT k FROM o WHERE v = 'none')"},
+	{query: "SELECT id, x FROM n WHERE x + 1 NOT IN (SELECT k FROM o) ORDER BY id"},
 	{query: "SELECT s FROM e UNION SELECT v FROM o"},
 	{query: "SELECT d FROM e UNION ALL SELECT d FROM o"},
 	{query: "SELECT d FROM e UNION SELECT d FROM e"},
 	{query: "SELECT i FROM e UNION ALL SELECT k FROM o"},
 	{query: "SELECT x FROM (SELECT i + 1 AS x FROM e) AS sub WHERE x > 0"},
+	// Common table expressions, which GMS inlines as derived tables.
+	{query: "WITH w AS (SELECT s, COUNT(*) AS n, AVG(d) AS a FROM e GROUP BY s) SELECT x.s, x.n, y.a FROM w AS x JOIN w AS y ON x.s = y.s"},
+	{query: "WITH w AS (SELECT id, i FROM e WHERE i IS NOT NULL), v AS (SELECT id, i DIV 2 AS h FROM w) SELECT * FROM v WHERE h <> 0"},
 	{query: "SELECT p.pay_id, o.state FROM pay p LEFT JOIN order_status o ON o.pay_id = p.pay_id"},
 }
 
@@ -137,17 +241,7 @@ var semanticsCases = []semanticsCase{
 // translated, through DuckDB over the same rows, and compares the values
 // as MySQL's wire would send them.
 func TestSemantics(t *testing.T) {
-	h := gmsplan.New(t)
-	h.Exec(t, semanticsTables...)
-	db, err := gosql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, table := range []string{"e", "o", "pay", "order_status"} {
-		loadTable(t, h, db, table)
-	}
+	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp", "dd")
 	for _, c := range semanticsCases {
 		t.Run(c.query, func(t *testing.T) {
 			n, err := h.Plan(c.query)
@@ -182,6 +276,32 @@ func TestSemantics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// semanticsEngines are GMS over semanticsTables and DuckDB holding
+// copies of tables of them.
+func semanticsEngines(t *testing.T, tables ...string) (*gmsplan.Harness, *gosql.DB) {
+	t.Helper()
+	h := gmsplan.New(t)
+	h.Exec(t, semanticsTables...)
+	db := openDuck(t)
+	for _, table := range tables {
+		loadTable(t, h, db, table)
+	}
+	return h, db
+}
+
+// openDuck is an in-memory DuckDB of one connection, so that its views
+// stay in sight.
+func openDuck(t *testing.T) *gosql.DB {
+	t.Helper()
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
+	return db
 }
 
 // loadTable copies a GMS table into DuckDB table base_<name>, in the

@@ -26,6 +26,9 @@ type exprs struct {
 	width int
 	// aggregates allows aggregate functions: the select list of a GROUP BY.
 	aggregates bool
+	// over is the OVER clause of the aggregates of a window function, ""
+	// in a GROUP BY.
+	over string
 }
 
 // value translates e where MySQL uses a value. A condition there is 0, 1
@@ -67,6 +70,12 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 		return literal(e.Value(), e.Type())
 	case *expression.Arithmetic:
 		return x.arithmetic(e)
+	case *expression.Div:
+		return x.divide(e)
+	case *expression.IntDiv:
+		return x.intDivide(e)
+	case *expression.Mod:
+		return x.modulo(e)
 	case *expression.UnaryMinus:
 		s, ec, err := x.value(e.Child)
 		if err != nil {
@@ -85,6 +94,9 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 		return x.coalesce(c, e.Children())
 	case *function.Coalesce:
 		return x.coalesce(c, e.Children())
+	}
+	if s, ok, err := x.function(e); ok {
+		return s, err
 	}
 	if x.aggregates {
 		if s, ok, err := x.aggregate(e); ok {
@@ -128,6 +140,9 @@ func (x *exprs) arithmetic(e *expression.Arithmetic) (string, error) {
 	if op != "+" && op != "-" && op != "*" {
 		return "", fmt.Errorf("duckplan: operator %s is not translated", op)
 	}
+	if hasDivision(e.LeftChild) || hasDivision(e.RightChild) {
+		return "", errDivisionInArithmetic
+	}
 	l, lc, err := x.value(e.LeftChild)
 	if err != nil {
 		return "", err
@@ -137,7 +152,7 @@ func (x *exprs) arithmetic(e *expression.Arithmetic) (string, error) {
 		return "", err
 	}
 	if !exact(lc) && lc != classNull || !exact(rc) && rc != classNull {
-		return "", fmt.Errorf("duckplan: %s of non-exact numbers is not translated", op)
+		return "", fmt.Errorf("duckplan: %s of values other than signed integers and DECIMALs is not translated", op)
 	}
 	if op == "*" && scaleOf(e.LeftChild)+scaleOf(e.RightChild) > types.DecimalTypeMaxScale {
 		return "", fmt.Errorf("duckplan: a product of more than %d decimals (MySQL rounds it) is not translated", types.DecimalTypeMaxScale)
@@ -430,17 +445,24 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 		s, err := x.aggregateOf("sum", sum.Child, classInt, classDecimal)
 		return s, true, err
 	}
+	if avg, typ, wrapped := gmsfix.WrappedAvg(e); wrapped {
+		s, err := x.exactAvg(avg.Child, typ)
+		return s, true, err
+	}
 	switch e := e.(type) {
 	case *aggregation.Count:
 		if l, ok := e.Child.(*expression.Literal); ok && l.Value() != nil {
-			return "count(*)", true, nil
+			return "count(*)" + x.over, true, nil
 		}
 		if _, ok := e.Child.(*expression.Star); ok {
-			return "count(*)", true, nil
+			return "count(*)" + x.over, true, nil
 		}
 		s, _, err := x.value(e.Child)
-		return "count(" + s + ")", true, err
+		return "count(" + s + ")" + x.over, true, err
 	case *aggregation.CountDistinct:
+		if x.over != "" {
+			return "", true, errors.New("duckplan: COUNT(DISTINCT) over a window is not translated")
+		}
 		if len(e.Children()) != 1 {
 			return "", true, errors.New("duckplan: COUNT(DISTINCT) of several values is not translated")
 		}
@@ -458,12 +480,15 @@ func (x *exprs) aggregate(e sql.Expression) (s string, ok bool, err error) {
 	case *aggregation.Sum:
 		// An exact SUM is gmsfix's (WrappedSum): GMS's own sums floats.
 		return "", true, errors.New("duckplan: SUM of a floating-point value (its rounding depends on the order of the rows) is not translated")
+	case *aggregation.Avg:
+		// An exact AVG is gmsfix's (WrappedAvg): GMS's own sums floats.
+		return "", true, errors.New("duckplan: AVG of a floating-point value (its rounding depends on the order of the rows) is not translated")
 	}
 	return "", false, nil
 }
 
 // orderable are the classes whose order DuckDB and MySQL agree on.
-var orderable = []class{classInt, classDecimal, classText, classBinary, classDate, classDatetime}
+var orderable = []class{classInt, classUnsigned, classDecimal, classText, classBinary, classDate, classDatetime}
 
 func (x *exprs) aggregateOf(fn string, arg sql.Expression, classes ...class) (string, error) {
 	s, c, err := x.value(arg)
@@ -472,7 +497,7 @@ func (x *exprs) aggregateOf(fn string, arg sql.Expression, classes ...class) (st
 	}
 	for _, ok := range classes {
 		if c == ok || c == classNull {
-			return fn + "(" + s + ")", nil
+			return fn + "(" + s + ")" + x.over, nil
 		}
 	}
 	return "", fmt.Errorf("duckplan: %s of type %s is not translated", strings.ToUpper(fn), arg.Type())

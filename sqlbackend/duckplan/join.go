@@ -18,9 +18,11 @@ func joinKind(op plan.JoinType) (string, error) {
 	switch {
 	case op.IsLateral():
 		return "", errors.New("duckplan: lateral joins are not translated")
+	case op.IsAnti():
+		return "ANTI", nil
 	case op.IsExcludeNulls():
-		// Anti joins (NOT IN, NOT EXISTS) and the left joins that drop rows
-		// whose condition is NULL: GMS's NULL rules there are its own.
+		// The left joins that drop rows whose condition is NULL: GMS's
+		// NULL rules there are its own.
 		return "", fmt.Errorf("duckplan: %s is not translated", op)
 	case op.IsRange():
 		return "", fmt.Errorf("duckplan: %s is not translated", op)
@@ -83,7 +85,7 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 		}
 		return "r." + out(i-width)
 	}}
-	on, err := joinCondition(x, n, lookup, width, outer)
+	cond, err := joinCondition(n, lookup, width, outer)
 	if err != nil {
 		return rel{}, err
 	}
@@ -91,11 +93,74 @@ func (t *translator) join(n *plan.JoinNode) (rel, error) {
 	for i := range len(n.Schema()) {
 		cols = append(cols, x.column(i)+" AS "+out(i))
 	}
+	if kind == "ANTI" {
+		return antiJoin(x, cols, left, right, cond, width)
+	}
+	on := "TRUE"
+	if cond != nil {
+		if on, err = x.cond(cond); err != nil {
+			return rel{}, err
+		}
+	}
 	s := "SELECT " + columnList(cols) + " FROM (" + left.sql + ") AS l " + kind + " (" + right.sql + ") AS r"
 	if kind != "CROSS JOIN" {
 		s += " ON " + on
 	}
 	return rel{sql: s, width: len(cols)}, nil
+}
+
+// antiJoin is GMS's anti join of l and r on cond, the join it makes of `x
+// NOT IN (subquery)`: it drops a row of l when cond is TRUE or NULL for a
+// row of r (plan.JoinType.IsExcludeNulls; rowexec's existsIter) and keeps
+// every row of l when r has none. That is MySQL's NOT IN, which DuckDB's
+// NOT IN of a subquery computes as the SQL standard does, NULLs on either
+// side included, as a hash join. It is translated when cond is one
+// equality of a value of l with a value of r.
+func antiJoin(x *exprs, cols []string, l, r rel, cond sql.Expression, width int) (rel, error) {
+	eq, ok := cond.(*expression.Equals)
+	if !ok {
+		return rel{}, errors.New("duckplan: an anti join on other than one equality is not translated")
+	}
+	outer, inner := eq.Left(), eq.Right()
+	if sideOf(outer, width) == sideRight && sideOf(inner, width) == sideLeft {
+		outer, inner = inner, outer
+	}
+	if sideOf(outer, width) != sideLeft || sideOf(inner, width) != sideRight {
+		return rel{}, errors.New("duckplan: an anti join whose equality does not compare a value of each side is not translated")
+	}
+	s, err := x.operands(outer, inner)
+	if err != nil {
+		return rel{}, err
+	}
+	sql := "SELECT " + columnList(cols) + " FROM (" + l.sql + ") AS l WHERE " + s[0] +
+		" NOT IN (SELECT " + s[1] + " FROM (" + r.sql + ") AS r)"
+	return rel{sql: sql, width: len(cols)}, nil
+}
+
+// side is which inputs of a join an expression reads.
+type side int
+
+const (
+	sideNone side = iota
+	sideLeft
+	sideRight
+)
+
+// sideOf is the inputs e reads, the left one's columns being the first
+// width.
+func sideOf(e sql.Expression, width int) side {
+	s := sideNone
+	transform.InspectExpr(e, func(e sql.Expression) bool {
+		if gf, ok := e.(*expression.GetField); ok {
+			if gf.Index() < width {
+				s |= sideLeft
+			} else {
+				s |= sideRight
+			}
+		}
+		return false
+	})
+	return s
 }
 
 // lookupInner is the index read of the inner side of a lookup join,
@@ -123,10 +188,10 @@ func (t *translator) lookupInner(n sql.Node) (*plan.IndexedTableAccess, error) {
 	}
 }
 
-// joinCondition is the ON condition of n over l's and r's columns. GMS
-// numbered its columns after the outer columns of the joins n is the
-// right side of; a condition that reads those is refused.
-func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, width, outer int) (string, error) {
+// joinCondition is the ON condition of n over l's and r's columns, nil
+// for none. GMS numbered its columns after the outer columns of the joins
+// n is the right side of; a condition that reads those is refused.
+func joinCondition(n *plan.JoinNode, lookup *plan.IndexedTableAccess, width, outer int) (sql.Expression, error) {
 	var conds []sql.Expression
 	if n.Filter != nil && !n.Op.IsCross() {
 		conds = append(conds, n.Filter)
@@ -134,18 +199,14 @@ func joinCondition(x *exprs, n *plan.JoinNode, lookup *plan.IndexedTableAccess, 
 	if lookup != nil {
 		keys, err := lookupKeys(lookup, outer+width)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		conds = append(conds, keys...)
 	}
 	if len(conds) == 0 {
-		return "TRUE", nil
+		return nil, nil
 	}
-	cond, err := withoutOuterColumns(expression.JoinAnd(conds...), outer)
-	if err != nil {
-		return "", err
-	}
-	return x.cond(cond)
+	return withoutOuterColumns(expression.JoinAnd(conds...), outer)
 }
 
 // withoutOuterColumns renumbers e's columns from the first column after

@@ -159,6 +159,8 @@ func (t *translator) node(n sql.Node) (rel, error) {
 		return t.join(n)
 	case *plan.SetOp:
 		return t.setOp(n)
+	case *plan.Window:
+		return t.window(n)
 	}
 	return rel{}, fmt.Errorf("duckplan: node %s is not translated", nodeName(n))
 }
@@ -328,23 +330,14 @@ func (t *translator) sortRel(r rel, width int, fields sql.SortFields, limit sql.
 	for i := range cols {
 		cols[i] = "q." + out(i) + " AS " + out(i)
 	}
+	keys, err := x.sortKeys(fields)
+	if err != nil {
+		return rel{}, err
+	}
 	dirs := make([]string, len(fields))
 	for i, f := range fields {
-		s, c, err := x.value(f.Column)
-		if err != nil {
-			return rel{}, err
-		}
-		if c == classFloat || c == classDouble {
-			return rel{}, errors.New("duckplan: ORDER BY a floating-point value is not translated")
-		}
-		asc := f.Order != sql.Descending
-		dirs[i] = map[bool]string{true: " ASC", false: " DESC"}[asc]
-		if asc == (f.NullOrdering == sql.NullsFirst) {
-			dirs[i] += " NULLS FIRST"
-		} else {
-			dirs[i] += " NULLS LAST"
-		}
-		cols = append(cols, s+" AS "+key(i))
+		dirs[i] = direction(f)
+		cols = append(cols, keys[i]+" AS "+key(i))
 	}
 	sorted := rel{sql: "SELECT " + strings.Join(cols, ", ") + from(r), width: width, keys: dirs}
 	if limit == nil {

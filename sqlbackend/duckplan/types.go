@@ -22,6 +22,9 @@ type class int
 const (
 	classNull class = iota // the NULL literal, which mixes with every class
 	classInt
+	// classUnsigned is an unsigned integer, which only GMS's functions
+	// make (RANK, DENSE_RANK): compared and ordered, never computed with.
+	classUnsigned
 	classDecimal
 	classDouble
 	classFloat
@@ -45,6 +48,8 @@ func classOf(t sql.Type) (class, error) {
 		return classNull, nil
 	case sqltypes.Int8, sqltypes.Int16, sqltypes.Int24, sqltypes.Int32, sqltypes.Int64:
 		return classInt, nil
+	case sqltypes.Uint8, sqltypes.Uint16, sqltypes.Uint24, sqltypes.Uint32, sqltypes.Uint64:
+		return classUnsigned, nil
 	case sqltypes.Decimal:
 		return classDecimal, nil
 	case sqltypes.Float64:
@@ -77,19 +82,22 @@ func collationOf(t sql.Type) sql.CollationID {
 }
 
 // comparable reports whether DuckDB compares values of classes a and b as
-// MySQL does: exact numbers with exact numbers, a DATE with a DATETIME as
+// MySQL does: exact numbers with exact numbers, signed or not (DuckDB
+// compares UBIGINT with BIGINT as HUGEINTs), a DATE with a DATETIME as
 // the DATETIME of its midnight (MySQL's rule, DuckDB's implicit cast), and
 // otherwise only within a class.
 func comparable(a, b class) bool {
 	switch {
 	case a == classNull || b == classNull || a == b:
 		return true
-	case exact(a) && exact(b):
+	case (exact(a) || a == classUnsigned) && (exact(b) || b == classUnsigned):
 		return true
 	}
 	return temporal(a) && temporal(b)
 }
 
+// exact reports whether DuckDB computes with values of class c as MySQL
+// does: signed integers (in BIGINT) and DECIMALs.
 func exact(c class) bool    { return c == classInt || c == classDecimal }
 func temporal(c class) bool { return c == classDate || c == classDatetime }
 

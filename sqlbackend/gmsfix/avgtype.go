@@ -62,6 +62,22 @@ type exactAvg struct {
 
 var _ sql.Aggregation = (*exactAvg)(nil)
 
+// WrappedAvg is the GMS AVG of an integer or a DECIMAL that an exact AVG
+// replaced (typeExactAvgs in a GROUP BY, typeWindowAvgs over a window)
+// and the DECIMAL type it gives it, for the backend to compute the same
+// value: ok is false for other expressions.
+func WrappedAvg(e sql.Expression) (avg *aggregation.Avg, typ sql.DecimalType, ok bool) {
+	switch a := e.(type) {
+	case *exactAvg:
+		return a.Avg, a.typ, true
+	case *windowAvg:
+		if d, ok := a.typ.(sql.DecimalType); ok {
+			return a.Avg, d, true
+		}
+	}
+	return nil, nil, false
+}
+
 func (a *exactAvg) Type() sql.Type { return a.typ }
 
 func (a *exactAvg) WithChildren(children ...sql.Expression) (sql.Expression, error) {
