@@ -76,7 +76,10 @@ func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, col
 		if src.FileFilter, err = duckplan.FilterSQL(plan.Scan.Filter.Residual, names); err != nil {
 			t.Fatal(err)
 		}
-		src.Files, rest = ext.Files, ext.Rest
+		for _, f := range ext.Files {
+			src.Files = append(src.Files, duckplan.File{Path: f.Path, Deleted: f.Deleted})
+		}
+		rest = ext.Rest
 	}
 	if rest != nil {
 		src.Rows = func(ctx context.Context) (duckplan.RowSource, error) {
