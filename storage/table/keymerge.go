@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -151,7 +152,14 @@ func keepsEveryRow(b *BucketPlan, runs []lsm.SortedRun[*spec.DataFileMeta]) bool
 
 // trackSection merges one section and records its deleted rows.
 func (r *reader) trackSection(ctx context.Context, b *BucketPlan, runs []lsm.SortedRun[*spec.DataFileMeta], tracker *deletionTracker) (err error) {
-	merged, closeAll, err := r.mergeSection(ctx, b, runs, tracker.track)
+	merged, closeAll, err := r.mergeSection(runs, func(f *spec.DataFileMeta, groupFilter predicate.Predicate) (recordFile, error) {
+		i := tracker.index[f]
+		records, err := r.openKeyRecords(ctx, b, f, groupFilter, int64(i)<<originShift)
+		if err != nil {
+			return nil, err
+		}
+		return &trackedRecords{recordFile: records, pending: &tracker.pending[i]}, nil
+	})
 	if err != nil {
 		return err
 	}
@@ -187,14 +195,6 @@ func newDeletionTracker(files int, index map[*spec.DataFileMeta]int) *deletionTr
 	return &deletionTracker{index: index, pending: make([][]int64, files), deleted: make([][]int64, files)}
 }
 
-// track numbers the records of a file (mergeSection's origin) and queues
-// the position of each record the merge consumes.
-func (d *deletionTracker) track(f *spec.DataFileMeta, kv *keyValues) lsm.RecordIterator {
-	i := d.index[f]
-	kv.origin = int64(i) << originShift
-	return &trackedRecords{records: kv, pending: &d.pending[i]}
-}
-
 // survives records that the merge returned the record of origin.
 func (d *deletionTracker) survives(origin int64) error {
 	i, pos := int(origin>>originShift), origin&(1<<originShift-1)
@@ -218,12 +218,12 @@ func (d *deletionTracker) finish() {
 
 // trackedRecords queues the row position of each record it passes on.
 type trackedRecords struct {
-	records *keyValues
+	recordFile
 	pending *[]int64
 }
 
 func (t *trackedRecords) Next() (lsm.KeyValue, bool, error) {
-	kv, ok, err := t.records.Next()
+	kv, ok, err := t.recordFile.Next()
 	if ok {
 		*t.pending = append(*t.pending, kv.Origin&(1<<originShift-1))
 	}

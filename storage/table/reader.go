@@ -326,31 +326,38 @@ func (s *sectionChain) Close() error {
 
 // openSection merges the files of a section into its rows.
 func (s *sectionChain) openSection(runs []lsm.SortedRun[*spec.DataFileMeta]) (*valuesOf, error) {
-	merged, closeAll, err := s.r.mergeSection(s.ctx, s.bucket, runs, nil)
+	merged, closeAll, err := s.r.mergeSection(runs, func(f *spec.DataFileMeta, groupFilter predicate.Predicate) (recordFile, error) {
+		return s.r.openRecords(s.ctx, s.bucket, f, groupFilter)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return &valuesOf{records: merged, close: closeAll, withKind: s.r.withRowKind}, nil
 }
 
-// mergeSection opens every file of a section: one concatenated iterator
-// per sorted run, merged by key; closeAll closes the files. Filters are
-// pushed as MergeFileSplitRead pushes them: a section of one run holds
-// each key once, so its row groups are skipped by the whole residual
-// filter; with overlapping runs a newer version of a key could hide in a
-// skipped group, so only the key filter is pushed, which drops every
-// version of a key alike. track, when not nil, is the merge's input of
-// each file's records.
-func (r *reader) mergeSection(ctx context.Context, b *BucketPlan, runs []lsm.SortedRun[*spec.DataFileMeta], track func(*spec.DataFileMeta, *keyValues) lsm.RecordIterator) (merged *lsm.MergeReader, closeAll func() error, err error) {
+// recordFile is the records of one data file, as a merge reads them.
+type recordFile interface {
+	lsm.RecordIterator
+	Close() error
+}
+
+// mergeSection opens every file of a section with open: one concatenated
+// iterator per sorted run, merged by key; closeAll closes the files.
+// Filters are pushed as MergeFileSplitRead pushes them: a section of one
+// run holds each key once, so its row groups are skipped by the whole
+// residual filter; with overlapping runs a newer version of a key could
+// hide in a skipped group, so only the key filter is pushed, which drops
+// every version of a key alike.
+func (r *reader) mergeSection(runs []lsm.SortedRun[*spec.DataFileMeta], open func(f *spec.DataFileMeta, groupFilter predicate.Predicate) (recordFile, error)) (merged *lsm.MergeReader, closeAll func() error, err error) {
 	groupFilter := r.keyFilter
 	if len(runs) == 1 {
 		groupFilter = r.residual
 	}
-	var opened []*keyValues
+	var opened []recordFile
 	closeAll = func() error {
 		var errs []error
-		for _, kv := range opened {
-			errs = append(errs, kv.Close())
+		for _, f := range opened {
+			errs = append(errs, f.Close())
 		}
 		return errors.Join(errs...)
 	}
@@ -358,15 +365,11 @@ func (r *reader) mergeSection(ctx context.Context, b *BucketPlan, runs []lsm.Sor
 	for _, run := range runs {
 		files := make([]lsm.RecordIterator, 0, len(run))
 		for _, f := range run {
-			kv, err := r.openRecords(ctx, b, f.Payload, groupFilter)
+			records, err := open(f.Payload, groupFilter)
 			if err != nil {
 				return nil, nil, errors.Join(err, closeAll())
 			}
-			opened = append(opened, kv)
-			var records lsm.RecordIterator = kv
-			if track != nil {
-				records = track(f.Payload, kv)
-			}
+			opened = append(opened, records)
 			files = append(files, records)
 		}
 		iters = append(iters, lsm.Concat(files...))
