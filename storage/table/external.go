@@ -47,7 +47,8 @@ type ExternalFile struct {
 //
 // A file read without a merge (an append file, or a file of a
 // raw-convertible split of a primary-key table) must also record no
-// retraction and have no deletion vector. A split that a read merges is
+// retraction; its deletion vector's rows are its Deleted rows. A split
+// that a read merges is
 // handed out whole when every file qualifies and the merge engine keeps
 // each key's surviving record as stored (deduplicate, first-row): its
 // files are merged here over the keys and sequence fields only, which
