@@ -33,14 +33,7 @@ func checkExternalSeed(t *testing.T, seed uint64) {
 	kinds := slices.Concat(genKinds, genMergeKinds)
 	g := newGenTableOf(t, r, kinds[r.IntN(len(kinds))], localio.New(), t.TempDir())
 	g.fill(ctx)
-	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := tbl.Snapshots().IDs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, ids := g.open()
 	deleted := 0
 	for range 30 {
 		var p predicate.Predicate

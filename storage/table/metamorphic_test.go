@@ -56,18 +56,24 @@ func forEachSeed(t *testing.T, n int, test string, check func(*testing.T, uint64
 // openGenTable writes a random table with r and opens it, with the ids of
 // its snapshots.
 func openGenTable(t *testing.T, r *rand.Rand) (*genTable, *Table, []int64) {
-	ctx := context.Background()
 	g := newGenTable(t, r)
-	g.fill(ctx)
+	g.fill(context.Background())
+	tbl, ids := g.open()
+	return g, tbl, ids
+}
+
+// open opens the written table, with the ids of its snapshots.
+func (g *genTable) open() (*Table, []int64) {
+	ctx := context.Background()
 	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
 	if err != nil {
-		t.Fatal(err)
+		g.t.Fatal(err)
 	}
 	ids, err := tbl.Snapshots().IDs(ctx)
 	if err != nil || len(ids) == 0 {
-		t.Fatalf("no snapshots: %v", err)
+		g.t.Fatalf("no snapshots: %v", err)
 	}
-	return g, tbl, ids
+	return tbl, ids
 }
 
 func checkSeed(t *testing.T, seed uint64) {
