@@ -41,7 +41,7 @@ func gmsContext() *gms.Context { return gms.NewContext(context.Background()) }
 
 // planOf plans a read of the latest snapshot with the filter filter builds
 // over the read schema (nil: none).
-func planOf(t *testing.T, tbl *table.Table, filter func(*spec.TableSchema) predicate.Predicate) *table.Plan {
+func planOf(t testing.TB, tbl *table.Table, filter func(*spec.TableSchema) predicate.Predicate) *table.Plan {
 	t.Helper()
 	ctx := context.Background()
 	plan, err := tbl.PlanScan(ctx, snapshot.TimeTravel{}, nil)
@@ -60,7 +60,7 @@ func planOf(t *testing.T, tbl *table.Table, filter func(*spec.TableSchema) predi
 // way the SQL backend hands it over: the files ExternalRead gives DuckDB,
 // filtered by the residual filter, and the rest through lakesql's reader.
 // direct false leaves every row to the reader.
-func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, columns []string, direct bool) duckplan.Source {
+func sourceOf(t testing.TB, tbl *table.Table, plan *table.Plan, name string, columns []string, direct bool) duckplan.Source {
 	t.Helper()
 	src := duckplan.Source{Name: name, Columns: columnsOf(t, plan.Schema, columns)}
 	rest := plan
@@ -89,7 +89,7 @@ func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, col
 	return src
 }
 
-func columnsOf(t *testing.T, s *spec.TableSchema, names []string) []duckplan.Column {
+func columnsOf(t testing.TB, s *spec.TableSchema, names []string) []duckplan.Column {
 	var out []duckplan.Column
 	for _, f := range s.Fields {
 		if names == nil || slices.Contains(names, f.Name) {
