@@ -3,15 +3,11 @@
 package duckexec
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/scantest"
-	"github.com/lakesql/lakesql/storage/catalog"
-	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
-	"github.com/lakesql/lakesql/storage/table"
 )
 
 // BenchmarkDeletedRows compares the two ways a merged split reaches
@@ -19,32 +15,15 @@ import (
 // file updates: its files less the rows a key merge deletes ("files"),
 // and the merged rows of lakesql's reader through Arrow ("rows").
 func BenchmarkDeletedRows(b *testing.B) {
-	ctx := context.Background()
-	w, err := scantest.Create(ctx, localio.New(), b.TempDir(), "db", "t", catalog.TableDefinition{
-		Fields: pkFields(), PrimaryKeys: []string{"k"}, Options: map[string]string{"bucket": "1"},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	change := scantest.Change{TotalBuckets: 1}
+	var files [][]scantest.Record
 	for pass := range int64(2) {
 		var records []scantest.Record
 		for k := pass; k < 400_000; k += 1 + pass {
 			records = append(records, scantest.Record{Kind: spec.RowKindInsert, Values: []any{k, fmt.Sprintf("g%d", (k+pass)%7), spec.NewDecimal(k%1000+pass, 2)}})
 		}
-		f, err := w.WriteFile(ctx, nil, 0, 0, records)
-		if err != nil {
-			b.Fatal(err)
-		}
-		change.Partition, change.Add = f.Partition, append(change.Add, f.Meta)
+		files = append(files, records)
 	}
-	if _, err := w.Commit(ctx, []scantest.Change{change}); err != nil {
-		b.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, w.FS, w.Dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tbl := level0Table(b, 0, files)
 	e, err := New(Config{Threads: 2})
 	if err != nil {
 		b.Fatal(err)
@@ -63,4 +42,3 @@ func BenchmarkDeletedRows(b *testing.B) {
 		})
 	}
 }
-

@@ -178,19 +178,9 @@ func TestPushedFilter(t *testing.T) {
 // and numbers each file's rows (file_row_number) as lakesql's Parquet
 // reader positions them, over files of many row groups and pages.
 func TestDeletedRowsByPosition(t *testing.T) {
-	ctx := context.Background()
-	w, err := scantest.Create(ctx, localio.New(), t.TempDir(), "db", "t", catalog.TableDefinition{
-		Fields:      pkFields(),
-		PrimaryKeys: []string{"k"},
-		Options:     map[string]string{"bucket": "1"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.RowGroupSize = 16 << 10
 	// Three overlapping level-0 files: every key, then updates and deletes
 	// of scattered keys, then updates of some of those again.
-	change := scantest.Change{TotalBuckets: 1}
+	var files [][]scantest.Record
 	for pass := range int64(3) {
 		var records []scantest.Record
 		for k := range int64(6000) {
@@ -203,19 +193,9 @@ func TestDeletedRowsByPosition(t *testing.T) {
 			}
 			records = append(records, scantest.Record{Kind: kind, Values: []any{k, fmt.Sprintf("g%d", (k+pass)%7), spec.NewDecimal(k*pass-900, 2)}})
 		}
-		f, err := w.WriteFile(ctx, nil, 0, 0, records)
-		if err != nil {
-			t.Fatal(err)
-		}
-		change.Partition, change.Add = f.Partition, append(change.Add, f.Meta)
+		files = append(files, records)
 	}
-	if _, err := w.Commit(ctx, []scantest.Change{change}); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, w.FS, w.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := level0Table(t, 16<<10, files)
 	plan := planOf(t, tbl, nil)
 	src := sourceOf(t, tbl, plan, "t0", nil, true)
 	deleted := 0
@@ -241,6 +221,36 @@ func TestDeletedRowsByPosition(t *testing.T) {
 			t.Fatalf("%s: DuckDB numbers the rows\n%v\nlakesql\n%v", f.Path, got, want)
 		}
 	}
+}
+
+// level0Table is a primary-key table of pkFields, one bucket, whose files
+// are level-0 files of the records of each of files (in write order),
+// cut into row groups of rowGroupSize bytes (0: the default).
+func level0Table(tb testing.TB, rowGroupSize int64, files [][]scantest.Record) *table.Table {
+	ctx := context.Background()
+	w, err := scantest.Create(ctx, localio.New(), tb.TempDir(), "db", "t", catalog.TableDefinition{
+		Fields: pkFields(), PrimaryKeys: []string{"k"}, Options: map[string]string{"bucket": "1"},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.RowGroupSize = rowGroupSize
+	change := scantest.Change{TotalBuckets: 1}
+	for _, records := range files {
+		f, err := w.WriteFile(ctx, nil, 0, 0, records)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		change.Partition, change.Add = f.Partition, append(change.Add, f.Meta)
+	}
+	if _, err := w.Commit(ctx, []scantest.Change{change}); err != nil {
+		tb.Fatal(err)
+	}
+	tbl, err := table.Open(ctx, w.FS, w.Dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tbl
 }
 
 func pkFields() []spec.DataField {
