@@ -343,7 +343,10 @@ func leafSource(ctx *sql.Context, leaf sql.Node, parallelism int) (duckplan.Sour
 	if err != nil {
 		return src, err
 	}
-	src.Files = ext.Files
+	src.Files = make([]duckplan.File, len(ext.Files))
+	for i, f := range ext.Files {
+		src.Files[i] = duckplan.File{Path: f.Path, Deleted: f.Deleted}
+	}
 	if filter := p.Scan.Filter.Residual; filter != nil && len(ext.Files) > 0 {
 		if src.FileFilter, err = duckplan.FilterSQL(filter, fieldNames(p.Schema.Fields)); err != nil {
 			return src, errors.Join(duckplan.ErrUnsupported, err)

@@ -183,3 +183,35 @@ func appendTimestamp(b *array.TimestampBuilder, v spec.TimestampValue) error {
 	b.Append(arrow.Timestamp(v.Millis*1000 + int64(v.NanoOfMilli/1000)))
 	return nil
 }
+
+// deletedRowsSchema is the table of deleted rows: each file's path and
+// the row numbers of its deleted rows.
+var deletedRowsSchema = arrow.NewSchema([]arrow.Field{
+	{Name: deletedFileColumn, Type: arrow.BinaryTypes.String},
+	{Name: deletedRowColumn, Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+// deletedRows streams the deleted rows of files, one batch per file.
+func deletedRows(files []duckplan.File) (array.RecordReader, error) {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, deletedRowsSchema)
+	defer b.Release()
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, batch := range batches {
+			batch.Release()
+		}
+	}()
+	for _, f := range files {
+		if len(f.Deleted) == 0 {
+			continue
+		}
+		paths := b.Field(0).(*array.StringBuilder)
+		paths.Reserve(len(f.Deleted))
+		for range f.Deleted {
+			paths.Append(f.Path)
+		}
+		b.Field(1).(*array.Int64Builder).AppendValues(f.Deleted, nil)
+		batches = append(batches, b.NewRecordBatch())
+	}
+	return array.NewRecordReader(deletedRowsSchema, batches)
+}

@@ -12,9 +12,11 @@
 //
 // Each duckplan.Source becomes a common table expression named as the
 // relation, columns c0, c1, … typed from the Paimon types: DuckDB reads
-// Source.Files itself (read_parquet, filtered by Source.FileFilter), and
-// the rows of Source.Rows arrive as an Arrow stream, copied into a
-// temporary table of the statement's connection (see session.register for
-// why not scanned in place). Results are converted to the Go values of
-// the GMS schema's types, explicitly and exactly, or refused.
+// Source.Files itself (read_parquet, filtered by Source.FileFilter, less
+// the files' deleted rows: an anti join on file name and file_row_number
+// with a temporary table of them), and the rows of Source.Rows arrive as
+// an Arrow stream, copied into a temporary table of the statement's
+// connection (see session.copyArrow for why not scanned in place).
+// Results are converted to the Go values of the GMS schema's types,
+// explicitly and exactly, or refused.
 package duckexec

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	gms "github.com/dolthub/go-mysql-server/sql"
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -127,19 +128,22 @@ type session struct {
 	tables []string
 }
 
-// register copies a relation's rows, if any, into a temporary table of
-// the session: the stream of rows (opened only when openRows) is
-// registered as an Arrow view and read once, whole. DuckDB scans such a
-// view correctly only when it reads every column in order: a scan of
-// some columns reads the wrong ones (duckdb/duckdb-go#28, #24), and a
-// second scan finds the stream spent. The copy spills under the memory
-// limit like any table.
+// register copies a relation's rows, if any, and its files' deleted
+// rows, if any, into temporary tables of the session. The stream of rows
+// is opened only when openRows.
 func (s *session) register(ctx context.Context, r *relation, openRows bool) (err error) {
+	if r.deleted != "" {
+		deleted, err := deletedRows(r.source.Files)
+		if err != nil {
+			return err
+		}
+		defer deleted.Release()
+		if err := s.copyArrow(ctx, deleted, r.deleted); err != nil {
+			return fmt.Errorf("duckexec: the deleted rows of %s: %w", r.source.Name, err)
+		}
+	}
 	if r.table == "" {
 		return nil
-	}
-	if err := s.useArrow(); err != nil {
-		return err
 	}
 	var rows duckplan.RowSource
 	if openRows {
@@ -150,17 +154,33 @@ func (s *session) register(ctx context.Context, r *relation, openRows bool) (err
 	}
 	reader := newRowReader(r.types, r.source.Columns, rows)
 	defer reader.Release()
-	view := r.table + "_stream"
+	if err := s.copyArrow(ctx, reader, r.table); err != nil {
+		return fmt.Errorf("duckexec: the rows of %s: %w", r.source.Name, err)
+	}
+	return nil
+}
+
+// copyArrow copies a stream of batches into a new temporary table of
+// the session: the stream is registered as an Arrow view and read once,
+// whole. DuckDB scans such a view correctly only when it reads every
+// column in order: a scan of some columns reads the wrong ones
+// (duckdb/duckdb-go#28, #24), and a second scan finds the stream spent.
+// The copy spills under the memory limit like any table.
+func (s *session) copyArrow(ctx context.Context, reader array.RecordReader, table string) error {
+	if err := s.useArrow(); err != nil {
+		return err
+	}
+	view := table + "_stream"
 	release, err := s.arrow.RegisterView(reader, view)
 	if err != nil {
-		return fmt.Errorf("duckexec: register the rows of %s: %w", r.source.Name, err)
+		return fmt.Errorf("register: %w", err)
 	}
 	defer release()
-	_, err = s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+duckplan.QuoteIdent(r.table)+" AS SELECT * FROM "+duckplan.QuoteIdent(view))
+	_, err = s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+duckplan.QuoteIdent(table)+" AS SELECT * FROM "+duckplan.QuoteIdent(view))
 	if err != nil {
-		return fmt.Errorf("duckexec: read the rows of %s: %w", r.source.Name, err)
+		return fmt.Errorf("read: %w", err)
 	}
-	s.tables = append(s.tables, r.table)
+	s.tables = append(s.tables, table)
 	_, err = s.conn.ExecContext(ctx, "DROP VIEW "+duckplan.QuoteIdent(view))
 	return err
 }

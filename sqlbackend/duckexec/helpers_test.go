@@ -41,7 +41,7 @@ func gmsContext() *gms.Context { return gms.NewContext(context.Background()) }
 
 // planOf plans a read of the latest snapshot with the filter filter builds
 // over the read schema (nil: none).
-func planOf(t *testing.T, tbl *table.Table, filter func(*spec.TableSchema) predicate.Predicate) *table.Plan {
+func planOf(t testing.TB, tbl *table.Table, filter func(*spec.TableSchema) predicate.Predicate) *table.Plan {
 	t.Helper()
 	ctx := context.Background()
 	plan, err := tbl.PlanScan(ctx, snapshot.TimeTravel{}, nil)
@@ -60,7 +60,7 @@ func planOf(t *testing.T, tbl *table.Table, filter func(*spec.TableSchema) predi
 // way the SQL backend hands it over: the files ExternalRead gives DuckDB,
 // filtered by the residual filter, and the rest through lakesql's reader.
 // direct false leaves every row to the reader.
-func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, columns []string, direct bool) duckplan.Source {
+func sourceOf(t testing.TB, tbl *table.Table, plan *table.Plan, name string, columns []string, direct bool) duckplan.Source {
 	t.Helper()
 	src := duckplan.Source{Name: name, Columns: columnsOf(t, plan.Schema, columns)}
 	rest := plan
@@ -76,7 +76,10 @@ func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, col
 		if src.FileFilter, err = duckplan.FilterSQL(plan.Scan.Filter.Residual, names); err != nil {
 			t.Fatal(err)
 		}
-		src.Files, rest = ext.Files, ext.Rest
+		for _, f := range ext.Files {
+			src.Files = append(src.Files, duckplan.File{Path: f.Path, Deleted: f.Deleted})
+		}
+		rest = ext.Rest
 	}
 	if rest != nil {
 		src.Rows = func(ctx context.Context) (duckplan.RowSource, error) {
@@ -86,7 +89,7 @@ func sourceOf(t *testing.T, tbl *table.Table, plan *table.Plan, name string, col
 	return src
 }
 
-func columnsOf(t *testing.T, s *spec.TableSchema, names []string) []duckplan.Column {
+func columnsOf(t testing.TB, s *spec.TableSchema, names []string) []duckplan.Column {
 	var out []duckplan.Column
 	for _, f := range s.Fields {
 		if names == nil || slices.Contains(names, f.Name) {

@@ -4,7 +4,9 @@ package duckexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"testing"
 
@@ -12,11 +14,14 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
+	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/sqlbackend/duckplan"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -32,11 +37,7 @@ var (
 // second commit.
 func pkTable(t *testing.T, buckets int) *tabletest.Table {
 	tt := tabletest.NewLocal(t, catalog.TableDefinition{
-		Fields: []spec.DataField{
-			{ID: 0, Name: "k", Type: spec.DataType{Root: spec.BigInt}},
-			{ID: 1, Name: "g", Type: groupType},
-			{ID: 2, Name: "v", Type: amountType},
-		},
+		Fields:      pkFields(),
 		PrimaryKeys: []string{"k"},
 		Options:     map[string]string{"bucket": fmt.Sprint(buckets)},
 	})
@@ -121,13 +122,13 @@ func TestPrimaryKeyTables(t *testing.T) {
 			compactFull(t, tt)
 			return tt
 		}, true, false},
-		{"uncompacted", func(t *testing.T) *tabletest.Table { return pkTable(t, 1) }, false, true},
+		{"uncompacted", func(t *testing.T) *tabletest.Table { return pkTable(t, 1) }, true, false},
 		{"mixed", func(t *testing.T) *tabletest.Table {
 			tt := pkTable(t, 2)
 			compactFull(t, tt)
 			writetest.Commit(tt, "u", tabletest.Update(int64(1), "g9", spec.NewDecimal(-7, 2)), tabletest.Delete(int64(2), "g2", nil))
 			return tt
-		}, true, true},
+		}, true, false},
 	}
 	e := newExecutor(t, Config{Threads: 2})
 	for _, c := range cases {
@@ -146,7 +147,8 @@ func TestPrimaryKeyTables(t *testing.T) {
 }
 
 // A filter pushed into the scan selects the same rows of the files DuckDB
-// reads (as FileFilter) as of the rows lakesql's reader hands over.
+// reads (as FileFilter), with and without deleted rows, as lakesql's
+// reader.
 func TestPushedFilter(t *testing.T) {
 	tt := pkTable(t, 2)
 	compactFull(t, tt)
@@ -165,9 +167,157 @@ func TestPushedFilter(t *testing.T) {
 	})
 	e := newExecutor(t, Config{Threads: 2})
 	src := sourceOf(t, tbl, plan, "t0", []string{"g", "v"}, true)
-	if src.FileFilter == "" || len(src.Files) == 0 || src.Rows == nil {
-		t.Fatalf("the case needs files, a file filter and rows: %+v", src)
+	if src.FileFilter == "" || !slices.ContainsFunc(src.Files, func(f duckplan.File) bool { return len(f.Deleted) > 0 }) {
+		t.Fatalf("the case needs a file filter and files with deleted rows: %+v", src)
 	}
 	q := &duckplan.Query{SQL: selectAll("t0", 2), Schema: schemaOf(t, src.Columns)}
 	sameRows(t, run(t, e, q, src), readerRows(t, tbl, plan, []string{"g", "v"}))
+}
+
+// DuckDB drops exactly the rows a merge deletes from the files it reads,
+// and numbers each file's rows (file_row_number) as lakesql's Parquet
+// reader positions them, over files of many row groups and pages.
+func TestDeletedRowsByPosition(t *testing.T) {
+	// Three overlapping level-0 files: every key, then updates and deletes
+	// of scattered keys, then updates of some of those again.
+	var files [][]scantest.Record
+	for pass := range int64(3) {
+		var records []scantest.Record
+		for k := range int64(6000) {
+			kind := spec.RowKindInsert
+			switch {
+			case pass == 1 && k%11 == 0:
+				kind = spec.RowKindDelete
+			case pass == 1 && k%7 != 0, pass == 2 && k%21 != 0:
+				continue
+			}
+			records = append(records, scantest.Record{Kind: kind, Values: []any{k, fmt.Sprintf("g%d", (k+pass)%7), spec.NewDecimal(k*pass-900, 2)}})
+		}
+		files = append(files, records)
+	}
+	tbl := level0Table(t, 16<<10, files)
+	plan := planOf(t, tbl, nil)
+	src := sourceOf(t, tbl, plan, "t0", nil, true)
+	deleted := 0
+	for _, f := range src.Files {
+		deleted += len(f.Deleted)
+	}
+	if len(src.Files) != 3 || src.Rows != nil || deleted == 0 {
+		t.Fatalf("%d files direct with %d deleted rows, rows %v; want the 3 files with deleted rows", len(src.Files), deleted, src.Rows != nil)
+	}
+	e := newExecutor(t, Config{Threads: 2})
+	identity := &duckplan.Query{SQL: selectAll("t0", 3), Schema: schemaOf(t, src.Columns)}
+	sameRows(t, run(t, e, identity, src), readerRows(t, tbl, plan, nil))
+	sameRows(t, run(t, e, groupQuery, src), groupRows(t, tbl, plan))
+	groups := 0
+	for _, f := range src.Files {
+		groups = max(groups, rowGroups(t, f.Path))
+	}
+	if groups < 3 {
+		t.Fatalf("the largest file has %d row groups; the case needs several", groups)
+	}
+	for _, f := range src.Files {
+		if got, want := duckRowNumbers(t, e, f.Path), lakesqlRowNumbers(t, f.Path); !slices.Equal(got, want) {
+			t.Fatalf("%s: DuckDB numbers the rows\n%v\nlakesql\n%v", f.Path, got, want)
+		}
+	}
+}
+
+// level0Table is a primary-key table of pkFields, one bucket, whose files
+// are level-0 files of the records of each of files (in write order),
+// cut into row groups of rowGroupSize bytes (0: the default).
+func level0Table(tb testing.TB, rowGroupSize int64, files [][]scantest.Record) *table.Table {
+	ctx := context.Background()
+	w, err := scantest.Create(ctx, localio.New(), tb.TempDir(), "db", "t", catalog.TableDefinition{
+		Fields: pkFields(), PrimaryKeys: []string{"k"}, Options: map[string]string{"bucket": "1"},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.RowGroupSize = rowGroupSize
+	change := scantest.Change{TotalBuckets: 1}
+	for _, records := range files {
+		f, err := w.WriteFile(ctx, nil, 0, 0, records)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		change.Partition, change.Add = f.Partition, append(change.Add, f.Meta)
+	}
+	if _, err := w.Commit(ctx, []scantest.Change{change}); err != nil {
+		tb.Fatal(err)
+	}
+	tbl, err := table.Open(ctx, w.FS, w.Dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tbl
+}
+
+func pkFields() []spec.DataField {
+	return []spec.DataField{
+		{ID: 0, Name: "k", Type: spec.DataType{Root: spec.BigInt}},
+		{ID: 1, Name: "g", Type: groupType},
+		{ID: 2, Name: "v", Type: amountType},
+	}
+}
+
+func openParquet(t *testing.T, path string) *parquetio.Reader {
+	t.Helper()
+	f, err := localio.New().Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	r, err := parquetio.Open(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func rowGroups(t *testing.T, path string) int { return len(openParquet(t, path).RowGroups()) }
+
+// duckRowNumbers is "file_row_number:k" of each row of a file, as DuckDB
+// reads them.
+func duckRowNumbers(t *testing.T, e *Executor, path string) []string {
+	t.Helper()
+	rows, err := e.db.Query("SELECT file_row_number, k FROM read_parquet(" + duckplan.QuoteString(path) + ", file_row_number = true) ORDER BY file_row_number")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n, k int64
+		if err := rows.Scan(&n, &k); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d:%d", n, k))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// lakesqlRowNumbers is "position:k" of each record of a primary-key data
+// file, as lakesql's reader positions them.
+func lakesqlRowNumbers(t *testing.T, path string) []string {
+	t.Helper()
+	it, err := openParquet(t, path).NewKeyValueIterator([]string{"k"}, pkFields())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var out []string
+	for {
+		kv, err := it.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d:%d", kv.Position, kv.Value[0]))
+	}
 }

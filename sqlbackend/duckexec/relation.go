@@ -5,6 +5,7 @@ package duckexec
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,14 +63,27 @@ func typeOf(t spec.DataType) (columnType, error) {
 	return columnType{}, fmt.Errorf("%w: column type %v", ErrUnsupported, t)
 }
 
-// relation is one Source as SQL: its common table expression, and the
-// temporary table its rows are copied to ("" without rows).
+// relation is one Source as SQL: its common table expression, the
+// temporary table its rows are copied to ("" without rows), and the
+// temporary table of its files' deleted rows ("" without any).
 type relation struct {
-	source *duckplan.Source
-	types  []columnType
-	table  string
+	source  *duckplan.Source
+	types   []columnType
+	table   string
+	deleted string
 }
 
+// Columns a read of files with deleted rows adds, and the columns of the
+// table of deleted rows; a file column of the same name makes DuckDB
+// refuse the read.
+const (
+	fileColumn        = "lakesql_file"
+	rowNumberColumn   = "file_row_number"
+	deletedFileColumn = "lakesql_deleted_file"
+	deletedRowColumn  = "lakesql_deleted_row"
+)
+
+// newRelation prepares src; its temporary tables are named after table.
 func newRelation(src *duckplan.Source, table string) (*relation, error) {
 	r := &relation{source: src, types: make([]columnType, len(src.Columns))}
 	for i, c := range src.Columns {
@@ -81,15 +95,39 @@ func newRelation(src *duckplan.Source, table string) (*relation, error) {
 	if src.Rows != nil {
 		r.table = table
 	}
+	if slices.ContainsFunc(src.Files, func(f duckplan.File) bool { return len(f.Deleted) > 0 }) {
+		if i := slices.IndexFunc(src.Columns, addedColumn); i >= 0 {
+			return nil, fmt.Errorf("%w: %s.c%d is named %s, as a column DuckDB adds to a read", ErrUnsupported, src.Name, i, src.Columns[i].FileName)
+		}
+		r.deleted = table + "_deleted"
+	}
 	return r, nil
 }
 
-// cte is `name AS (files UNION ALL rows)`, with only the parts that
-// exist; a source with neither is an empty relation of the right types.
+// addedColumn reports whether a column bears the name of a column a read
+// of files with deleted rows adds.
+func addedColumn(c duckplan.Column) bool {
+	return strings.EqualFold(c.FileName, fileColumn) || strings.EqualFold(c.FileName, rowNumberColumn)
+}
+
+// cte is `name AS (files UNION ALL files with deleted rows UNION ALL
+// rows)`, with only the parts that exist; a source with none is an empty
+// relation of the right types.
 func (r *relation) cte() string {
+	var whole, deleted []duckplan.File
+	for _, f := range r.source.Files {
+		if len(f.Deleted) > 0 {
+			deleted = append(deleted, f)
+		} else {
+			whole = append(whole, f)
+		}
+	}
 	var parts []string
-	if len(r.source.Files) > 0 {
-		parts = append(parts, r.filesSQL())
+	if len(whole) > 0 {
+		parts = append(parts, r.filesSQL(whole, false))
+	}
+	if len(deleted) > 0 {
+		parts = append(parts, r.filesSQL(deleted, true))
 	}
 	if r.table != "" {
 		parts = append(parts, r.selectSQL(func(i int) string { return fmt.Sprintf("c%d", i) })+
@@ -110,17 +148,25 @@ func (r *relation) selectSQL(expr func(i int) string) string {
 	return "SELECT " + strings.Join(cols, ", ")
 }
 
-// filesSQL reads the files by column name. union_by_name matches every
+// filesSQL reads files by column name. union_by_name matches every
 // file's columns by name, which ExternalRead guarantees are the read
 // schema's, even where files differ in columns not read; Paimon's
-// partition directories are not columns.
-func (r *relation) filesSQL() string {
-	paths := make([]string, len(r.source.Files))
-	for i, p := range r.source.Files {
-		paths[i] = duckplan.QuoteString(p)
+// partition directories are not columns. dropDeleted drops the files'
+// deleted rows: an anti join on file name and row number with the table
+// of deleted rows.
+func (r *relation) filesSQL(files []duckplan.File, dropDeleted bool) string {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = duckplan.QuoteString(f.Path)
+	}
+	options, join := "hive_partitioning = false, union_by_name = true", ""
+	if dropDeleted {
+		options += fmt.Sprintf(", filename = %s, %s = true", duckplan.QuoteString(fileColumn), rowNumberColumn)
+		join = fmt.Sprintf(" ANTI JOIN %s ON %s = %s AND %s = %s", duckplan.QuoteIdent(r.deleted),
+			fileColumn, deletedFileColumn, rowNumberColumn, deletedRowColumn)
 	}
 	s := r.selectSQL(func(i int) string { return duckplan.QuoteIdent(r.source.Columns[i].FileName) }) +
-		" FROM read_parquet([" + strings.Join(paths, ", ") + "], hive_partitioning = false, union_by_name = true)"
+		" FROM read_parquet([" + strings.Join(paths, ", ") + "], " + options + ")" + join
 	if r.source.FileFilter != "" {
 		s += " WHERE " + r.source.FileFilter
 	}

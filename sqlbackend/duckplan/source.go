@@ -26,17 +26,17 @@ type RowSource interface {
 
 // Source is one relation of a translated statement: a lakesql table read
 // at the snapshot the statement pinned, filtered by what was pushed into
-// it. Its rows are the rows of Files that FileFilter keeps, followed by
-// the rows of Rows.
+// it. Its rows are the rows of Files, less their deleted rows, that
+// FileFilter keeps, followed by the rows of Rows.
 type Source struct {
 	// Name is the relation's name in the SQL, t0, t1, ….
 	Name string
 	// Columns are the relation's columns c0, c1, ….
 	Columns []Column
-	// Files are local Parquet data files whose stored rows are table rows
-	// as they are: no merge, no deletion vector, written in the read
+	// Files are local Parquet data files whose stored rows, less their
+	// deleted rows, are table rows as they are, written in the read
 	// schema, so that DuckDB may read them itself.
-	Files []string
+	Files []File
 	// FileFilter is a DuckDB boolean expression over the files' columns
 	// (named as Column.FileName) that the rows of Files must make TRUE:
 	// the filter pushed into the table, which the scan applied to Rows
@@ -45,6 +45,16 @@ type Source struct {
 	// Rows opens the rows of the rest of the read; nil when Files are the
 	// whole read.
 	Rows func(ctx context.Context) (RowSource, error)
+}
+
+// File is a Parquet data file DuckDB reads itself.
+type File struct {
+	Path string
+	// Deleted lists, ascending, the positions of the file's rows that are
+	// not rows of the table (DuckDB's file_row_number, lakesql's row
+	// position): rows a merge supersedes or retracts, rows of a deletion
+	// vector. Empty when every row is a table row.
+	Deleted []int64
 }
 
 // Query is a translated subtree: DuckDB SQL over the relations t0, t1, …

@@ -13,6 +13,12 @@ type KeyValue struct {
 	Kind spec.RowKind
 	// Value is the full row of table columns, in schema order.
 	Value []any
+	// Origin identifies the stored record to whoever read it (the table
+	// reader numbers the records of a split's files by file and row
+	// position). The merge never reads it; merge functions that keep one
+	// of a key's records whole (deduplicate, first-row, and any key's
+	// only record) return that record with its Origin.
+	Origin int64
 }
 
 // RecordIterator is a stream of records.

@@ -92,6 +92,18 @@ func (dv *DeletionVector) IsDeleted(pos int64) bool {
 	return bm != nil && bm.Contains(uint32(pos))
 }
 
+// Positions returns the deleted row positions in ascending order.
+func (dv *DeletionVector) Positions() []int64 {
+	keys := slices.Sorted(maps.Keys(dv.bitmaps))
+	out := make([]int64, 0, dv.Cardinality())
+	for _, key := range keys {
+		for low := range roaring.Values(dv.bitmaps[key]) {
+			out = append(out, int64(key)<<32|int64(low))
+		}
+	}
+	return out
+}
+
 // Cardinality is the number of deleted rows.
 func (dv *DeletionVector) Cardinality() int64 {
 	var n int64

@@ -67,9 +67,11 @@ type AggResult struct {
 // return (opts.Columns, Limit and Unordered do not apply). It answers
 // from file metadata when scan.Plan.CountRows and Extremes can; otherwise
 // splits read without merging are decoded into vectors, filtered and
-// summed without boxing a value, and splits that need a merge (and files
-// whose columns do not vectorize) go through the row reader. Splits are
-// read in parallel by opts.Parallelism workers.
+// summed without boxing a value, as are the files of splits that need a
+// merge whose engine keeps stored records whole, less the rows a merge
+// over their keys deletes (see ExternalRead); other merged splits (and
+// files whose columns do not vectorize) go through the row reader.
+// Splits are read in parallel by opts.Parallelism workers.
 func (t *Table) Aggregate(ctx context.Context, opts ReadOptions, specs []AggSpec) ([]AggResult, error) {
 	plan, err := t.PlanScan(ctx, opts.At, opts.Filter)
 	if err != nil {
@@ -94,6 +96,13 @@ func (t *Table) AggregatePlan(ctx context.Context, plan *Plan, parallelism int, 
 	tasks, err := t.tasks(plan, aggColumns(aggs), nil, false)
 	if err != nil {
 		return nil, err
+	}
+	keys, err := newKeyReader(t, plan)
+	if err != nil {
+		return nil, err
+	}
+	for i := range plan.Splits {
+		tasks[i].keys = keys
 	}
 	if parallelism <= 0 {
 		parallelism = runtime.GOMAXPROCS(0)

@@ -28,6 +28,8 @@ type dataFile struct {
 // deletionVector tells which row positions of a data file are deleted.
 type deletionVector interface {
 	IsDeleted(position int64) bool
+	// Positions lists the deleted positions, ascending.
+	Positions() []int64
 }
 
 func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (*dataFile, error) {
@@ -241,6 +243,8 @@ type keyValues struct {
 	proj   *projection
 	keyIdx []int // positions of the trimmed primary keys in the read row
 	filter predicate.Predicate
+	// origin is added to each record's row position to make its Origin.
+	origin int64
 }
 
 func (d *dataFile) keyValues(p *projection, keyIdx []int, rowGroups []int, keyFilter predicate.Predicate) (*keyValues, error) {
@@ -275,7 +279,7 @@ func (kv *keyValues) Next() (lsm.KeyValue, bool, error) {
 		for i, j := range kv.keyIdx {
 			key[i] = value[j]
 		}
-		return lsm.KeyValue{Key: key, Seq: rec.Seq, Kind: rec.Kind, Value: value}, true, nil
+		return lsm.KeyValue{Key: key, Seq: rec.Seq, Kind: rec.Kind, Value: value, Origin: kv.origin + rec.Position}, true, nil
 	}
 }
 

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/lakesql/lakesql/storage/spec"
@@ -53,3 +54,13 @@ func (r *reader) deletionVector(ctx context.Context, b *BucketPlan, dataFile str
 	}
 	return dv, nil
 }
+
+// positionSet is a deletion vector of ascending positions.
+type positionSet []int64
+
+func (p positionSet) IsDeleted(position int64) bool {
+	_, found := slices.BinarySearch(p, position)
+	return found
+}
+
+func (p positionSet) Positions() []int64 { return p }

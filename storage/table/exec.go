@@ -29,6 +29,10 @@ type task struct {
 	// read's schema (the fallback part).
 	outputFilter predicate.Predicate
 	projection   []int
+	// keys, when set, merges the split over its keys only (newKeyReader),
+	// for a read that takes a merged split's files less their deleted
+	// rows instead of its merged rows.
+	keys *reader
 }
 
 // batch is rows of one task, or the error that ended it.

@@ -34,14 +34,7 @@ func TestKeyLookupMatchesFilteredScan(t *testing.T) {
 
 func checkKeyLookups(t *testing.T, r *rand.Rand, g *genTable) {
 	ctx := context.Background()
-	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := tbl.Snapshots().IDs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, ids := g.open()
 	at := snapshot.TimeTravel{SnapshotID: ids[r.IntN(len(ids))]}
 	plan, err := tbl.PlanScan(ctx, at, nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/scantest"
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -55,18 +56,24 @@ func forEachSeed(t *testing.T, n int, test string, check func(*testing.T, uint64
 // openGenTable writes a random table with r and opens it, with the ids of
 // its snapshots.
 func openGenTable(t *testing.T, r *rand.Rand) (*genTable, *Table, []int64) {
-	ctx := context.Background()
 	g := newGenTable(t, r)
-	g.fill(ctx)
+	g.fill(context.Background())
+	tbl, ids := g.open()
+	return g, tbl, ids
+}
+
+// open opens the written table, with the ids of its snapshots.
+func (g *genTable) open() (*Table, []int64) {
+	ctx := context.Background()
 	tbl, err := Open(ctx, g.w.FS, g.w.Dir)
 	if err != nil {
-		t.Fatal(err)
+		g.t.Fatal(err)
 	}
 	ids, err := tbl.Snapshots().IDs(ctx)
 	if err != nil || len(ids) == 0 {
-		t.Fatalf("no snapshots: %v", err)
+		g.t.Fatalf("no snapshots: %v", err)
 	}
-	return g, tbl, ids
+	return tbl, ids
 }
 
 func checkSeed(t *testing.T, seed uint64) {
@@ -224,8 +231,19 @@ type genFile struct {
 
 var genKinds = []string{"append", "append-bucketed", "deduplicate", "partial-update", "first-row", "deletion-vectors"}
 
+// genMergeKinds are more primary-key tables that merge: deduplicate
+// tables with sequence.field or ignore-delete, and deletion-vector tables
+// read with merge-on-read, whose level-0 files are read too.
+var genMergeKinds = []string{"sequence-field", "ignore-delete", "deletion-vectors-merged"}
+
 func newGenTable(t *testing.T, r *rand.Rand) *genTable {
-	g := &genTable{t: t, r: r, kind: genKinds[r.IntN(len(genKinds))], buckets: 1 + r.IntN(3),
+	return newGenTableOf(t, r, genKinds[r.IntN(len(genKinds))], memio.New(), "wh")
+}
+
+// newGenTableOf is newGenTable of a given kind, in a warehouse on fs: a
+// kind of genKinds or of genMergeKinds.
+func newGenTableOf(t *testing.T, r *rand.Rand, kind string, fs fileio.FileIO, warehouse string) *genTable {
+	g := &genTable{t: t, r: r, kind: kind, buckets: 1 + r.IntN(3),
 		upper: map[genBucket][]genFile{}, index: map[genBucket]*spec.IndexFileMeta{}, dvs: map[genBucket]map[string]*spec.DeletionVector{}}
 	g.pk = g.kind != "append" && g.kind != "append-bucketed"
 	str := spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
@@ -247,11 +265,18 @@ func newGenTable(t *testing.T, r *rand.Rand) *genTable {
 		def.Options["merge-engine"] = g.kind
 	case "deletion-vectors":
 		def.Options["deletion-vectors.enabled"] = "true"
+	case "sequence-field":
+		def.Options["sequence.field"] = "v"
+	case "ignore-delete":
+		def.Options["ignore-delete"] = "true"
+	case "deletion-vectors-merged":
+		def.Options["deletion-vectors.enabled"] = "true"
+		def.Options["deletion-vectors.merge-on-read"] = "true"
 	}
 	if g.pk {
 		def.PrimaryKeys = []string{"dt", "k"}
 	}
-	w, err := scantest.Create(context.Background(), memio.New(), "wh", "db", "t", def)
+	w, err := scantest.Create(context.Background(), fs, warehouse, "db", "t", def)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,9 +454,13 @@ func (g *genTable) bucketOf(k int32) int32 {
 
 var genStrings = []any{nil, "a", "ab", "abc", "b", "pay", "payment", "z"}
 
-// records gives each key a random value; level-0 files of deduplicate
-// tables also retract some keys (the other engines refuse retractions
-// without further options).
+// genRetracting are the kinds of table whose level-0 files retract some
+// keys: deduplicate tables (the other engines refuse retractions without
+// further options).
+var genRetracting = []string{"deduplicate", "deletion-vectors", "sequence-field", "ignore-delete", "deletion-vectors-merged"}
+
+// records gives each key a random value; level-0 files of genRetracting
+// tables also retract some keys.
 func (g *genTable) records(dt string, keys []int32, level int32) []scantest.Record {
 	out := make([]scantest.Record, len(keys))
 	for i, k := range keys {
@@ -440,7 +469,7 @@ func (g *genTable) records(dt string, keys []int32, level int32) []scantest.Reco
 			v = int32(g.r.IntN(60) - 5)
 		}
 		kind := spec.RowKindInsert
-		if (g.kind == "deduplicate" || g.kind == "deletion-vectors") && level == 0 && g.r.IntN(5) == 0 {
+		if slices.Contains(genRetracting, g.kind) && level == 0 && g.r.IntN(5) == 0 {
 			kind = spec.RowKindDelete
 		}
 		var key any = k
@@ -456,7 +485,7 @@ func (g *genTable) records(dt string, keys []int32, level int32) []scantest.Reco
 // marks the rows of its keys deleted in older files above level 0, as a
 // compaction with deletion vectors does.
 func (g *genTable) addUpper(b genBucket, f genFile, c *scantest.Change) {
-	if g.kind == "deletion-vectors" {
+	if g.kind == "deletion-vectors" || g.kind == "deletion-vectors-merged" {
 		keys := map[int32]bool{}
 		for _, k := range f.keys {
 			keys[k] = true

@@ -82,13 +82,13 @@ func newReader(t *Table, plan *Plan, columns []int) (*reader, error) {
 // optionRowKindField takes the row kind from a column.
 const optionRowKindField = "rowkind.field"
 
-// mergeColumns are the columns a merge reads: deduplicate and first-row
-// merges need only the keys and sequence fields besides the projection;
-// partial-update and aggregation merges read every column, since each
-// field's merge can depend on others (sequence groups, NOT NULL checks).
+// mergeColumns are the columns a merge reads: merges that keep stored
+// records whole need only the keys and sequence fields besides the
+// projection; partial-update and aggregation merges read every column,
+// since each field's merge can depend on others (sequence groups, NOT
+// NULL checks).
 func mergeColumns(s *spec.TableSchema, engine *lsm.Engine, columns, keyIdx []int) ([]int, error) {
-	_, rowKindField := s.Options[optionRowKindField]
-	if rowKindField || (engine.Name() != lsm.EngineDeduplicate && engine.Name() != lsm.EngineFirstRow) {
+	if !keepsStoredRecords(s, engine) {
 		return allColumns(len(s.Fields)), nil
 	}
 	seq, err := fieldPositions(s, s.CoreOptions().SequenceField())
@@ -96,6 +96,14 @@ func mergeColumns(s *spec.TableSchema, engine *lsm.Engine, columns, keyIdx []int
 		return nil, err
 	}
 	return union(columns, keyIdx, seq), nil
+}
+
+// keepsStoredRecords reports whether the merged record of a key is always
+// one of the key's stored records, whole: the deduplicate and first-row
+// engines, without a rowkind.field.
+func keepsStoredRecords(s *spec.TableSchema, engine *lsm.Engine) bool {
+	_, rowKindField := s.Options[optionRowKindField]
+	return !rowKindField && (engine.Name() == lsm.EngineDeduplicate || engine.Name() == lsm.EngineFirstRow)
 }
 
 func allColumns(n int) []int {
@@ -316,22 +324,40 @@ func (s *sectionChain) Close() error {
 	return err
 }
 
-// openSection opens every file of a section: one concatenated iterator per
-// sorted run, merged by key. Filters are pushed as MergeFileSplitRead
-// pushes them: a section of one run holds each key once, so its row
-// groups are skipped by the whole residual filter; with overlapping runs a
-// newer version of a key could hide in a skipped group, so only the key
-// filter is pushed, which drops every version of a key alike.
+// openSection merges the files of a section into its rows.
 func (s *sectionChain) openSection(runs []lsm.SortedRun[*spec.DataFileMeta]) (*valuesOf, error) {
-	groupFilter := s.r.keyFilter
-	if len(runs) == 1 {
-		groupFilter = s.r.residual
+	merged, closeAll, err := s.r.mergeSection(runs, func(f *spec.DataFileMeta, groupFilter predicate.Predicate) (recordFile, error) {
+		return s.r.openRecords(s.ctx, s.bucket, f, groupFilter)
+	})
+	if err != nil {
+		return nil, err
 	}
-	var opened []*keyValues
-	closeAll := func() error {
+	return &valuesOf{records: merged, close: closeAll, withKind: s.r.withRowKind}, nil
+}
+
+// recordFile is the records of one data file, as a merge reads them.
+type recordFile interface {
+	lsm.RecordIterator
+	Close() error
+}
+
+// mergeSection opens every file of a section with open: one concatenated
+// iterator per sorted run, merged by key; closeAll closes the files.
+// Filters are pushed as MergeFileSplitRead pushes them: a section of one
+// run holds each key once, so its row groups are skipped by the whole
+// residual filter; with overlapping runs a newer version of a key could
+// hide in a skipped group, so only the key filter is pushed, which drops
+// every version of a key alike.
+func (r *reader) mergeSection(runs []lsm.SortedRun[*spec.DataFileMeta], open func(f *spec.DataFileMeta, groupFilter predicate.Predicate) (recordFile, error)) (merged *lsm.MergeReader, closeAll func() error, err error) {
+	groupFilter := r.keyFilter
+	if len(runs) == 1 {
+		groupFilter = r.residual
+	}
+	var opened []recordFile
+	closeAll = func() error {
 		var errs []error
-		for _, kv := range opened {
-			errs = append(errs, kv.Close())
+		for _, f := range opened {
+			errs = append(errs, f.Close())
 		}
 		return errors.Join(errs...)
 	}
@@ -339,28 +365,27 @@ func (s *sectionChain) openSection(runs []lsm.SortedRun[*spec.DataFileMeta]) (*v
 	for _, run := range runs {
 		files := make([]lsm.RecordIterator, 0, len(run))
 		for _, f := range run {
-			kv, err := s.openRecords(f.Payload, groupFilter)
+			records, err := open(f.Payload, groupFilter)
 			if err != nil {
-				return nil, errors.Join(err, closeAll())
+				return nil, nil, errors.Join(err, closeAll())
 			}
-			opened = append(opened, kv)
-			files = append(files, kv)
+			opened = append(opened, records)
+			files = append(files, records)
 		}
 		iters = append(iters, lsm.Concat(files...))
 	}
-	merged, err := s.r.engine.NewMergeReader(iters, s.r.compareKeys, s.r.withRowKind)
-	if err != nil {
-		return nil, errors.Join(err, closeAll())
+	if merged, err = r.engine.NewMergeReader(iters, r.compareKeys, r.withRowKind); err != nil {
+		return nil, nil, errors.Join(err, closeAll())
 	}
-	return &valuesOf{records: merged, close: closeAll, withKind: s.r.withRowKind}, nil
+	return merged, closeAll, nil
 }
 
-func (s *sectionChain) openRecords(f *spec.DataFileMeta, groupFilter predicate.Predicate) (*keyValues, error) {
-	d, err := s.r.openDataFile(s.ctx, s.bucket, f)
+func (r *reader) openRecords(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta, groupFilter predicate.Predicate) (*keyValues, error) {
+	d, err := r.openDataFile(ctx, b, f)
 	if err != nil {
 		return nil, err
 	}
-	kv, err := s.r.records(d, groupFilter)
+	kv, err := r.records(d, groupFilter)
 	if err != nil {
 		return nil, errors.Join(err, d.Close())
 	}

@@ -33,32 +33,45 @@ func newSplitAggregator(aggs []aggregate) *splitAggregator {
 }
 
 // run aggregates one split: file by file through vectors when the split
-// needs no merge and its rows need no conversion, otherwise through the
-// row reader.
+// needs no merge, or a merge over its keys (task.keys) tells the rows of
+// its files it deletes, and its rows need no conversion; otherwise
+// through the row reader.
 func (a *splitAggregator) run(ctx context.Context, t *task) error {
 	r := t.r
-	if t.outputFilter != nil || r.toOutput != nil || (r.engine != nil && !t.split.RawConvertible) {
+	merged := r.engine != nil && !t.split.RawConvertible
+	if t.outputFilter != nil || r.toOutput != nil || (merged && t.keys == nil) {
 		src, err := r.openSplit(ctx, t.split)
 		if err != nil {
 			return err
 		}
 		return a.rowsOf(ctx, t, src)
 	}
+	deleted := make([][]int64, len(t.split.Files))
+	if merged {
+		var err error
+		if deleted, err = t.keys.deletedRows(ctx, t.split); err != nil {
+			return err
+		}
+	}
 	b := &r.plan.Buckets[t.split.Bucket]
 	for i := range t.split.Files {
-		if err := a.file(ctx, t, b, &t.split.Files[i]); err != nil {
+		if err := a.file(ctx, t, b, &t.split.Files[i], deleted[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// file aggregates one file of a split read without merging.
-func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *spec.DataFileMeta) error {
+// file aggregates one file of a split read without merging, or of a
+// merged split less its deleted rows (which hold its deletion vector's).
+func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *spec.DataFileMeta, deleted []int64) error {
 	r := t.r
 	d, err := r.openDataFile(ctx, b, f)
 	if err != nil {
 		return err
+	}
+	if len(deleted) > 0 {
+		d.deleted = positionSet(deleted)
 	}
 	requests, columns, ok := r.vectorColumns(d, a.aggs)
 	if !ok {
