@@ -2,8 +2,10 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	gosql "database/sql"
 	"flag"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"net"
@@ -12,6 +14,8 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,8 +36,8 @@ const streamQuery = "SELECT * FROM pay WHERE dt = '2024-01-02'"
 // over the compacted payment table of 3 days × -wire.rows rows and
 // against MariaDB holding the same rows in an InnoDB table of the same
 // primary key, alternately. Both outputs are first checked to hold the
-// same rows; the metrics are each side's milliseconds per query and
-// their ratio. It needs the MariaDB of .ci/mariadb:
+// same rows; the metrics are each side's milliseconds per query, the
+// server process's CPU milliseconds per query, and their ratios. It needs the MariaDB of .ci/mariadb:
 //
 //	eval "$(.ci/mariadb start)"
 //	go test ./bench/wire -run '^$' -bench WireStream -benchtime 5x [-wire.rows N] [-wire.streamprofile cpu.out]
@@ -48,7 +52,7 @@ func BenchmarkWireStream(b *testing.B) {
 	}
 	lake, _ := startWireServerWith(b, path.Join(b.TempDir(), "warehouse"), 0)
 	lakeArgs := clientArgs(b, &mysql.Config{Net: "tcp", Addr: lake.Addr, User: "root", DBName: "bench"})
-	mariaArgs := loadStreamMariaDB(b, dsn)
+	mariaArgs, mariaPID := loadStreamMariaDB(b, dsn)
 
 	lakeRows, lakeSum := clientOutput(b, client, lakeArgs)
 	mariaRows, mariaSum := clientOutput(b, client, mariaArgs)
@@ -59,22 +63,38 @@ func BenchmarkWireStream(b *testing.B) {
 		b.Fatalf("Q6 returned %d rows, want %d", lakeRows, *wireRows)
 	}
 	stop := startStreamProfile(b)
-	var lakeTime, mariaTime time.Duration
+	var lakeTimes, mariaTimes serverTimes
 	for b.Loop() {
-		lakeTime += runClient(b, client, lakeArgs)
-		mariaTime += runClient(b, client, mariaArgs)
+		lakeTimes.add(runClient(b, client, lakeArgs, os.Getpid()))
+		mariaTimes.add(runClient(b, client, mariaArgs, mariaPID))
 	}
 	stop()
 	n := float64(b.N)
-	b.ReportMetric(float64(lakeTime.Microseconds())/n/1000, "lakesql-ms")
-	b.ReportMetric(float64(mariaTime.Microseconds())/n/1000, "mariadb-ms")
-	b.ReportMetric(float64(lakeTime)/float64(mariaTime), "lakesql/mariadb")
+	b.ReportMetric(ms(lakeTimes.wall)/n, "lakesql-ms")
+	b.ReportMetric(ms(mariaTimes.wall)/n, "mariadb-ms")
+	b.ReportMetric(float64(lakeTimes.wall)/float64(mariaTimes.wall), "lakesql/mariadb")
+	b.ReportMetric(ms(lakeTimes.cpu)/n, "lakesql-cpu-ms")
+	b.ReportMetric(ms(mariaTimes.cpu)/n, "mariadb-cpu-ms")
+	b.ReportMetric(float64(lakeTimes.cpu)/float64(mariaTimes.cpu), "cpu-lakesql/mariadb")
 }
+
+// serverTimes adds up the runs against one server: the wall time the
+// client took, and the server process's CPU time meanwhile, which on a
+// shared machine says more than the wall time.
+type serverTimes struct{ wall, cpu time.Duration }
+
+func (t *serverTimes) add(run serverTimes) {
+	t.wall += run.wall
+	t.cpu += run.cpu
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // loadStreamMariaDB loads the payment rows into table pay of database
 // lakesql_wire_stream on the MariaDB server of dsn, with LOAD DATA LOCAL
-// INFILE, and returns the client's arguments to query it.
-func loadStreamMariaDB(b *testing.B, dsn string) []string {
+// INFILE, and returns the client's arguments to query it and the
+// server's process id.
+func loadStreamMariaDB(b *testing.B, dsn string) ([]string, int) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		b.Fatal(err)
@@ -95,8 +115,17 @@ func loadStreamMariaDB(b *testing.B, dsn string) []string {
 	rows := writePaymentTSV(b, 3**wireRows)
 	servertest.Exec(b, db, "LOAD DATA LOCAL INFILE '"+rows+"' INTO TABLE pay", "ANALYZE TABLE pay")
 	b.Logf("MariaDB loaded %d payment rows in %s", 3**wireRows, time.Since(start).Round(time.Millisecond))
+	pidFile := servertest.Column[string](b, db, "SELECT @@pid_file")[0]
+	pid, err := os.ReadFile(pidFile)
+	if err != nil {
+		b.Fatalf("MariaDB's process id: %v", err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err != nil {
+		b.Fatalf("MariaDB's process id in %s: %v", pidFile, err)
+	}
 	cfg.DBName = database
-	return clientArgs(b, cfg)
+	return clientArgs(b, cfg), n
 }
 
 func writePaymentTSV(b *testing.B, n int) string {
@@ -139,15 +168,38 @@ func clientArgs(b *testing.B, cfg *mysql.Config) []string {
 }
 
 // runClient runs the client with its output to /dev/null and returns how
-// long it took.
-func runClient(b *testing.B, client string, args []string) time.Duration {
+// long it took and the CPU time the server's process, server, spent
+// meanwhile.
+func runClient(b *testing.B, client string, args []string, server int) serverTimes {
 	cmd := exec.Command(client, args...)
 	cmd.Stderr = os.Stderr
+	cpu := processCPU(b, server)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s: %v", client, err)
 	}
-	return time.Since(start)
+	return serverTimes{wall: time.Since(start), cpu: processCPU(b, server) - cpu}
+}
+
+// processCPU is the user and system time process pid has used so far, from
+// /proc/pid/stat (in USER_HZ ticks, 100 a second on Linux).
+func processCPU(b *testing.B, pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatalf("CPU time of process %d: %v", pid, err)
+	}
+	// The fields after the command name, which is in parentheses: utime
+	// and stime are the 14th and 15th of the line.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	var ticks int64
+	for _, f := range fields[11:13] {
+		t, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			b.Fatalf("/proc/%d/stat: %v", pid, err)
+		}
+		ticks += t
+	}
+	return time.Duration(ticks) * (time.Second / 100)
 }
 
 // clientOutput runs the client and returns the number of rows it printed
