@@ -3,7 +3,6 @@ package wire
 import (
 	"bufio"
 	"bytes"
-	gosql "database/sql"
 	"flag"
 	"fmt"
 	"hash/fnv"
@@ -99,14 +98,7 @@ func loadStreamMariaDB(b *testing.B, dsn string) ([]string, int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.AllowAllFiles = true
-	connector, err := mysql.NewConnector(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db := gosql.OpenDB(connector)
-	b.Cleanup(func() { db.Close() })
-	db.SetMaxOpenConns(1)
+	db := mariadbtest.OpenLoader(b, dsn)
 	const database = "lakesql_wire_stream"
 	servertest.Exec(b, db, "DROP DATABASE IF EXISTS "+database, "CREATE DATABASE "+database, "USE "+database,
 		"CREATE TABLE pay "+payColumns+" ENGINE=InnoDB")
