@@ -5,6 +5,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -135,13 +136,33 @@ func (n *wireResult) WithChildren(children ...sql.Node) (sql.Node, error) {
 	return w, nil
 }
 
-// RowIter implements sql.ExecSourceRel.
+// RowIter implements sql.ExecSourceRel. A Project that only passes its
+// child's columns on (SELECT * keeps one) is left out: its rows are its
+// child's, copied.
 func (n *wireResult) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	iter, err := n.build.Build(ctx, n.child, row)
+	source := n.child
+	if p, ok := source.(*plan.Project); ok && passesColumnsOn(p) {
+		source = p.Child
+	}
+	iter, err := n.build.Build(ctx, source, row)
 	if err != nil {
 		return nil, err
 	}
 	return &wireResultIter{RowIter: iter, node: n}, nil
+}
+
+// passesColumnsOn reports whether p's expressions are its child's columns
+// in their order.
+func passesColumnsOn(p *plan.Project) bool {
+	if len(p.Projections) != len(p.Child.Schema()) {
+		return false
+	}
+	for i, e := range p.Projections {
+		if f, ok := e.(*expression.GetField); !ok || f.Index() != i {
+			return false
+		}
+	}
+	return true
 }
 
 // wireResultIter encodes and rounds its rows' values of the node's
