@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -121,18 +120,7 @@ func writeJoinBenchTable(b *testing.B, dir string, days, perDay int, row func(d,
 // and loads the same rows with LOAD DATA LOCAL INFILE.
 func loadMariaDB(b *testing.B, dsn string, days, perDay int) *sql.DB {
 	b.Helper()
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.AllowAllFiles = true
-	connector, err := mysql.NewConnector(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db := sql.OpenDB(connector)
-	b.Cleanup(func() { db.Close() })
-	db.SetMaxOpenConns(1)
+	db := mariadbtest.OpenLoader(b, dsn)
 	servertest.Exec(b, db, "DROP DATABASE IF EXISTS lakesql_bench", "CREATE DATABASE lakesql_bench", "USE lakesql_bench",
 		joinBenchOrdersDDL, joinBenchPayDDL)
 	start := time.Now()

@@ -10,6 +10,7 @@ import (
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/sirupsen/logrus"
 
+	"github.com/lakesql/lakesql/sqlbackend"
 	"github.com/lakesql/lakesql/sqlbackend/metrics"
 )
 
@@ -59,7 +60,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComQuery(ctx, c, query, cb)
+		return h.Handler.ComQuery(sqlbackend.WithWireResult(ctx), c, query, cb)
 	}))
 }
 
@@ -71,7 +72,7 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		var runErr error
-		remainder, runErr = h.Handler.ComMultiQuery(ctx, c, query, cb)
+		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireResult(ctx), c, query, cb)
 		return runErr
 	})
 	return remainder, clientError(err)
@@ -91,7 +92,7 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 	defer stop()
 	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
 	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
+		return h.Handler.ComStmtExecute(sqlbackend.WithWireResult(ctx), c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
 	}))
 }
 

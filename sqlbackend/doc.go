@@ -51,4 +51,13 @@
 // true); the engine evaluates only the residual conjuncts. The lookup's
 // String() is what EXPLAIN shows: the pinned snapshot, what was kept and
 // pruned, and the residual filter, which the Filter node above shows too.
+//
+// # Results sent to clients
+//
+// GMS's handler reads a statement's rows on one goroutine and turns every
+// value into the wire's text on another, which is the bottleneck of a
+// streamed table. For statements the server marks (WithWireResult), the
+// wireResult root does part of that work on the reading goroutine
+// (signed numbers, DATEs) and saves the rest two of GMS's three decimal
+// conversions, with the same text and column metadata (wireresult.go).
 package sqlbackend

@@ -41,6 +41,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a.ExecBuilder = gmsfix.ExecBuilder()
 	// Before explainInputRows, which wraps the scans EXPLAIN prints.
 	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
+	appendAfterAll(a, wireResultRule(a.ExecBuilder))
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: gmsfix.Parser(sql.GlobalParser)}
 	return engine

@@ -162,7 +162,12 @@ func (t *Table) projectedTypes() []spec.DataType {
 }
 
 func toSQLRow(types []spec.DataType, values []any) (sql.Row, error) {
-	out := make(sql.Row, len(values))
+	return convertRow(types, values, make(sql.Row, len(values)))
+}
+
+// convertRow writes the SQL values of values into out, which may be
+// values itself, and returns out.
+func convertRow(types []spec.DataType, values []any, out sql.Row) (sql.Row, error) {
 	for i, v := range values {
 		var err error
 		if out[i], err = sqltypes.ToSQL(types[i], v); err != nil {

@@ -176,7 +176,8 @@ func (it *rowIter) Next(*sql.Context) (sql.Row, error) {
 	if err != nil {
 		return nil, mysqlerr.From(err)
 	}
-	out, err := toSQLRow(it.types, r)
+	// Rows hands each row to its caller: convert it in place.
+	out, err := convertRow(it.types, r, r)
 	if err != nil {
 		return nil, mysqlerr.From(err)
 	}

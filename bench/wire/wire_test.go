@@ -5,7 +5,6 @@ package wire
 import (
 	"context"
 	gosql "database/sql"
-	"flag"
 	"fmt"
 	"math/big"
 	"path"
@@ -16,16 +15,10 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
-	"github.com/lakesql/lakesql/internal/testkit/servertest"
-	"github.com/lakesql/lakesql/internal/testkit/writetest"
-	"github.com/lakesql/lakesql/server"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/snapshot"
-	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
-
-var wireRows = flag.Int("wire.rows", 1_000_000, "payment rows per day (3 days) and order_status rows of BenchmarkWire")
 
 // wireQueries are issue 16's Q1-Q5, the reconciliation shapes. Q4 breaks
 // ties on user_id so that both engines must return the same ten rows.
@@ -85,7 +78,7 @@ func runWireQueries(b *testing.B, lake, duck *gosql.DB) {
 // SQL, newest sequence number per key, as Paimon's deduplicate engine.
 func BenchmarkWireUncompacted(b *testing.B) {
 	warehouse := path.Join(b.TempDir(), "warehouse")
-	lake := startWireServerWith(b, warehouse, 20)
+	_, lake := startWireServerWith(b, warehouse, 20)
 	duck := openDuckDBOver(b, map[string]string{
 		"pay_raw":      path.Join(warehouse, "bench.db", "pay"),
 		"order_status": path.Join(warehouse, "bench.db", "order_status"),
@@ -96,60 +89,6 @@ func BenchmarkWireUncompacted(b *testing.B) {
 		b.Fatal(err)
 	}
 	runWireQueries(b, lake, duck)
-}
-
-// startWireServer writes the two tables through the Go writer (one commit
-// each), compacts them fully and returns a connection to the server.
-func startWireServer(b *testing.B, warehouse string) *gosql.DB {
-	return startWireServerWith(b, warehouse, 0)
-}
-
-// startWireServerWith is startWireServer; with payCommits > 0 the payment
-// table is written by that many commits, each a slice of every bucket's
-// keys, and is left uncompacted (write-only, no compaction call).
-func startWireServerWith(b *testing.B, warehouse string, payCommits int) *gosql.DB {
-	cfg := servertest.Config(warehouse)
-	s := servertest.Start(b, cfg, server.Options{})
-	db := s.Connect(b, "root", "")
-	servertest.Exec(b, db, "CREATE DATABASE bench", "USE bench",
-		`CREATE TABLE pay (dt DATE NOT NULL, pay_id BIGINT NOT NULL, user_id BIGINT, channel VARCHAR(16),
-			status VARCHAR(16), amount DECIMAL(18,2), PRIMARY KEY (dt, pay_id))
-			`+payOptions(payCommits)+` PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`,
-		`CREATE TABLE order_status (pay_id BIGINT NOT NULL, state VARCHAR(16), PRIMARY KEY (pay_id))
-			PARTITION BY KEY (pay_id) PARTITIONS 4`)
-	const firstDay = 19_723 // 2024-01-01
-	channels := []string{"app", "web", "pos", "api"}
-	statuses := []string{"SUCCESS", "SUCCESS", "SUCCESS", "FAILED", "PENDING"}
-	states := []string{"PAID", "PAID", "SHIPPED", "REFUNDED", "OPEN", "CLOSED"}
-	perDay := *wireRows
-	payment := func(n int) []any {
-		d, i := n/perDay, n%perDay
-		return []any{spec.DateValue(firstDay + d), int64(d*perDay + i), int64(i % (perDay / 20)),
-			channels[i%len(channels)], statuses[i%len(statuses)], spec.NewDecimal(int64(i%10_000+1), 2)}
-	}
-	payDir := path.Join(warehouse, "bench.db", "pay")
-	if payCommits == 0 {
-		writetest.Load(b, payDir, 3*perDay, payment)
-	}
-	for c := range payCommits {
-		writetest.LoadCommit(b, payDir, int64(c+1), 3*perDay/payCommits, func(n int) []any {
-			return payment(n*payCommits + c)
-		})
-	}
-	// Every other payment of day 2 has an order (pay_id d*perDay+i).
-	writetest.Load(b, path.Join(warehouse, "bench.db", "order_status"), perDay, func(i int) []any {
-		return []any{int64(perDay + 2*i), states[i%len(states)]}
-	})
-	servertest.Exec(b, db, "CALL sys.compact('bench.order_status')")
-	if payCommits == 0 {
-		servertest.Exec(b, db, "CALL sys.compact('bench.pay')")
-	}
-	db.SetMaxOpenConns(1)
-	servertest.Exec(b, db, "USE bench")
-	if got := servertest.Column[int64](b, db, "SELECT COUNT(*) FROM pay"); got[0] != int64(3*perDay) {
-		b.Fatalf("pay holds %d rows, want %d", got[0], 3*perDay)
-	}
-	return db
 }
 
 // openDuckDBOver opens an in-process DuckDB with one view per table over
@@ -259,12 +198,4 @@ func decimalText(unscaled *big.Int, scale int) string {
 		s = "-" + s
 	}
 	return s
-}
-
-// payOptions keeps an uncompacted payment table uncompacted.
-func payOptions(commits int) string {
-	if commits == 0 {
-		return ""
-	}
-	return `COMMENT 'paimon:{"write-only":"true"}'`
 }

@@ -36,6 +36,9 @@ func ToSQL(t spec.DataType, v any) (any, error) {
 		return v, nil
 	case spec.Decimal:
 		if d, ok := v.(spec.DecimalValue); ok {
+			if small, ok := d.UnscaledInt64(); ok {
+				return decimal.New(small, -int32(d.Scale())), nil
+			}
 			return decimal.NewFromBigInt(d.Unscaled(), -int32(d.Scale())), nil
 		}
 	case spec.Date:

@@ -172,6 +172,10 @@ func project(s *spec.TableSchema, columns []string) ([]spec.DataField, []int, er
 		}
 		fields[i], projection[i] = s.Fields[j], j
 	}
+	if len(projection) == len(s.Fields) && isIdentity(projection) {
+		// Every column in order (SELECT *): the rows need no copy.
+		return fields, nil, nil
+	}
 	return fields, projection, nil
 }
 

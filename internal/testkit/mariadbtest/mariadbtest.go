@@ -7,8 +7,7 @@ import (
 	"os"
 	"testing"
 
-	// The driver the DSN is written for.
-	_ "github.com/go-sql-driver/mysql"
+	"github.com/go-sql-driver/mysql"
 )
 
 // DSNVariable names the environment variable holding the server's DSN.
@@ -32,5 +31,26 @@ func Open(t *testing.T) *sql.DB {
 	if err := db.PingContext(t.Context()); err != nil {
 		t.Fatalf("%s is set but MariaDB does not answer: %v", DSNVariable, err)
 	}
+	return db
+}
+
+// OpenLoader returns a pool of one connection to the MariaDB server of
+// dsn, closed when the test ends, that may send any local file to LOAD
+// DATA LOCAL INFILE: how benchmarks load their rows into MariaDB. The
+// single connection keeps a USE for the statements after it.
+func OpenLoader(tb testing.TB, dsn string) *sql.DB {
+	tb.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg.AllowAllFiles = true
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := sql.OpenDB(connector)
+	tb.Cleanup(func() { db.Close() })
+	db.SetMaxOpenConns(1)
 	return db
 }
