@@ -7,8 +7,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -102,19 +100,11 @@ func TestExecutorMetricsPerEngine(t *testing.T) {
 	}
 }
 
+// metricsText is the executor's lines of the /metrics at url.
 func metricsText(t *testing.T, url string) string {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	for _, line := range strings.Split(string(body), "\n") {
+	for _, line := range strings.Split(servertest.HTTPGet(t, url), "\n") {
 		if strings.HasPrefix(line, "lakesql_executor_") {
 			lines = append(lines, line)
 		}
@@ -125,21 +115,9 @@ func metricsText(t *testing.T, url string) string {
 // requireDuckDB fails unless EXPLAIN says the slow query runs on DuckDB.
 func requireDuckDB(t *testing.T, s *servertest.Server) {
 	conn, _ := connection(t, s)
-	rows, err := conn.QueryContext(context.Background(), "EXPLAIN "+slowVectorQuery)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(line + "\n")
-	}
-	if !strings.Contains(plan.String(), "engine: duckdb") {
-		t.Fatalf("the query does not run on DuckDB:\n%s", plan.String())
+	plan := strings.Join(servertest.Column[string](t, conn, "EXPLAIN "+slowVectorQuery), "\n")
+	if !strings.Contains(plan, "engine: duckdb") {
+		t.Fatalf("the query does not run on DuckDB:\n%s", plan)
 	}
 }
 

@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -77,7 +77,7 @@ func TestCompactWatchServesMetrics(t *testing.T) {
 	if backlog.SnapshotID != snapshot || snapshot != 4 {
 		t.Fatalf("compacted in snapshot %d, latest backlog of snapshot %d; want both 4, after the 3 commits", snapshot, backlog.SnapshotID)
 	}
-	body := get(t, addr)
+	body := servertest.HTTPGet(t, addr)
 	for _, want := range []string{
 		`lakesql_compactions_total{db="db",outcome="compacted",table="pk"} 1`,
 		fmt.Sprintf(`lakesql_compaction_files_total{db="db",kind="rewritten",table="pk"} %d`, rewritten),
@@ -101,18 +101,4 @@ func TestCompactWatchServesMetrics(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("service after its context ended: %v", err)
 	}
-}
-
-func get(t *testing.T, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

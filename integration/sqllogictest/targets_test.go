@@ -72,21 +72,9 @@ func requireExecutor(t *testing.T, db *sql.DB) {
 		}
 	}
 	defer db.Exec("DROP DATABASE " + probe)
-	rows, err := db.Query("EXPLAIN SELECT a, COUNT(*) FROM " + probe + ".t GROUP BY a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(line + "\n")
-	}
-	if !strings.Contains(plan.String(), "engine: duckdb") {
-		t.Fatalf("-slt.executor-min-rows is set, but reads do not run on the vectorized executor:\n%s", plan.String())
+	plan := strings.Join(servertest.Column[string](t, db, "EXPLAIN SELECT a, COUNT(*) FROM "+probe+".t GROUP BY a"), "\n")
+	if !strings.Contains(plan, "engine: duckdb") {
+		t.Fatalf("-slt.executor-min-rows is set, but reads do not run on the vectorized executor:\n%s", plan)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io"
+	"net/http"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -32,10 +34,16 @@ func Grants(t testing.TB, db *sql.DB, account string) []string {
 	return Column[string](t, db, "SHOW GRANTS FOR "+account)
 }
 
+// Querier runs queries: a connection pool, a connection or a
+// transaction.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // Column runs query, whose rows have one column, and returns its values.
-func Column[T any](t testing.TB, db *sql.DB, query string) []T {
+func Column[T any](t testing.TB, db Querier, query string) []T {
 	t.Helper()
-	rows, err := db.Query(query)
+	rows, err := db.QueryContext(context.Background(), query)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
@@ -52,6 +60,21 @@ func Column[T any](t testing.TB, db *sql.DB, query string) []T {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return out
+}
+
+// HTTPGet returns the body of a GET of url, such as a server's /metrics.
+func HTTPGet(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
 }
 
 // ErrorNumber is the MySQL error number of err, or 0 if it is not a MySQL
