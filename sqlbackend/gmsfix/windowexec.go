@@ -23,6 +23,7 @@ import (
 //     when a frame searches the ORDER BY values (COUNT(*) OVER (ORDER BY
 //     x)); a window function adds a column to its block's rows and never
 //     a row (https://dev.mysql.com/doc/refman/8.0/en/window-functions-usage.html);
+//
 //   - with ORDER BY and no frame clause the frame is RANGE BETWEEN
 //     UNBOUNDED PRECEDING AND CURRENT ROW, which includes the current
 //     row's peers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
@@ -30,15 +31,19 @@ import (
 //     FIRST/LAST_VALUE: running values that differ between peers), to
 //     the whole partition (MAX, BIT_*), or to a RANGE over the first
 //     ORDER BY key only (COUNT);
+//
 //   - SUM of a DOUBLE over a frame of only NULLs is 0 (aggregation.SumAgg),
 //     where every aggregate of no values is NULL
 //     (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html);
+//
 //   - RANK, DENSE_RANK and PERCENT_RANK find peers with Go's != on the
 //     values (aggregation.isNewOrderByValue), so equal DECIMALs (and
 //     times) read into different objects are not peers, and BLOBs panic.
 //
-// Everything else, the functions themselves and explicit frames, stays
-// GMS's.
+//   - explicit RANGE frames are rangeFramer's.
+//
+// Everything else, the functions themselves and explicit ROWS frames,
+// stays GMS's.
 type windowBuilder struct {
 	// exec is the builder windowBuilder overrides; it builds the children.
 	exec sql.NodeExecBuilder
@@ -142,7 +147,11 @@ func windowBlocks(w *plan.Window) ([]*aggregation.WindowPartitionIter, [][]int, 
 		if err != nil {
 			return nil, nil, err
 		}
-		agg := aggregation.NewAggregation(fn, framerFor(fn, def))
+		framer, err := framerFor(fn, def)
+		if err != nil {
+			return nil, nil, err
+		}
+		agg := aggregation.NewAggregation(fn, framer)
 		b, ok := index[id]
 		if !ok {
 			b = len(blocks)
@@ -186,25 +195,28 @@ func windowFunction(e sql.Expression) (sql.WindowFunction, *sql.WindowDefinition
 
 // framerFor is the framer of fn over def: the peer groups for the rank
 // functions, MySQL's default RANGE frame for an aggregate with ORDER BY
-// and no frame clause, and otherwise the function's own (the explicit
-// frame, or the whole partition: GMS's planbuilder gives a window without
-// ORDER BY the frame ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED
-// FOLLOWING).
-func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) sql.WindowFramer {
+// and no frame clause, rangeFramer for an explicit RANGE frame, and
+// otherwise the function's own (the explicit ROWS frame, or the whole
+// partition: GMS's planbuilder gives a window without ORDER BY the frame
+// ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING).
+func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) (sql.WindowFramer, error) {
 	orderBy := def.OrderBy.ToExpressions()
 	switch fn.(type) {
 	case *aggregation.Rank, *aggregation.DenseRank, *aggregation.PercentRank:
-		return &peersFramer{orderBy: orderBy, peersOnly: true}
+		return &peersFramer{orderBy: orderBy, peersOnly: true}, nil
 	case *aggregation.RowNumber, *aggregation.Lag, *aggregation.Lead:
-		return fn.DefaultFramer()
+		return fn.DefaultFramer(), nil
 	case *aggregation.NTile:
 		// NTILE counts rows; GMS's PeerGroupFramer would only compare them.
-		return aggregation.NewPartitionFramer()
+		return aggregation.NewPartitionFramer(), nil
 	}
-	if def.Frame == nil && len(orderBy) > 0 {
-		return &peersFramer{orderBy: orderBy}
+	switch {
+	case def.Frame == nil && len(orderBy) > 0:
+		return &peersFramer{orderBy: orderBy}, nil
+	case isRangeFrame(def.Frame):
+		return newRangeFramer(def)
 	}
-	return fn.DefaultFramer()
+	return fn.DefaultFramer(), nil
 }
 
 // peersFramer frames each row of a sorted partition by its peers, the
@@ -238,16 +250,9 @@ func (f *peersFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowIn
 		return sql.WindowInterval{}, io.EOF
 	}
 	if f.idx >= f.peerEnd {
-		end := f.idx + 1
-		for end < f.partEnd {
-			same, err := windowPeers(ctx, f.orderBy, buf[f.idx], buf[end])
-			if err != nil {
-				return sql.WindowInterval{}, err
-			}
-			if !same {
-				break
-			}
-			end++
+		end, err := peerGroupEnd(ctx, f.orderBy, buf, f.idx, f.partEnd)
+		if err != nil {
+			return sql.WindowInterval{}, err
 		}
 		f.peerStart, f.peerEnd = f.idx, end
 	}
@@ -269,6 +274,20 @@ func (f *peersFramer) Interval() (sql.WindowInterval, error) {
 		return sql.WindowInterval{}, aggregation.ErrPartitionNotSet
 	}
 	return sql.WindowInterval{Start: f.FirstIdx(), End: f.peerEnd}, nil
+}
+
+// peerGroupEnd is one past the last row, before partEnd, of the sorted
+// peer group that begins at row start.
+func peerGroupEnd(ctx *sql.Context, orderBy []sql.Expression, buf sql.WindowBuffer, start, partEnd int) (int, error) {
+	end := start + 1
+	for end < partEnd {
+		same, err := windowPeers(ctx, orderBy, buf[start], buf[end])
+		if err != nil || !same {
+			return end, err
+		}
+		end++
+	}
+	return end, nil
 }
 
 // windowPeers reports whether rows a and b are equal on every
