@@ -26,6 +26,7 @@ func RegisterTypeRules() {
 			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},
 			analyzer.Rule{Id: ruleNumericComparisons, Apply: compareNumbersAsMySQL},
 			analyzer.Rule{Id: ruleTemporalText, Apply: textOfTemporals},
+			analyzer.Rule{Id: ruleExactDivision, Apply: divideExactly},
 		)
 	})
 }
