@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -31,16 +30,13 @@ import (
 // is larger keys under DESC); a NULL key's bound is the edge of the NULL
 // peers, and a non-NULL key's value range never holds NULLs.
 type rangeFramer struct {
-	orderBy    []sql.Expression
+	peerCursor
 	desc       bool
 	start, end rangeBound
 	compare    func(ctx context.Context, a, b any) (int, error)
 
-	set                bool
-	partStart, partEnd int
-	// idx is the next row; [peerStart, peerEnd) the peer group of the
-	// last one, [first, last) its frame.
-	idx, peerStart, peerEnd, first, last int
+	// [first, last) is the frame of the cursor's row.
+	first, last int
 }
 
 var _ sql.WindowFramer = (*rangeFramer)(nil)
@@ -65,9 +61,9 @@ func isRangeFrame(f sql.WindowFrame) bool {
 func newRangeFramer(def *sql.WindowDefinition) (*rangeFramer, error) {
 	f := def.Frame
 	r := &rangeFramer{
-		orderBy: def.OrderBy.ToExpressions(),
-		start:   bound(f.UnboundedPreceding(), f.StartNPreceding(), f.StartNFollowing()),
-		end:     bound(f.UnboundedFollowing(), f.EndNPreceding(), f.EndNFollowing()),
+		peerCursor: peerCursor{orderBy: def.OrderBy.ToExpressions()},
+		start:      bound(f.UnboundedPreceding(), f.StartNPreceding(), f.StartNFollowing()),
+		end:        bound(f.UnboundedFollowing(), f.EndNPreceding(), f.EndNFollowing()),
 	}
 	if r.start.offset == nil && r.end.offset == nil {
 		return r, nil
@@ -120,21 +116,14 @@ func rangeComparer(t sql.Type, offsets ...sql.Expression) (func(context.Context,
 
 func (f *rangeFramer) NewFramer(p sql.WindowInterval) (sql.WindowFramer, error) {
 	n := *f
-	n.set, n.partStart, n.partEnd = true, p.Start, p.End
-	n.idx, n.peerStart, n.peerEnd, n.first, n.last = p.Start, p.Start, p.Start, p.Start, p.Start
+	n.peerCursor = f.peerCursor.at(p)
+	n.first, n.last = p.Start, p.Start
 	return &n, nil
 }
 
 func (f *rangeFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInterval, error) {
-	if !f.set || f.idx >= f.partEnd {
-		return sql.WindowInterval{}, io.EOF
-	}
-	if f.idx >= f.peerEnd {
-		end, err := peerGroupEnd(ctx, f.orderBy, buf, f.idx, f.partEnd)
-		if err != nil {
-			return sql.WindowInterval{}, err
-		}
-		f.peerStart, f.peerEnd = f.idx, end
+	if err := f.next(ctx, buf); err != nil {
+		return sql.WindowInterval{}, err
 	}
 	first, err := f.edge(ctx, buf, f.start, false)
 	if err != nil {
@@ -145,11 +134,10 @@ func (f *rangeFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowIn
 		return sql.WindowInterval{}, err
 	}
 	f.first, f.last = first, max(first, last)
-	f.idx++
 	return f.Interval()
 }
 
-// edge is the index where the frame of row f.idx starts (end false) or
+// edge is the index where the frame of the cursor's row starts (end false) or
 // ends (end true, one past its last row).
 func (f *rangeFramer) edge(ctx *sql.Context, buf sql.WindowBuffer, b rangeBound, end bool) (int, error) {
 	switch {
@@ -161,7 +149,7 @@ func (f *rangeFramer) edge(ctx *sql.Context, buf sql.WindowBuffer, b rangeBound,
 	var key any
 	if b.offset != nil {
 		var err error
-		if key, err = f.orderBy[0].Eval(ctx, buf[f.idx]); err != nil {
+		if key, err = f.orderBy[0].Eval(ctx, buf[f.idx-1]); err != nil {
 			return 0, err
 		}
 	}

@@ -203,7 +203,7 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) (sql.WindowFram
 	orderBy := def.OrderBy.ToExpressions()
 	switch fn.(type) {
 	case *aggregation.Rank, *aggregation.DenseRank, *aggregation.PercentRank:
-		return &peersFramer{orderBy: orderBy, peersOnly: true}, nil
+		return &peersFramer{peerCursor: peerCursor{orderBy: orderBy}, peersOnly: true}, nil
 	case *aggregation.RowNumber, *aggregation.Lag, *aggregation.Lead:
 		return fn.DefaultFramer(), nil
 	case *aggregation.NTile:
@@ -212,7 +212,7 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) (sql.WindowFram
 	}
 	switch {
 	case def.Frame == nil && len(orderBy) > 0:
-		return &peersFramer{orderBy: orderBy}, nil
+		return &peersFramer{peerCursor: peerCursor{orderBy: orderBy}}, nil
 	case isRangeFrame(def.Frame):
 		return newRangeFramer(def)
 	}
@@ -225,38 +225,20 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) (sql.WindowFram
 // row through the current row's last peer, or with peersOnly the peer
 // group alone (which RANK and DENSE_RANK number).
 type peersFramer struct {
-	orderBy   []sql.Expression
+	peerCursor
 	peersOnly bool
-
-	set                bool
-	partStart, partEnd int
-	// idx is the next row; [peerStart, peerEnd) the peer group of the
-	// last one.
-	idx, peerStart, peerEnd int
 }
 
 var _ sql.WindowFramer = (*peersFramer)(nil)
 
 func (f *peersFramer) NewFramer(p sql.WindowInterval) (sql.WindowFramer, error) {
-	return &peersFramer{
-		orderBy: f.orderBy, peersOnly: f.peersOnly, set: true,
-		partStart: p.Start, partEnd: p.End,
-		idx: p.Start, peerStart: p.Start, peerEnd: p.Start,
-	}, nil
+	return &peersFramer{peerCursor: f.peerCursor.at(p), peersOnly: f.peersOnly}, nil
 }
 
 func (f *peersFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInterval, error) {
-	if !f.set || f.idx >= f.partEnd {
-		return sql.WindowInterval{}, io.EOF
+	if err := f.next(ctx, buf); err != nil {
+		return sql.WindowInterval{}, err
 	}
-	if f.idx >= f.peerEnd {
-		end, err := peerGroupEnd(ctx, f.orderBy, buf, f.idx, f.partEnd)
-		if err != nil {
-			return sql.WindowInterval{}, err
-		}
-		f.peerStart, f.peerEnd = f.idx, end
-	}
-	f.idx++
 	return f.Interval()
 }
 
@@ -276,18 +258,45 @@ func (f *peersFramer) Interval() (sql.WindowInterval, error) {
 	return sql.WindowInterval{Start: f.FirstIdx(), End: f.peerEnd}, nil
 }
 
-// peerGroupEnd is one past the last row, before partEnd, of the sorted
-// peer group that begins at row start.
-func peerGroupEnd(ctx *sql.Context, orderBy []sql.Expression, buf sql.WindowBuffer, start, partEnd int) (int, error) {
-	end := start + 1
-	for end < partEnd {
-		same, err := windowPeers(ctx, orderBy, buf[start], buf[end])
-		if err != nil || !same {
-			return end, err
-		}
-		end++
+// peerCursor walks the rows of a sorted partition in order, keeping the
+// peer group of the row it is at: the rows equal to it on every ORDER BY
+// expression (NULLs equal).
+type peerCursor struct {
+	orderBy []sql.Expression
+
+	set                bool
+	partStart, partEnd int
+	// idx is the next row; [peerStart, peerEnd) the peer group of the
+	// last one.
+	idx, peerStart, peerEnd int
+}
+
+// at is the cursor before the first row of partition p.
+func (c peerCursor) at(p sql.WindowInterval) peerCursor {
+	return peerCursor{orderBy: c.orderBy, set: true, partStart: p.Start, partEnd: p.End,
+		idx: p.Start, peerStart: p.Start, peerEnd: p.Start}
+}
+
+// next moves to the next row, io.EOF past the partition's last.
+func (c *peerCursor) next(ctx *sql.Context, buf sql.WindowBuffer) error {
+	if !c.set || c.idx >= c.partEnd {
+		return io.EOF
 	}
-	return end, nil
+	if c.idx >= c.peerEnd {
+		end := c.idx + 1
+		for ; end < c.partEnd; end++ {
+			same, err := windowPeers(ctx, c.orderBy, buf[c.idx], buf[end])
+			if err != nil {
+				return err
+			}
+			if !same {
+				break
+			}
+		}
+		c.peerStart, c.peerEnd = c.idx, end
+	}
+	c.idx++
+	return nil
 }
 
 // windowPeers reports whether rows a and b are equal on every
