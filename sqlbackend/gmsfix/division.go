@@ -5,6 +5,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -40,7 +41,7 @@ const divPrecisionIncrement = 4
 func divideExactly(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	return rewritePlan(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 		switch e.(type) {
-		case *expression.Convert, *function.Round:
+		case *expression.Convert, *function.Round, *aggregation.Sum, *aggregation.Avg:
 			return unroundedDivisions(e)
 		}
 		op, ok := e.(expression.ArithmeticOp)
@@ -78,8 +79,9 @@ func unwrapDivisions(op expression.ArithmeticOp) (sql.Expression, transform.Tree
 }
 
 // unroundedDivisions makes e's exactDiv operands give MySQL's unrounded
-// quotient, which CAST and ROUND read: CAST(2/3 AS DECIMAL(10,6)) is
-// 0.666667, ROUND(1/3, 6) 0.333333.
+// quotient, which CAST, ROUND, SUM and AVG read: CAST(2/3 AS
+// DECIMAL(10,6)) is 0.666667, ROUND(1/3, 6) 0.333333, and SUM(a/3) over
+// 1, 1, 1 and 2 is 1.6667 (1.666666665), not 1.6666.
 func unroundedDivisions(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
 	children := e.Children()
 	var out []sql.Expression
@@ -141,9 +143,10 @@ func newExactDiv(d *expression.Div) *exactDiv {
 
 // ExactDivision is the dividend, the divisor and the result scale of a /
 // this package computes as MySQL does (exact, rounded once), for the
-// backend to translate it: ok is false for other expressions.
+// backend to translate it: ok is false for other expressions, the
+// unrounded quotients under CAST, ROUND, SUM and AVG among them.
 func ExactDivision(e sql.Expression) (l, r sql.Expression, scale uint8, ok bool) {
-	if x, ok := e.(*exactDiv); ok {
+	if x, ok := e.(*exactDiv); ok && !x.unrounded {
 		return x.div.LeftChild, x.div.RightChild, x.typ.Scale(), true
 	}
 	return nil, nil, 0, false

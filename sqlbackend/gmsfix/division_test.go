@@ -7,6 +7,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
+	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -124,6 +125,29 @@ func TestExactDivisionPlaces(t *testing.T) {
 	}
 	if got, err := round.Eval(ctx, nil); err != nil || got.(decimal.Decimal).StringFixed(6) != "0.333333" {
 		t.Errorf("ROUND(1 / 3, 6) = %v, %v; want 0.333333", got, err)
+	}
+}
+
+// SUM and AVG add MySQL's unrounded quotients (SUM(a/3) over 1, 1, 1, 2
+// is 1.666666665, shown 1.6667), which the backend is not given to
+// translate.
+func TestExactDivisionUnderAggregates(t *testing.T) {
+	for _, agg := range []func(sql.Expression) sql.Expression{
+		func(e sql.Expression) sql.Expression { return aggregation.NewSum(e) },
+		func(e sql.Expression) sql.Expression { return aggregation.NewAvg(e) },
+	} {
+		out, _, err := divideExactlyExpr(t, agg(expression.NewDiv(literal(t, "1"), literal(t, "3"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := out.Children()[0]
+		got, err := d.Eval(sql.NewEmptyContext(), nil)
+		if err != nil || got.(decimal.Decimal).String() != "0.333333333" {
+			t.Errorf("1 / 3 under %T = %v, %v; want 0.333333333", out, got, err)
+		}
+		if _, _, _, ok := ExactDivision(d); ok {
+			t.Errorf("the unrounded quotient under %T is offered for translation", out)
+		}
 	}
 }
 

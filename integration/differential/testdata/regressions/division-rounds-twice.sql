@@ -14,3 +14,4 @@ INSERT INTO t1 (a, b, d) VALUES (499999995, 10000000000000, 0.00005), (-49999999
 /* check */ SELECT a1.a / a1.b AS c0, a1.d / 3 AS c1, a1.a / 3 AS c2 FROM t1 a1;
 /* check */ SELECT a1.a AS c0 FROM t1 a1 WHERE a1.a / a1.b = 0;
 /* check */ SELECT CAST(a1.a / a1.b AS DECIMAL(34,12)) AS c0, ROUND(a1.d / 7, 7) AS c1 FROM t1 a1;
+/* check */ SELECT SUM(a1.d / 7) AS c0, AVG(a1.a / 3) AS c1, SUM(a1.a / a1.b) AS c2 FROM t1 a1;
