@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function/aggregation"
 	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/shopspring/decimal"
 )
 
@@ -84,10 +85,12 @@ func bound(unbounded bool, preceding, following sql.Expression) rangeBound {
 	return rangeBound{unbounded: unbounded, offset: preceding}
 }
 
+// MySQL's errors for RANGE offsets its ORDER BY cannot take:
+// ER_WINDOW_RANGE_FRAME_ORDER_TYPE, _TEMPORAL_TYPE and _NUMERIC_TYPE.
 var (
-	errRangeOrderType    = errors.New("Window '<unnamed window>' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type")
-	errRangeTemporalType = errors.New("Window '<unnamed window>' with RANGE frame has ORDER BY expression of datetime type. Only INTERVAL bound value allowed.")
-	errRangeNumericType  = errors.New("Window '<unnamed window>' with RANGE frame has ORDER BY expression of numeric type, INTERVAL bound value not allowed.")
+	errRangeOrderType    = mysql.NewSQLError(3587, mysql.SSUnknownSQLState, "Window '<unnamed window>' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type")
+	errRangeTemporalType = mysql.NewSQLError(3588, mysql.SSUnknownSQLState, "Window '<unnamed window>' with RANGE frame has ORDER BY expression of datetime type. Only INTERVAL bound value allowed.")
+	errRangeNumericType  = mysql.NewSQLError(3589, mysql.SSUnknownSQLState, "Window '<unnamed window>' with RANGE frame has ORDER BY expression of numeric type, INTERVAL bound value not allowed.")
 )
 
 // rangeComparer is how keys of type t compare with the bounds the
