@@ -1,6 +1,9 @@
 package sqlbackend
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // windowConn is a session in database w with table t (k, id, rate, amt):
 // two rows share id 31, two share rate 2.625 (equal DECIMALs read into
@@ -62,4 +65,39 @@ func TestWindowRankPeers(t *testing.T) {
 		NTILE(2) OVER (ORDER BY id, k), ROW_NUMBER() OVER (ORDER BY id, k) FROM t`, []string{
 		"[30 1 2 1 1]", "[31 3 1 1 2]", "[31 3 1 2 3]", "[32 1 2 2 4]",
 	})
+}
+
+// An explicit RANGE frame frames by value, as MySQL (and MariaDB, which
+// these answers come from) does: CURRENT ROW is the peer group, n
+// PRECEDING and FOLLOWING the keys within n in the sort's direction, a
+// NULL key's bounds its NULL peers. GMS answered over the whole partition.
+func TestWindowRangeFrames(t *testing.T) {
+	c := newHarness(t, t.TempDir()).connect()
+	c.mustExec("CREATE DATABASE r", "USE r", "CREATE TABLE t (i INT, dt DATE, d DECIMAL(6,2))",
+		`INSERT INTO t VALUES (1, '2024-01-01', 1.5), (2, '2024-01-01', 2), (4, '2024-01-02', NULL),
+			(8, '2024-01-04', 3.25), (16, NULL, 4), (32, NULL, 7)`)
+	wantQueryRows(t, c, `SELECT i,
+		SUM(i) OVER (ORDER BY dt RANGE CURRENT ROW),
+		SUM(i) OVER (ORDER BY d RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+		COUNT(*) OVER (ORDER BY d DESC RANGE BETWEEN 1 PRECEDING AND CURRENT ROW),
+		SUM(i) OVER (ORDER BY d RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING),
+		SUM(i) OVER (ORDER BY i RANGE BETWEEN 3 PRECEDING AND 1 PRECEDING),
+		SUM(i) OVER (ORDER BY dt, i RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+		SUM(i) OVER (ORDER BY dt RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND CURRENT ROW) FROM t`, []string{
+		"[1 3 3 2 56 <nil> 15 3]",
+		"[16 48 24 1 32 <nil> 63 48]",
+		"[2 3 3 1 56 1 14 3]",
+		"[32 48 32 1 <nil> <nil> 47 48]",
+		"[4 4 4 1 63 3 12 7]",
+		"[8 8 24 2 32 <nil> 8 8]",
+	})
+	for _, q := range []string{
+		"SELECT SUM(i) OVER (ORDER BY dt, i RANGE 1 PRECEDING) FROM t",
+		"SELECT SUM(i) OVER (ORDER BY dt RANGE 1 PRECEDING) FROM t",
+		"SELECT SUM(i) OVER (ORDER BY d RANGE INTERVAL 1 DAY PRECEDING) FROM t",
+	} {
+		if _, err := c.query(q); err == nil || !strings.Contains(strings.ToUpper(err.Error()), "RANGE") {
+			t.Errorf("%s: got %v, want MySQL's RANGE frame error", q, err)
+		}
+	}
 }

@@ -44,14 +44,17 @@ var semanticsTables = []string{
 	"INSERT INTO order_status VALUES (1, 'done'), (2, 'open'), (3, 'done'), (5, 'lost')",
 	"CREATE TABLE n (id INT NOT NULL, x INT NOT NULL)",
 	"INSERT INTO n VALUES (1, 5), (2, 0), (3, 1), (4, -7), (5, 9)",
-	// Quotients at the edges: a 5 in the fifth decimal (1/32), a quotient
-	// whose digits past the fourth are 4999999|5 (GMS rounds it to 11
-	// digits first), division by 0, BIGINT's ends, remainders of either
-	// sign and of DECIMALs.
+	// Quotients at the edges: a 5 in the fifth decimal (1/32, 1/20000,
+	// 5000/100000000), a quotient whose digits past the fourth are
+	// 4999999|5 (rounded once, 0.0000, where GMS rounded it to 11 digits
+	// first), division by 0, BIGINT's ends, remainders of either sign and
+	// of DECIMALs.
 	"CREATE TABLE dv (a BIGINT, b BIGINT, m DECIMAL(12,3), n DECIMAL(5,1))",
 	"INSERT INTO dv VALUES (499999995, 10000000000000, 10.005, 0.3), (-499999995, 10000000000000, -10.005, 0.3)," +
 		"(1, 32, 7.000, -2.5), (-1, 32, -7.000, 2.5), (7, 0, 0.001, 0.0), (-7, 2, 123456789.999, -0.1)," +
-		"(9223372036854775807, -1, NULL, 1.0), (-9223372036854775807, 2, 5.5, NULL), (NULL, 3, 1.000, 3.0), (0, -5, -0.001, 0.1)",
+		"(9223372036854775807, -1, NULL, 1.0), (-9223372036854775807, 2, 5.5, NULL), (NULL, 3, 1.000, 3.0), (0, -5, -0.001, 0.1)," +
+		"(1, 20000, 0.000, 0.5), (-1, 20000, 0.000, -0.5), (3, 160000, 0.000, 0.0), (9223372036854775807, 3, 0.000, 0.0)," +
+		"(-9223372036854775807, -7, 0.000, 0.0), (9223372036854775807, -9223372036854775807, 0.000, 0.0), (5000, 100000000, 0.000, 0.0)",
 	"CREATE TABLE mn (a BIGINT, b BIGINT)",
 	"INSERT INTO mn VALUES (-9223372036854775808, -1)",
 	// Strings of several bytes per character, combining marks, the last
@@ -192,6 +195,12 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), SUM(d) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING), COUNT(i) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
 	{query: "SELECT id, AVG(i) OVER (ORDER BY id ROWS BETWEEN 3 FOLLOWING AND 5 FOLLOWING), MIN(d) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING), MAX(s) OVER (PARTITION BY dt ORDER BY id ROWS 1 PRECEDING) FROM e ORDER BY id"},
 	{query: "SELECT id, SUM(i) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), COUNT(*) OVER (PARTITION BY dt ORDER BY id RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	// RANGE frames by value, as gmsfix frames them on GMS: peers for
+	// CURRENT ROW, offsets in the sort's direction, NULL keys framed by
+	// their NULL peers, keys at INT's ends.
+	{query: "SELECT id, SUM(b) OVER (ORDER BY i RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING), COUNT(*) OVER (ORDER BY i DESC RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), SUM(i) OVER (ORDER BY dt RANGE CURRENT ROW) FROM e ORDER BY id"},
+	{query: "SELECT id, MIN(i) OVER (ORDER BY d RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), COUNT(d) OVER (PARTITION BY dt ORDER BY d DESC RANGE BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING), MAX(s) OVER (ORDER BY dt, id RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM e ORDER BY id"},
+	{query: "SELECT id, SUM(x) OVER (ORDER BY x RANGE BETWEEN 5 PRECEDING AND 1 PRECEDING), AVG(x) OVER (ORDER BY x DESC RANGE BETWEEN 2 FOLLOWING AND 9 FOLLOWING) FROM n ORDER BY id"},
 	{query: "SELECT * FROM (SELECT id, s, RANK() OVER (PARTITION BY dt ORDER BY i DESC) AS r FROM e) AS x WHERE r <= 1 ORDER BY id"},
 	{query: "SELECT g, v, AVG(v) OVER (PARTITION BY g), AVG(w) OVER (PARTITION BY g) FROM r"},
 	{query: "SELECT dt, SUM(COUNT(*)) OVER (ORDER BY dt), RANK() OVER (ORDER BY COUNT(*) DESC), AVG(SUM(d)) OVER () FROM e GROUP BY dt ORDER BY dt"},

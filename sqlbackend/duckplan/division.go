@@ -3,6 +3,7 @@ package duckplan
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
@@ -53,25 +54,31 @@ func isColumnOrConstant(e sql.Expression) bool {
 	return false
 }
 
-// divide is / of integers as GMS v0.20.0 computes it (expression.Div.div
-// and Eval): the quotient rounded half away from zero to 11 decimals,
-// truncated to 9, then rounded half away from zero to 4, MySQL's scale of
-// an integer quotient (div_precision_increment); NULL when dividing by 0.
-// The rounding is done on magnitudes in HUGEINTs, the sign put back
-// after; the 11 digits of the first rounding fit with BIGINT operands.
-func (x *exprs) divide(e *expression.Div) (string, error) {
-	l, r, err := x.division("/", e.LeftChild, e.RightChild, classInt)
+// divide is / of signed integers l and r as gmsfix's exact division
+// (gmsfix.ExactDivision) and MySQL compute it: the exact quotient rounded
+// once, half away from zero, to scale (div_precision_increment, 4, for
+// integers); NULL when dividing by 0. The rounding is done on magnitudes
+// in HUGEINTs, as (|l|·10^scale + |r| // 2) // |r|, which rounds halves
+// up for odd and even |r| alike, and the sign put back after; a BIGINT
+// times 10^4 fits.
+func (x *exprs) divide(l, r sql.Expression, scale uint8) (string, error) {
+	ls, rs, err := x.division("/", l, r, classInt)
 	if err != nil {
 		return "", err
 	}
-	a := "(abs(CAST(" + l + " AS HUGEINT)) * CAST(100000000000 AS HUGEINT))"
-	b := "abs(CAST(" + r + " AS HUGEINT))"
-	rounded11 := "((" + a + " + " + b + " // 2) // " + b + ")"
-	truncated9 := "(" + rounded11 + " // 100)"
-	rounded4 := "((" + truncated9 + " + 50000) // 100000)"
-	sign := "(sign(CAST(" + l + " AS HUGEINT)) * sign(CAST(" + r + " AS HUGEINT)))"
-	return "(CAST(" + sign + " * " + rounded4 + " AS DECIMAL(38,0)) * CAST('0.0001' AS DECIMAL(4,4)))", nil
+	unit := "1" + strings.Repeat("0", int(scale))
+	a := "(abs(CAST(" + ls + " AS HUGEINT)) * CAST(" + unit + " AS HUGEINT))"
+	b := "abs(CAST(" + rs + " AS HUGEINT))"
+	rounded := "((" + a + " + " + b + " // 2) // " + b + ")"
+	sign := "(sign(CAST(" + ls + " AS HUGEINT)) * sign(CAST(" + rs + " AS HUGEINT)))"
+	ulp := "0." + strings.Repeat("0", int(scale)-1) + "1"
+	return fmt.Sprintf("(CAST(%s * %s AS DECIMAL(38,0)) * CAST('%s' AS DECIMAL(%d,%d)))", sign, rounded, ulp, scale, scale), nil
 }
+
+// errGMSDivision refuses GMS's own /, which gmsfix leaves only where
+// MySQL keeps its quotient unrounded (inside arithmetic) or over other
+// types than integers and DECIMALs.
+var errGMSDivision = errors.New("duckplan: / other than gmsfix's exact division is not translated")
 
 // intDivide is DIV of signed integers: BIGINT division truncating toward
 // zero, NULL when dividing by 0, in DuckDB as in GMS

@@ -57,6 +57,9 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 		// Its values, all of class c, convert to its type exactly.
 		return x.caseOf(cs, c)
 	}
+	if l, r, scale, ok := gmsfix.ExactDivision(e); ok {
+		return x.divide(l, r, scale)
+	}
 	switch e := e.(type) {
 	case *expression.Alias:
 		s, _, err := x.value(e.Child)
@@ -71,7 +74,7 @@ func (x *exprs) valueText(e sql.Expression, c class) (string, error) {
 	case *expression.Arithmetic:
 		return x.arithmetic(e)
 	case *expression.Div:
-		return x.divide(e)
+		return "", errGMSDivision
 	case *expression.IntDiv:
 		return x.intDivide(e)
 	case *expression.Mod:

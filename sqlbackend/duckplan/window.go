@@ -97,13 +97,20 @@ func (x *exprs) overClause(w *sql.WindowDefinition, framed bool) (string, error)
 		if err != nil {
 			return "", err
 		}
+		if framed && hasRangeOffset(w.Frame) {
+			// Offsets are added to the key in its own type in DuckDB, where
+			// INT's and BIGINT's ends overflow; gmsfix's sums are exact.
+			if _, c, err := x.value(w.OrderBy[0].Column); err == nil && c == classInt {
+				keys[0] = "CAST(" + keys[0] + " AS HUGEINT)"
+			}
+		}
 		for i, f := range w.OrderBy {
 			keys[i] += direction(f)
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(keys, ", "))
 	}
 	if framed {
-		frame, err := frameOf(w)
+		frame, err := x.frameOf(w)
 		if err != nil {
 			return "", err
 		}
@@ -144,10 +151,11 @@ func direction(f sql.SortField) string {
 
 // frameOf is the frame clause of w: MySQL's default (RANGE BETWEEN
 // UNBOUNDED PRECEDING AND CURRENT ROW with ORDER BY; none, the whole
-// partition, without), or w's own: a ROWS frame of constant offsets, or
-// the RANGE of the whole partition. Any other RANGE frame GMS v0.20.0
-// computes over the whole partition, unlike MySQL; it stays on GMS.
-func frameOf(w *sql.WindowDefinition) (string, error) {
+// partition, without), or w's own: a ROWS frame of constant offsets, or a
+// RANGE frame as gmsfix computes it on GMS, MySQL's, which DuckDB's is
+// too: of peers and unbounded ends over any keys, and of constant
+// offsets over one integer or DECIMAL key (INTERVAL offsets stay on GMS).
+func (x *exprs) frameOf(w *sql.WindowDefinition) (string, error) {
 	f := w.Frame
 	if f == nil {
 		if len(w.OrderBy) > 0 {
@@ -155,11 +163,12 @@ func frameOf(w *sql.WindowDefinition) (string, error) {
 		}
 		return "", nil
 	}
+	unit := "ROWS"
 	if strings.HasPrefix(f.String(), "RANGE") {
-		if f.UnboundedPreceding() && f.UnboundedFollowing() {
-			return "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING", nil
+		unit = "RANGE"
+		if err := x.rangeOffsetsTranslated(w); err != nil {
+			return "", err
 		}
-		return "", errors.New("duckplan: a RANGE frame other than the whole partition is not translated (GMS frames it otherwise than MySQL)")
 	}
 	start, err := bound(f.UnboundedPreceding(), "UNBOUNDED PRECEDING", f.StartCurrentRow(), f.StartNPreceding(), f.StartNFollowing())
 	if err != nil {
@@ -169,11 +178,39 @@ func frameOf(w *sql.WindowDefinition) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "ROWS BETWEEN " + start + " AND " + end, nil
+	return unit + " BETWEEN " + start + " AND " + end, nil
 }
 
-// bound is one end of a ROWS frame: unbounded, the current row, or a
-// constant number of rows before or after it.
+// hasRangeOffset reports whether f is a RANGE frame with an n PRECEDING
+// or FOLLOWING bound.
+func hasRangeOffset(f sql.WindowFrame) bool {
+	return f != nil && strings.HasPrefix(f.String(), "RANGE") &&
+		(f.StartNPreceding() != nil || f.StartNFollowing() != nil || f.EndNPreceding() != nil || f.EndNFollowing() != nil)
+}
+
+// rangeOffsetsTranslated refuses a RANGE frame with an offset unless it
+// orders by one integer or DECIMAL key, which DuckDB shifts by the offset
+// exactly as gmsfix does; MySQL refuses the other keys.
+func (x *exprs) rangeOffsetsTranslated(w *sql.WindowDefinition) error {
+	if !hasRangeOffset(w.Frame) {
+		return nil
+	}
+	if len(w.OrderBy) != 1 {
+		return errors.New("duckplan: a RANGE frame with an offset and other than one ORDER BY key is not translated")
+	}
+	_, c, err := x.value(w.OrderBy[0].Column)
+	if err != nil {
+		return err
+	}
+	if c != classInt && c != classDecimal {
+		return errors.New("duckplan: a RANGE frame with an offset over other than an integer or DECIMAL key is not translated")
+	}
+	return nil
+}
+
+// bound is one end of a frame: unbounded, the current row, or a
+// constant number of rows (ROWS) or of key values (RANGE) before or after
+// it.
 func bound(unbounded bool, unboundedText string, current bool, preceding, following sql.Expression) (string, error) {
 	switch {
 	case unbounded:

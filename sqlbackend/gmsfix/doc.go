@@ -13,7 +13,7 @@
 //     too, named windows and windows beside grouping, GROUP_CONCAT of
 //     several expressions, and decimal literals compared with a column;
 //   - in the analyzer: MySQL's result types and exact arithmetic (SUM,
-//     AVG, COALESCE and CASE, set operations, numeric comparisons,
+//     AVG, /, COALESCE and CASE, set operations, numeric comparisons,
 //     derived tables' columns; RegisterTypeRules and the type rule
 //     variables), the subqueries GMS unnests or evaluates wrongly
 //     (InsertSubqueryRules), join conditions its join reordering loses,
@@ -22,7 +22,7 @@
 //     among its own, in one order;
 //   - in join costing (RebuildCoster): the rebuilds of nested-loop joins;
 //   - in execution (ExecBuilder): window functions over no rows, their
-//     default frames and their peers.
+//     default frames and their peers, and RANGE frames.
 //
 // Two corrections are there for speed and follow lakesql's planner
 // rewrites switch (ConnectCrossJoins, RebuildCoster); the others change

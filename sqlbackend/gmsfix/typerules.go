@@ -21,6 +21,7 @@ var typeRulesOnce sync.Once
 func RegisterTypeRules() {
 	typeRulesOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
+			analyzer.Rule{Id: ruleExactDivision, Apply: divideExactly},
 			analyzer.Rule{Id: ruleFlowTypes, Apply: typeFlowFunctions},
 			analyzer.Rule{Id: ruleExactAvgs, Apply: typeExactAvgs},
 			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},

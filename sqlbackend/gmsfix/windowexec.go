@@ -23,6 +23,7 @@ import (
 //     when a frame searches the ORDER BY values (COUNT(*) OVER (ORDER BY
 //     x)); a window function adds a column to its block's rows and never
 //     a row (https://dev.mysql.com/doc/refman/8.0/en/window-functions-usage.html);
+//
 //   - with ORDER BY and no frame clause the frame is RANGE BETWEEN
 //     UNBOUNDED PRECEDING AND CURRENT ROW, which includes the current
 //     row's peers (https://dev.mysql.com/doc/refman/8.0/en/window-functions-frames.html);
@@ -30,15 +31,19 @@ import (
 //     FIRST/LAST_VALUE: running values that differ between peers), to
 //     the whole partition (MAX, BIT_*), or to a RANGE over the first
 //     ORDER BY key only (COUNT);
+//
 //   - SUM of a DOUBLE over a frame of only NULLs is 0 (aggregation.SumAgg),
 //     where every aggregate of no values is NULL
 //     (https://dev.mysql.com/doc/refman/8.0/en/aggregate-functions.html);
+//
 //   - RANK, DENSE_RANK and PERCENT_RANK find peers with Go's != on the
 //     values (aggregation.isNewOrderByValue), so equal DECIMALs (and
 //     times) read into different objects are not peers, and BLOBs panic.
 //
-// Everything else, the functions themselves and explicit frames, stays
-// GMS's.
+//   - explicit RANGE frames are rangeFramer's.
+//
+// Everything else, the functions themselves and explicit ROWS frames,
+// stays GMS's.
 type windowBuilder struct {
 	// exec is the builder windowBuilder overrides; it builds the children.
 	exec sql.NodeExecBuilder
@@ -142,7 +147,11 @@ func windowBlocks(w *plan.Window) ([]*aggregation.WindowPartitionIter, [][]int, 
 		if err != nil {
 			return nil, nil, err
 		}
-		agg := aggregation.NewAggregation(fn, framerFor(fn, def))
+		framer, err := framerFor(fn, def)
+		if err != nil {
+			return nil, nil, err
+		}
+		agg := aggregation.NewAggregation(fn, framer)
 		b, ok := index[id]
 		if !ok {
 			b = len(blocks)
@@ -186,25 +195,28 @@ func windowFunction(e sql.Expression) (sql.WindowFunction, *sql.WindowDefinition
 
 // framerFor is the framer of fn over def: the peer groups for the rank
 // functions, MySQL's default RANGE frame for an aggregate with ORDER BY
-// and no frame clause, and otherwise the function's own (the explicit
-// frame, or the whole partition: GMS's planbuilder gives a window without
-// ORDER BY the frame ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED
-// FOLLOWING).
-func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) sql.WindowFramer {
+// and no frame clause, rangeFramer for an explicit RANGE frame, and
+// otherwise the function's own (the explicit ROWS frame, or the whole
+// partition: GMS's planbuilder gives a window without ORDER BY the frame
+// ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING).
+func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) (sql.WindowFramer, error) {
 	orderBy := def.OrderBy.ToExpressions()
 	switch fn.(type) {
 	case *aggregation.Rank, *aggregation.DenseRank, *aggregation.PercentRank:
-		return &peersFramer{orderBy: orderBy, peersOnly: true}
+		return &peersFramer{peerCursor: peerCursor{orderBy: orderBy}, peersOnly: true}, nil
 	case *aggregation.RowNumber, *aggregation.Lag, *aggregation.Lead:
-		return fn.DefaultFramer()
+		return fn.DefaultFramer(), nil
 	case *aggregation.NTile:
 		// NTILE counts rows; GMS's PeerGroupFramer would only compare them.
-		return aggregation.NewPartitionFramer()
+		return aggregation.NewPartitionFramer(), nil
 	}
-	if def.Frame == nil && len(orderBy) > 0 {
-		return &peersFramer{orderBy: orderBy}
+	switch {
+	case def.Frame == nil && len(orderBy) > 0:
+		return &peersFramer{peerCursor: peerCursor{orderBy: orderBy}}, nil
+	case isRangeFrame(def.Frame):
+		return newRangeFramer(def)
 	}
-	return fn.DefaultFramer()
+	return fn.DefaultFramer(), nil
 }
 
 // peersFramer frames each row of a sorted partition by its peers, the
@@ -213,45 +225,20 @@ func framerFor(fn sql.WindowFunction, def *sql.WindowDefinition) sql.WindowFrame
 // row through the current row's last peer, or with peersOnly the peer
 // group alone (which RANK and DENSE_RANK number).
 type peersFramer struct {
-	orderBy   []sql.Expression
+	peerCursor
 	peersOnly bool
-
-	set                bool
-	partStart, partEnd int
-	// idx is the next row; [peerStart, peerEnd) the peer group of the
-	// last one.
-	idx, peerStart, peerEnd int
 }
 
 var _ sql.WindowFramer = (*peersFramer)(nil)
 
 func (f *peersFramer) NewFramer(p sql.WindowInterval) (sql.WindowFramer, error) {
-	return &peersFramer{
-		orderBy: f.orderBy, peersOnly: f.peersOnly, set: true,
-		partStart: p.Start, partEnd: p.End,
-		idx: p.Start, peerStart: p.Start, peerEnd: p.Start,
-	}, nil
+	return &peersFramer{peerCursor: f.peerCursor.at(p), peersOnly: f.peersOnly}, nil
 }
 
 func (f *peersFramer) Next(ctx *sql.Context, buf sql.WindowBuffer) (sql.WindowInterval, error) {
-	if !f.set || f.idx >= f.partEnd {
-		return sql.WindowInterval{}, io.EOF
+	if err := f.next(ctx, buf); err != nil {
+		return sql.WindowInterval{}, err
 	}
-	if f.idx >= f.peerEnd {
-		end := f.idx + 1
-		for end < f.partEnd {
-			same, err := windowPeers(ctx, f.orderBy, buf[f.idx], buf[end])
-			if err != nil {
-				return sql.WindowInterval{}, err
-			}
-			if !same {
-				break
-			}
-			end++
-		}
-		f.peerStart, f.peerEnd = f.idx, end
-	}
-	f.idx++
 	return f.Interval()
 }
 
@@ -269,6 +256,47 @@ func (f *peersFramer) Interval() (sql.WindowInterval, error) {
 		return sql.WindowInterval{}, aggregation.ErrPartitionNotSet
 	}
 	return sql.WindowInterval{Start: f.FirstIdx(), End: f.peerEnd}, nil
+}
+
+// peerCursor walks the rows of a sorted partition in order, keeping the
+// peer group of the row it is at: the rows equal to it on every ORDER BY
+// expression (NULLs equal).
+type peerCursor struct {
+	orderBy []sql.Expression
+
+	set                bool
+	partStart, partEnd int
+	// idx is the next row; [peerStart, peerEnd) the peer group of the
+	// last one.
+	idx, peerStart, peerEnd int
+}
+
+// at is the cursor before the first row of partition p.
+func (c peerCursor) at(p sql.WindowInterval) peerCursor {
+	return peerCursor{orderBy: c.orderBy, set: true, partStart: p.Start, partEnd: p.End,
+		idx: p.Start, peerStart: p.Start, peerEnd: p.Start}
+}
+
+// next moves to the next row, io.EOF past the partition's last.
+func (c *peerCursor) next(ctx *sql.Context, buf sql.WindowBuffer) error {
+	if !c.set || c.idx >= c.partEnd {
+		return io.EOF
+	}
+	if c.idx >= c.peerEnd {
+		end := c.idx + 1
+		for ; end < c.partEnd; end++ {
+			same, err := windowPeers(ctx, c.orderBy, buf[c.idx], buf[end])
+			if err != nil {
+				return err
+			}
+			if !same {
+				break
+			}
+		}
+		c.peerStart, c.peerEnd = c.idx, end
+	}
+	c.idx++
+	return nil
 }
 
 // windowPeers reports whether rows a and b are equal on every
