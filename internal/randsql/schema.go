@@ -128,6 +128,7 @@ var columnKinds = []Column{
 	{Name: "note", Type: Type{Kind: KindVarChar, Length: 16}, values: noteDomain},
 	{Name: "dt", Type: Type{Kind: KindDate}, values: dateDomain},
 	{Name: "ts", Type: Type{Kind: KindDateTime}, values: datetimeDomain},
+	{Name: "code", Type: Type{Kind: KindVarChar, Length: 4, Fixed: true}, values: codeDomain},
 }
 
 // partitionKinds are the columns a table may be partitioned by: a DATE, a

@@ -17,12 +17,15 @@ const (
 	KindDateTime
 )
 
-// Type is a column type: a Kind plus DECIMAL's precision and scale and
-// VARCHAR's length.
+// Type is a column type: a Kind plus DECIMAL's precision and scale,
+// VARCHAR's length, and Fixed for a string column declared CHAR, whose
+// values compare as VARCHAR's do (the domains hold no trailing spaces,
+// which MySQL strips from CHAR).
 type Type struct {
 	Kind             Kind
 	Precision, Scale int
 	Length           int
+	Fixed            bool
 }
 
 // SQL is the type's spelling in CREATE TABLE, the same on both engines.
@@ -37,6 +40,9 @@ func (t Type) SQL() string {
 	case KindDouble:
 		return "DOUBLE"
 	case KindVarChar:
+		if t.Fixed {
+			return fmt.Sprintf("CHAR(%d)", t.Length)
+		}
 		return fmt.Sprintf("VARCHAR(%d)", t.Length)
 	case KindDate:
 		return "DATE"

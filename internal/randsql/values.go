@@ -25,6 +25,7 @@ var (
 	tagDomain    = pick("", "a", "ab", "abc", "b", "ba", "x1", "x10", "x2", "z")
 	regionDomain = pick("apac", "eu", "latam", "us")
 	dayDomain    = pick("2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05")
+	codeDomain   = pick("", "a", "a1", "b", "zz", "zzzz")
 	dateDomain   = pick("2023-12-31", "2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05", "2024-02-29")
 )
 

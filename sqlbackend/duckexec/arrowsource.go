@@ -148,7 +148,7 @@ func appenderOf(t spec.DataType) appendFunc {
 		return appendAs(func(b *array.Date32Builder, v spec.DateValue) error { b.Append(arrow.Date32(v)); return nil })
 	case spec.Decimal:
 		return appendAs(func(b *array.Decimal128Builder, v spec.DecimalValue) error { return appendDecimal(b, t.Scale, v) })
-	case spec.Timestamp:
+	case spec.Timestamp, spec.TimestampLTZ:
 		return appendAs(appendTimestamp)
 	}
 	return func(array.Builder, any) error { return fmt.Errorf("%w: column type %v", ErrUnsupported, t) }
@@ -174,8 +174,9 @@ func appendDecimal(b *array.Decimal128Builder, scale int, v spec.DecimalValue) e
 	return nil
 }
 
-// appendTimestamp appends microseconds since the epoch; a finer value
-// cannot come from a TIMESTAMP(p≤6) column and is refused.
+// appendTimestamp appends microseconds since the epoch (for a
+// TIMESTAMP_LTZ, of its UTC wall clock); a finer value cannot come from a
+// TIMESTAMP(p≤6) column and is refused.
 func appendTimestamp(b *array.TimestampBuilder, v spec.TimestampValue) error {
 	if v.NanoOfMilli%1000 != 0 {
 		return fmt.Errorf("timestamp %s is finer than microseconds", v.Format(9))

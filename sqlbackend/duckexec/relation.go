@@ -26,8 +26,9 @@ type columnType struct {
 }
 
 // typeOf maps the Paimon types the executor supports; any other wraps
-// ErrUnsupported. TIMESTAMP_LTZ is left out (its wall clock depends on a
-// session zone), as are timestamps finer than DuckDB's microseconds.
+// ErrUnsupported. TIMESTAMP_LTZ is a TIMESTAMP holding the instant's UTC
+// wall clock, which is how lakesql shows it (planner/sqltypes); timestamps
+// finer than DuckDB's microseconds are left out.
 func typeOf(t spec.DataType) (columnType, error) {
 	switch t.Root {
 	case spec.Boolean:
@@ -55,7 +56,7 @@ func typeOf(t spec.DataType) (columnType, error) {
 			return columnType{fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale),
 				&arrow.Decimal128Type{Precision: int32(t.Precision), Scale: int32(t.Scale)}}, nil
 		}
-	case spec.Timestamp:
+	case spec.Timestamp, spec.TimestampLTZ:
 		if t.Precision <= 6 {
 			return columnType{"TIMESTAMP", &arrow.TimestampType{Unit: arrow.Microsecond}}, nil
 		}
@@ -165,12 +166,25 @@ func (r *relation) filesSQL(files []duckplan.File, dropDeleted bool) string {
 		join = fmt.Sprintf(" ANTI JOIN %s ON %s = %s AND %s = %s", duckplan.QuoteIdent(r.deleted),
 			fileColumn, deletedFileColumn, rowNumberColumn, deletedRowColumn)
 	}
-	s := r.selectSQL(func(i int) string { return duckplan.QuoteIdent(r.source.Columns[i].FileName) }) +
+	s := r.selectSQL(func(i int) string { return fileColumnSQL(r.source.Columns[i]) }) +
 		" FROM read_parquet([" + strings.Join(paths, ", ") + "], " + options + ")" + join
 	if r.source.FileFilter != "" {
 		s += " WHERE " + r.source.FileFilter
 	}
 	return s
+}
+
+// fileColumnSQL reads column c of the files. Paimon marks a TIMESTAMP_LTZ
+// column adjusted to UTC, which DuckDB reads as a TIMESTAMPTZ, whose cast
+// to TIMESTAMP takes the wall clock of DuckDB's TimeZone setting (the
+// machine's zone by default): the UTC wall clock is taken from the
+// instant's microseconds instead.
+func fileColumnSQL(c duckplan.Column) string {
+	name := duckplan.QuoteIdent(c.FileName)
+	if c.Type.Root == spec.TimestampLTZ {
+		return "make_timestamp(epoch_us(" + name + "))"
+	}
+	return name
 }
 
 // leadingWith matches a query that starts with its own WITH clause.

@@ -71,6 +71,18 @@ var semanticsTables = []string{
 	"CREATE TABLE dd (id INT, d DATE, t DATETIME(6))",
 	"INSERT INTO dd VALUES (1, '0001-01-01', '0999-12-31 23:59:59.999999'), (2, '9999-12-31', '1000-01-01 00:00:00')," +
 		"(3, '2024-02-29', '2024-02-29 13:05:09.5'), (4, NULL, NULL)",
+	// CHAR with trailing and leading spaces (GMS keeps them, NO PAD), and
+	// DATETIMEs of each precision at the ends of MySQL's years, around the
+	// epoch by a microsecond, and in a daylight saving gap (DATETIME has no
+	// zone).
+	"CREATE TABLE tc (id INT, c CHAR(5), t0 DATETIME, t3 DATETIME(3), t6 DATETIME(6))",
+	"INSERT INTO tc VALUES (1, 'a', '0001-01-01 00:00:00', '0001-01-01 00:00:00.001', '0001-01-01 00:00:00.000001')," +
+		"(2, 'a  ', '9999-12-31 23:59:59', '9999-12-31 23:59:59.999', '9999-12-31 23:59:59.999999')," +
+		"(3, '', '1969-12-31 23:59:59', '1969-12-31 23:59:59.999', '1969-12-31 23:59:59.999999')," +
+		"(4, ' a', '1970-01-01 00:00:00', '1970-01-01 00:00:00.000', '1970-01-01 00:00:00.000001')," +
+		"(5, NULL, NULL, NULL, NULL)," +
+		"(6, 'é z', '2024-03-10 02:30:00', '2024-03-10 02:30:00.5', '2024-03-10 02:30:00.5')," +
+		"(7, 'a', '1970-01-01 00:00:00', '1969-12-31 23:59:59.999', '1970-01-01 00:00:00')",
 	// Groups whose averages end in a 5 one digit past the result's scale
 	// (1/32 = 0.03125), either sign, and ones that never end (2/3).
 	"CREATE TABLE r (g INT, v INT, w DECIMAL(5,1))",
@@ -111,6 +123,22 @@ var semanticsCases = []semanticsCase{
 	{query: "SELECT dt, COUNT(DISTINCT user_id) FROM pay GROUP BY dt"},
 	{query: "SELECT user_id, SUM(amount) FROM pay WHERE dt = '2024-01-01' GROUP BY user_id ORDER BY SUM(amount) DESC LIMIT 10"},
 	{query: "SELECT o.state, COUNT(*), SUM(p.amount) FROM pay p JOIN order_status o ON o.pay_id = p.pay_id WHERE p.dt = '2024-01-01' GROUP BY o.state"},
+	// CHAR compares, groups and orders as stored; DATETIMEs of each
+	// precision at their edges.
+	{query: "SELECT id, c, LENGTH(c), CHAR_LENGTH(c), CONCAT('<', c, '>') FROM tc"},
+	{query: "SELECT id FROM tc WHERE c = 'a'"},
+	{query: "SELECT id FROM tc WHERE c = 'a  ' OR c < ' b' OR c > 'é'"},
+	{query: "SELECT c, COUNT(*), MIN(t6), MAX(t0) FROM tc GROUP BY c"},
+	{query: "SELECT id, c FROM tc ORDER BY c DESC, id"},
+	{query: "SELECT MIN(c), MAX(c), MIN(t0), MAX(t0), MIN(t3), MAX(t3), MIN(t6), MAX(t6) FROM tc"},
+	{query: "SELECT id FROM tc WHERE t6 >= '1969-12-31 23:59:59.999999' AND t6 < '1970-01-01 00:00:00.000001'"},
+	{query: "SELECT id FROM tc WHERE t0 = '9999-12-31 23:59:59' OR t3 < '0001-01-01 00:00:00.002' OR t6 = '2024-03-10 02:30:00.500000'"},
+	{query: "SELECT id, DATE(t6), YEAR(t0), MONTH(t3), DAY(t6), DATE(t3), DATE_FORMAT(t6, '%Y-%m-%d %H:%i:%s') FROM tc"},
+	{query: "SELECT t0, COUNT(*) FROM tc GROUP BY t0"},
+	{query: "SELECT t3, COUNT(*), MAX(t6), MIN(DATE(t6)) FROM tc GROUP BY t3"},
+	{query: "SELECT id FROM tc WHERE t3 = t6 OR t0 > t3"},
+	{query: "SELECT id, t6 FROM tc ORDER BY t6 DESC, id LIMIT 4"},
+	{query: "SELECT id, t3 FROM tc WHERE DATE(t6) = '1969-12-31' ORDER BY t3, id"},
 	// Integer arithmetic is BIGINT's; BIGINT overflow fails.
 	{query: "SELECT id, i + 1, i - 1, i * 2, -i, tiny + tiny, -tiny FROM e"},
 	{query: "SELECT id, b + 1 FROM e", duckErr: true},
@@ -250,7 +278,7 @@ var semanticsCases = []semanticsCase{
 // translated, through DuckDB over the same rows, and compares the values
 // as MySQL's wire would send them.
 func TestSemantics(t *testing.T) {
-	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp", "dd")
+	h, db := semanticsEngines(t, "e", "o", "pay", "order_status", "r", "n", "dv", "mn", "st", "sp", "dd", "tc")
 	for _, c := range semanticsCases {
 		t.Run(c.query, func(t *testing.T) {
 			n, err := h.Plan(c.query)
@@ -352,7 +380,7 @@ func duckType(t *testing.T, typ sql.Type) string {
 	case sqltypes.Decimal:
 		d := typ.(sql.DecimalType)
 		return fmt.Sprintf("DECIMAL(%d,%d)", d.Precision(), d.Scale())
-	case sqltypes.VarChar, sqltypes.Text:
+	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
 		return "VARCHAR"
 	case sqltypes.Date:
 		return "DATE"

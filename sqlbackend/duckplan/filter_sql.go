@@ -247,12 +247,20 @@ func renderTime(t spec.DataType, v spec.TimeValue) (string, bool) {
 	return "TIME '" + ts.Format("15:04:05.000") + "'", true
 }
 
-// renderTimestamp renders a TIMESTAMP(p≤6) literal; TIMESTAMP WITH LOCAL
-// TIME ZONE depends on a session zone and finer precisions on DuckDB's
-// nanosecond type, so both are refused.
+// renderTimestamp renders a TIMESTAMP(p≤6) literal, and a
+// TIMESTAMP_LTZ(p≤6) one as the instant with an explicit UTC offset: the
+// files' column is then a TIMESTAMPTZ, and instants compare without
+// DuckDB's TimeZone. Finer precisions would need DuckDB's nanosecond
+// type, so they are refused.
 func renderTimestamp(t spec.DataType, v spec.TimestampValue) (string, bool) {
-	if t.Root != spec.Timestamp || t.Precision > 6 || v.NanoOfMilli%1000 != 0 || !renderableYear(v.Time()) {
+	if t.Precision > 6 || v.NanoOfMilli%1000 != 0 || !renderableYear(v.Time()) {
 		return "", false
 	}
-	return "TIMESTAMP '" + v.Format(6) + "'", true
+	switch t.Root {
+	case spec.Timestamp:
+		return "TIMESTAMP '" + v.Format(6) + "'", true
+	case spec.TimestampLTZ:
+		return "TIMESTAMPTZ '" + v.Format(6) + "+00'", true
+	}
+	return "", false
 }

@@ -40,8 +40,10 @@ const maxDuckDecimal = 38
 // classOf is the class of GMS type t, or why t is not translated. Strings
 // must compare as DuckDB's VARCHAR does, by bytes and with trailing
 // spaces significant: utf8mb4_0900_bin, lakesql's collation of every
-// string column. CHAR and BINARY are padded, and TIMESTAMP depends on the
-// session's time zone: they stay on GMS.
+// string column, under which GMS compares CHAR as it does VARCHAR (NO
+// PAD, the stored value as it is). BINARY is padded with NULs, and
+// TIMESTAMP depends on the session's time zone: they stay on GMS (lakesql
+// shows Paimon's TIMESTAMP_LTZ as a DATETIME).
 func classOf(t sql.Type) (class, error) {
 	switch t.Type() {
 	case sqltypes.Null:
@@ -56,7 +58,7 @@ func classOf(t sql.Type) (class, error) {
 		return classDouble, nil
 	case sqltypes.Float32:
 		return classFloat, nil
-	case sqltypes.VarChar, sqltypes.Text:
+	case sqltypes.Char, sqltypes.VarChar, sqltypes.Text:
 		if c := collationOf(t); c != sql.Collation_utf8mb4_0900_bin {
 			return 0, fmt.Errorf("duckplan: strings of collation %s are not translated", c)
 		}
