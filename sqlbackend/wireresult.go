@@ -64,8 +64,10 @@ func wireResultRule(build sql.NodeExecBuilder) analyzer.Rule {
 //     copies the text. Only types whose column metadata the handler
 //     derives from Type() alone qualify (no collation, not unsigned,
 //     DECIMAL or DATETIME).
-//   - DECIMAL columns of nonzero scale keep their type minus "defines a
-//     column", and their values are rounded here to the scale. Every
+//   - DECIMAL columns of nonzero scale whose type is a table column's
+//     keep their type minus "defines a column", and their values are
+//     rounded here to the scale (other DECIMAL types GMS formats at each
+//     value's own scale, and are left alone). Every
 //     column type of a table's DECIMAL column defines a column, and GMS
 //     v0.20.0 formats such a value at the column's scale, parses that
 //     text back (DecimalType_.ConvertToNullDecimal compares the value's
@@ -100,7 +102,7 @@ func newWireResult(n sql.Node, build sql.NodeExecBuilder) (*wireResult, bool) {
 	for i, c := range schema {
 		switch t := c.Type.(type) {
 		case types.DecimalType_:
-			if t.Scale() > 0 {
+			if t.Scale() > 0 && definesColumn(t) {
 				w.decimals = append(w.decimals, column{i, t})
 				schema[i].Type = types.MustCreateDecimalType(t.Precision(), t.Scale())
 			}
@@ -212,6 +214,15 @@ func (t encodedType) SQL(ctx *sql.Context, dest []byte, v any) (sqltypes.Value, 
 		return sqltypes.MakeTrusted(e.Type(), append(dest, e.Raw()...)), nil
 	}
 	return t.columnType.SQL(ctx, dest, v)
+}
+
+// definesColumn reports whether t is the type of a table's DECIMAL
+// column, whose values GMS formats at t's scale; any other DECIMAL type
+// (ROUND's, a division's) formats a value at the value's own scale, which
+// rounding to t's would change. GMS does not export the flag: a column
+// type formats 1 with t's scale of zeros.
+func definesColumn(t types.DecimalType_) bool {
+	return t.DecimalValueStringFixed(decimal.New(1, 0)) != "1"
 }
 
 // roundDecimal is v, a value of a DECIMAL column of type t, as a decimal

@@ -41,6 +41,9 @@ func TestWireResultSendsWhatGMSSends(t *testing.T) {
 		"SELECT id, CAST(n AS DECIMAL(12,4)), DATE_ADD(dt, INTERVAL 1 DAY) FROM t",
 		"SELECT COUNT(*), SUM(w) FROM t",
 		"SELECT CAST(id AS UNSIGNED), CAST(n AS UNSIGNED) + 1, u, -n FROM t",
+		// Expression DECIMALs GMS formats at the value's own scale, not
+		// the type's.
+		"SELECT ROUND(d / 7, 7), d / 3, ROUND(d, 1) FROM t",
 	} {
 		plain, plainRows := wireValues(t, c, q, false)
 		wired, wiredRows := wireValues(t, c, q, true)
