@@ -3,6 +3,7 @@ package gmsfix
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
@@ -17,6 +18,9 @@ const ruleDecimalCasts analyzer.RuleId = 10_308
 
 // erOutOfRange is MySQL's ER_WARN_DATA_OUT_OF_RANGE.
 const erOutOfRange = 1264
+
+// erTruncatedWrongValue is MySQL's ER_TRUNCATED_WRONG_VALUE.
+const erTruncatedWrongValue = 1292
 
 // castDecimalsAsMySQL puts decimalCast in place of every CAST to a
 // DECIMAL with a precision (CAST(x AS DECIMAL(M)) and DECIMAL(M,D)).
@@ -131,8 +135,9 @@ func (x *decimalCast) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 	return extreme, nil
 }
 
-// exact is v as an unbounded decimal: numbers as they are, anything else
-// (strings, binary) as GMS's CAST to its internal DECIMAL converts it.
+// exact is v as an unbounded decimal: numbers as they are, strings by
+// their numeric prefix, anything else (binary) as GMS's CAST to its
+// internal DECIMAL converts it.
 func (x *decimalCast) exact(ctx *sql.Context, v any) (*decimal.Decimal, error) {
 	var d decimal.Decimal
 	switch n := v.(type) {
@@ -144,6 +149,8 @@ func (x *decimalCast) exact(ctx *sql.Context, v any) (*decimal.Decimal, error) {
 		d = decimal.NewFromFloat32(n)
 	case int8, int16, int32, int64, int, uint8, uint16, uint32, uint64, uint:
 		d = decimal.RequireFromString(fmt.Sprint(n))
+	case string:
+		d = decimalPrefix(ctx, n)
 	default:
 		out, err := expression.NewConvert(expression.NewLiteral(v, x.conv.Child.Type()), expression.ConvertToDecimal).Eval(ctx, nil)
 		if err != nil || out == nil {
@@ -152,4 +159,20 @@ func (x *decimalCast) exact(ctx *sql.Context, v any) (*decimal.Decimal, error) {
 		d = out.(decimal.Decimal)
 	}
 	return &d, nil
+}
+
+// decimalPrefix is s as MySQL converts a string to a DECIMAL: the number
+// it starts with (0 for none), with warning 1292 when anything but
+// spaces follows or there is no number. GMS gave 0 for ' 12abc', where
+// MySQL gives 12.
+func decimalPrefix(ctx *sql.Context, s string) decimal.Decimal {
+	prefix := numericPrefixText(s)
+	d, err := decimal.NewFromString(prefix)
+	if err != nil || prefix != strings.TrimSpace(s) {
+		ctx.Warn(erTruncatedWrongValue, "Truncated incorrect DECIMAL value: '%s'", s)
+	}
+	if err != nil {
+		return decimal.Zero
+	}
+	return d
 }
