@@ -78,7 +78,7 @@ func (x *decimalExtreme) IsNullable() bool           { return x.fn.IsNullable() 
 func (x *decimalExtreme) Type() sql.Type             { return x.typ }
 func (x *decimalExtreme) Children() []sql.Expression { return x.fn.Children() }
 func (x *decimalExtreme) String() string             { return x.fn.String() }
-func (x *decimalExtreme) DebugString() string        { return x.fn.String() }
+func (x *decimalExtreme) DebugString() string        { return sql.DebugString(x.fn) }
 
 // CollationCoercibility implements sql.CollationCoercible as a number's.
 func (x *decimalExtreme) CollationCoercibility(*sql.Context) (sql.CollationID, byte) {
