@@ -227,6 +227,13 @@ func convertForIn(ctx *sql.Context, typ sql.Type, v any) (any, bool) {
 
 // numericPrefix is the number s starts with, 0 if none.
 func numericPrefix(s string) float64 {
+	f, _ := strconv.ParseFloat(numericPrefixText(s), 64)
+	return f
+}
+
+// numericPrefixText is the text of the number s starts with after its
+// leading spaces, "" if none.
+func numericPrefixText(s string) string {
 	s = strings.TrimLeft(s, " \t\r\n")
 	digits := func(i int) int {
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -244,7 +251,7 @@ func numericPrefix(s string) float64 {
 		end = digits(end + 1)
 	}
 	if end-mantissa < 1 || s[mantissa:end] == "." {
-		return 0
+		return ""
 	}
 	if end < len(s) && (s[end] == 'e' || s[end] == 'E') {
 		exp := end + 1
@@ -255,8 +262,7 @@ func numericPrefix(s string) float64 {
 			end = after
 		}
 	}
-	f, _ := strconv.ParseFloat(s[:end], 64)
-	return f
+	return s[:end]
 }
 
 // contains reports whether a value equals x, which is of type typ.

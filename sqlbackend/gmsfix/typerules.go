@@ -27,6 +27,8 @@ func RegisterTypeRules() {
 			analyzer.Rule{Id: ruleSetOpTypes, Apply: typeSetOps},
 			analyzer.Rule{Id: ruleNumericComparisons, Apply: compareNumbersAsMySQL},
 			analyzer.Rule{Id: ruleTemporalText, Apply: textOfTemporals},
+			analyzer.Rule{Id: ruleDecimalCasts, Apply: castDecimalsAsMySQL},
+			analyzer.Rule{Id: ruleDecimalExtremes, Apply: compareDecimalExtremes},
 		)
 	})
 }
