@@ -83,3 +83,30 @@ func TestNotExistsStaysHashOrLookupJoin(t *testing.T) {
 		}
 	}
 }
+
+// A NOT EXISTS beside an EXISTS is a left join under a semi join. GMS's
+// join reordering put the semi join below the left join and dropped the
+// IS NULL filter that made the left join an anti join, returning the
+// rows the NOT EXISTS excludes.
+func TestNotExistsBesideExistsKeepsItsFilter(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (tag VARCHAR(8), rate VARCHAR(8))",
+		"CREATE TABLE u (tag VARCHAR(8))",
+		"INSERT INTO t VALUES ('ab', 'x'), ('cd', 'y'), (NULL, 'z'), ('ef', NULL)",
+		"INSERT INTO u VALUES ('ab'), (NULL)")
+	for q, want := range map[string]string{
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag = 'ab'":          "",
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag IN ('ab', 'cd')": "[cd]",
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM t a2 WHERE a2.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag = 'ab'":      "",
+		"SELECT a1.rate FROM t a1 WHERE EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag)":                           "[y] [z]",
+	} {
+		for _, mode := range []string{"ON", "OFF"} {
+			c.mustExec("SET lakesql_planner_rewrites = " + mode)
+			if got := strings.Join(sortedLines(c.mustQuery(q)), " "); got != want {
+				t.Errorf("rewrites %s: %s:\n got %s\nwant %s", mode, q, got, want)
+			}
+		}
+	}
+}
