@@ -38,8 +38,9 @@ const (
 // anti join, `L LEFT JOIN R ON cond WHERE <R column> IS NULL`, projected to
 // L's columns: a plain left join counts a NULL condition as no match, and
 // GMS plans it as a hash or lookup join on an equality condition, as
-// before. A condition with no equality keeps its anti join, correct
-// through the wrapped condition, as the nested loop it was.
+// before. A condition with no equality, or an anti join inside a larger
+// join tree (beside an EXISTS or another NOT EXISTS), keeps its anti
+// join, correct through the wrapped condition, as the nested loop it was.
 // Upstream later gave NOT EXISTS a join type of its own
 // (go-mysql-server PRs 3135, 3362).
 
