@@ -26,7 +26,7 @@ func notExistsTables(t *testing.T) *conn {
 // unlike NOT IN. GMS's anti join dropped them, in both modes.
 func TestNotExistsKeepsRowsWithNullCorrelation(t *testing.T) {
 	c := notExistsTables(t)
-	for q, want := range map[string]string{
+	wantRowsInBothModes(t, c, map[string]string{
 		// outer NULLs (p 3, 6)
 		"SELECT p.id FROM p WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.id = p.oid)": "[3] [4] [6]",
 		// inner NULLs (o 20) and outer NULLs (p 4, 6)
@@ -39,14 +39,7 @@ func TestNotExistsKeepsRowsWithNullCorrelation(t *testing.T) {
 		"SELECT p.id FROM p WHERE EXISTS (SELECT 1 FROM o WHERE o.id = p.oid AND NOT EXISTS (SELECT 1 FROM q WHERE q.k = o.cust))": "[2]",
 		// two of them
 		"SELECT p.id FROM p WHERE NOT EXISTS (SELECT 1 FROM o WHERE o.cust = p.cust) AND NOT EXISTS (SELECT 1 FROM q WHERE q.v = p.cust)": "[4] [6]",
-	} {
-		for _, mode := range []string{"ON", "OFF"} {
-			c.mustExec("SET lakesql_planner_rewrites = " + mode)
-			if got := strings.Join(sortedLines(c.mustQuery(q)), " "); got != want {
-				t.Errorf("rewrites %s: %s:\n got %s\nwant %s", mode, q, got, want)
-			}
-		}
-	}
+	})
 }
 
 // NOT EXISTS with an equality correlation stays a hash or lookup join
@@ -80,6 +73,40 @@ func TestNotExistsStaysHashOrLookupJoin(t *testing.T) {
 		}
 		if got := strings.Join(format(c.mustQuery(q)), " "); got != want {
 			t.Errorf("%s: got %s, want %s", q, got, want)
+		}
+	}
+}
+
+// A NOT EXISTS beside an EXISTS is a left join under a semi join. GMS's
+// join reordering put the semi join below the left join and dropped the
+// IS NULL filter that made the left join an anti join, returning the
+// rows the NOT EXISTS excludes.
+func TestNotExistsBesideExistsKeepsItsFilter(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (tag VARCHAR(8), rate VARCHAR(8))",
+		"CREATE TABLE u (tag VARCHAR(8))",
+		"INSERT INTO t VALUES ('ab', 'x'), ('cd', 'y'), (NULL, 'z'), ('ef', NULL)",
+		"INSERT INTO u VALUES ('ab'), (NULL)")
+	wantRowsInBothModes(t, c, map[string]string{
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag = 'ab'":          "",
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag IN ('ab', 'cd')": "[cd]",
+		"SELECT a1.tag FROM t a1 WHERE NOT EXISTS (SELECT 1 FROM t a2 WHERE a2.tag = a1.tag) AND EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND a1.tag = 'ab'":      "",
+		"SELECT a1.rate FROM t a1 WHERE EXISTS (SELECT 1 FROM t a3 WHERE a3.rate = a1.rate) AND NOT EXISTS (SELECT 1 FROM u WHERE u.tag = a1.tag)":                           "[y] [z]",
+	})
+}
+
+// wantRowsInBothModes checks each query's sorted rows, with the planner
+// rewrites on and off.
+func wantRowsInBothModes(t *testing.T, c *conn, wants map[string]string) {
+	t.Helper()
+	for q, want := range wants {
+		for _, mode := range []string{"ON", "OFF"} {
+			c.mustExec("SET lakesql_planner_rewrites = " + mode)
+			if got := strings.Join(sortedLines(c.mustQuery(q)), " "); got != want {
+				t.Errorf("rewrites %s: %s:\n got %s\nwant %s", mode, q, got, want)
+			}
 		}
 	}
 }

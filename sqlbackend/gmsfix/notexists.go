@@ -38,8 +38,9 @@ const (
 // anti join, `L LEFT JOIN R ON cond WHERE <R column> IS NULL`, projected to
 // L's columns: a plain left join counts a NULL condition as no match, and
 // GMS plans it as a hash or lookup join on an equality condition, as
-// before. A condition with no equality keeps its anti join, correct
-// through the wrapped condition, as the nested loop it was.
+// before. A condition with no equality, or an anti join inside a larger
+// join tree (beside an EXISTS or another NOT EXISTS), keeps its anti
+// join, correct through the wrapped condition, as the nested loop it was.
 // Upstream later gave NOT EXISTS a join type of its own
 // (go-mysql-server PRs 3135, 3362).
 
@@ -168,26 +169,70 @@ func refersTo(e sql.Expression, cols sql.ColSet) bool {
 // each table's columns in them by name, so the extra ones do no harm.
 func notExistsAsLeftJoins(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	_, update := n.(*plan.Update)
-	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		switch n := n.(type) {
-		case *plan.Filter:
-			conjuncts, ok := unwrapNotExists(n.Expression)
-			if !ok {
-				return n, transform.SameTree, nil
+	return leftJoinsIn(n, false, update)
+}
+
+// leftJoinsIn is notExistsAsLeftJoins on n, which is inside a join tree
+// GMS reorders as one if underJoin.
+//
+// An anti join inside a larger join tree keeps its form: GMS's join
+// order builder takes a filter over a join for the plan of that join's
+// tables alone (memo/join_order_builder.go buildFilter) and drops it
+// from the orders it builds that join the tables with others first, so
+// the left join's IS NULL filter got lost in `… WHERE NOT EXISTS (…) AND
+// EXISTS (…)` when the semi join went below the left join.
+func leftJoinsIn(n sql.Node, underJoin, update bool) (sql.Node, transform.TreeIdentity, error) {
+	if _, ok := n.(sql.OpaqueNode); ok {
+		return n, transform.SameTree, nil
+	}
+	j, isJoin := n.(*plan.JoinNode)
+	childUnderJoin := isJoin || underJoin && joinTreeInterior(n)
+	children := n.Children()
+	same := transform.SameTree
+	for i, c := range children {
+		nc, cSame, err := leftJoinsIn(c, childUnderJoin, update)
+		if err != nil {
+			return nil, transform.SameTree, err
+		}
+		if !cSame {
+			if same {
+				children = append([]sql.Node(nil), children...)
+				same = transform.NewTree
 			}
-			return plan.NewFilter(expression.JoinAnd(conjuncts...), n.Child), transform.NewTree, nil
-		case *plan.JoinNode:
-			if n.Op != plan.JoinTypeAnti {
-				return n, transform.SameTree, nil
-			}
-			left, ok := notExistsLeftJoin(n, !update)
-			if !ok {
-				return n, transform.SameTree, nil
-			}
+			children[i] = nc
+		}
+	}
+	if !same {
+		var err error
+		if n, err = n.WithChildren(children...); err != nil {
+			return nil, transform.SameTree, err
+		}
+		j, _ = n.(*plan.JoinNode)
+	}
+	switch {
+	case isJoin && j.Op == plan.JoinTypeAnti && !underJoin:
+		if left, ok := notExistsLeftJoin(j, !update); ok {
 			return left, transform.NewTree, nil
 		}
-		return n, transform.SameTree, nil
-	})
+	case !isJoin:
+		if f, ok := n.(*plan.Filter); ok {
+			if conjuncts, ok := unwrapNotExists(f.Expression); ok {
+				return plan.NewFilter(expression.JoinAnd(conjuncts...), f.Child), transform.NewTree, nil
+			}
+		}
+	}
+	return n, same, nil
+}
+
+// joinTreeInterior reports whether GMS's join order builder looks
+// through n to the joins below it, making them part of the tree it
+// reorders (memo/join_order_builder.go populateSubgraph).
+func joinTreeInterior(n sql.Node) bool {
+	switch n.(type) {
+	case *plan.Filter, *plan.Having, *plan.Limit, *plan.Project, *plan.Sort, *plan.Distinct, *plan.Max1Row, *plan.StripRowNode, *plan.CachedResults:
+		return true
+	}
+	return false
 }
 
 // unwrapNotExists is the conjuncts of e without notExistsCondition
