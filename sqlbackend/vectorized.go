@@ -347,6 +347,9 @@ func leafSource(ctx *sql.Context, leaf sql.Node, parallelism int) (duckplan.Sour
 	for i, f := range ext.Files {
 		src.Files[i] = duckplan.File{Path: f.Path, Deleted: f.Deleted}
 	}
+	if err := readableWithDeletions(src.Files, p.Schema.Fields); err != nil {
+		return src, err
+	}
 	if filter := p.Scan.Filter.Residual; filter != nil && len(ext.Files) > 0 {
 		if src.FileFilter, err = duckplan.FilterSQL(filter, fieldNames(p.Schema.Fields)); err != nil {
 			return src, errors.Join(duckplan.ErrUnsupported, err)
@@ -358,6 +361,22 @@ func leafSource(ctx *sql.Context, leaf sql.Node, parallelism int) (duckplan.Sour
 		}
 	}
 	return src, nil
+}
+
+// readableWithDeletions refuses, sending the statement back to
+// go-mysql-server, files with deleted rows of a table that has a column
+// named as one DuckDB adds to such a read, which DuckDB refuses whether
+// the column is read or not.
+func readableWithDeletions(files []duckplan.File, fields []spec.DataField) error {
+	if !slices.ContainsFunc(files, func(f duckplan.File) bool { return len(f.Deleted) > 0 }) {
+		return nil
+	}
+	for _, f := range fields {
+		if duckplan.AddedColumnName(f.Name) {
+			return fmt.Errorf("%w: the table's column %s is named as a column DuckDB adds to reads of files with deleted rows", duckplan.ErrUnsupported, f.Name)
+		}
+	}
+	return nil
 }
 
 func fieldNames(fields []spec.DataField) []string {

@@ -75,11 +75,10 @@ type relation struct {
 }
 
 // Columns a read of files with deleted rows adds, and the columns of the
-// table of deleted rows; a file column of the same name makes DuckDB
-// refuse the read.
+// table of deleted rows.
 const (
-	fileColumn        = "lakesql_file"
-	rowNumberColumn   = "file_row_number"
+	fileColumn        = duckplan.FileNameColumn
+	rowNumberColumn   = duckplan.RowNumberColumn
 	deletedFileColumn = "lakesql_deleted_file"
 	deletedRowColumn  = "lakesql_deleted_row"
 )
@@ -107,9 +106,7 @@ func newRelation(src *duckplan.Source, table string) (*relation, error) {
 
 // addedColumn reports whether a column bears the name of a column a read
 // of files with deleted rows adds.
-func addedColumn(c duckplan.Column) bool {
-	return strings.EqualFold(c.FileName, fileColumn) || strings.EqualFold(c.FileName, rowNumberColumn)
-}
+func addedColumn(c duckplan.Column) bool { return duckplan.AddedColumnName(c.FileName) }
 
 // cte is `name AS (files UNION ALL files with deleted rows UNION ALL
 // rows)`, with only the parts that exist; a source with none is an empty

@@ -2,6 +2,7 @@ package duckplan
 
 import (
 	"context"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -55,6 +56,21 @@ type File struct {
 	// position): rows a merge supersedes or retracts, rows of a deletion
 	// vector. Empty when every row is a table row.
 	Deleted []int64
+}
+
+// Names of the columns a read of files with deleted rows adds: the file
+// name and DuckDB's row number in it. DuckDB refuses such a read of a
+// file with a column of either name, read or not.
+const (
+	FileNameColumn  = "lakesql_file"
+	RowNumberColumn = "file_row_number"
+)
+
+// AddedColumnName reports whether a column of this name keeps its files
+// from being read with their deleted rows dropped (DuckDB compares names
+// ignoring case).
+func AddedColumnName(name string) bool {
+	return strings.EqualFold(name, FileNameColumn) || strings.EqualFold(name, RowNumberColumn)
 }
 
 // Query is a translated subtree: DuckDB SQL over the relations t0, t1, …
