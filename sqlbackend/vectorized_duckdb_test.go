@@ -118,16 +118,7 @@ func TestVectorizedMatchesGMS(t *testing.T) {
 	c := connectAll(h)
 	payTables(c)
 	for _, q := range vectorQueries {
-		c.mustExec("SET lakesql_executor = 'duckdb'")
-		if plan := explainPlan(c, q); !strings.HasPrefix(plan, "[VectorizedExec (engine: duckdb)]") {
-			t.Errorf("%s: not run on DuckDB:\n%s", q, plan)
-		}
-		duck := sortedUnlessOrdered(q, format(c.mustQuery(q)))
-		c.mustExec("SET lakesql_executor = 'gms'")
-		gms := sortedUnlessOrdered(q, format(c.mustQuery(q)))
-		if !slices.Equal(duck, gms) {
-			t.Errorf("%s:\nduckdb %v\ngms    %v", q, duck, gms)
-		}
+		sameBothWays(t, c, q, true)
 	}
 }
 
@@ -369,12 +360,6 @@ func TestVectorizedTableWithAnAddedColumnName(t *testing.T) {
 		"SELECT k, SUM(v) FROM clash GROUP BY k",
 		"SELECT k, file_row_number FROM clash WHERE v > 150 ORDER BY k",
 	} {
-		c.mustExec("SET lakesql_executor = 'duckdb'")
-		duck := sortedUnlessOrdered(q, format(c.mustQuery(q)))
-		c.mustExec("SET lakesql_executor = 'gms'")
-		gms := sortedUnlessOrdered(q, format(c.mustQuery(q)))
-		if !slices.Equal(duck, gms) || len(gms) == 0 {
-			t.Errorf("%s:\nduckdb %v\ngms    %v", q, duck, gms)
-		}
+		sameBothWays(t, c, q, true)
 	}
 }
