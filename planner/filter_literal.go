@@ -11,6 +11,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
+
+	"github.com/lakesql/lakesql/planner/sqltypes"
 )
 
 // literalKind groups literals by the conversion the engine applies to them.
@@ -203,7 +205,7 @@ func decimalComparable(c column, l literal) bool {
 	case signedLiteral, unsignedLiteral:
 		return true
 	case decimalLiteral:
-		if roundsToScale(l.typ) && decimalScaleOf(l.typ) < c.scale {
+		if sqltypes.DecimalDefinesColumn(l.typ) && decimalScaleOf(l.typ) < c.scale {
 			return false
 		}
 		r = l.value.(decimal.Decimal).Rat()
@@ -342,20 +344,6 @@ func engineDecimalExact(r *big.Rat) bool {
 func hasScale(r *big.Rat, scale int) bool {
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
 	return new(big.Rat).Mul(r, new(big.Rat).SetInt(unit)).IsInt()
-}
-
-// roundsToScale reports whether decimal type t rounds values to its scale
-// when comparing, as the types of columns and CASTs do (DecimalType_'s
-// definesColumn, which is not exported): probed with a value one digit finer
-// than the scale.
-func roundsToScale(t sql.Type) bool {
-	d, ok := t.(sql.DecimalType)
-	if !ok {
-		return false
-	}
-	finer := decimal.New(1, -int32(d.Scale())-1)
-	got, err := d.ConvertToNullDecimal(finer)
-	return err != nil || !got.Decimal.Equal(finer)
 }
 
 func decimalScaleOf(t sql.Type) int {

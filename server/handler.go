@@ -60,7 +60,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComQuery(sqlbackend.WithWireResult(ctx), c, query, cb)
+		return h.Handler.ComQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb)), c, query, cb)
 	}))
 }
 
@@ -72,7 +72,7 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		var runErr error
-		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireResult(ctx), c, query, cb)
+		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb)), c, query, cb)
 		return runErr
 	})
 	return remainder, clientError(err)

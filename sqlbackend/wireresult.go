@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lakesql/lakesql/planner/rewrite"
+	lakesqltypes "github.com/lakesql/lakesql/planner/sqltypes"
 )
 
 // ruleWireResult is the analyzer rule id of wireResultRule.
@@ -39,7 +40,8 @@ func isWireResult(ctx context.Context) bool {
 // rows (server.Handler.resultForDefaultIter, RowToSQL): on a streamed
 // table that goroutine is the bottleneck. It puts wireResult at the root
 // of a read-only statement's plan whose rows go to the wire
-// (WithWireResult), unless no column of its result qualifies.
+// (WithWireResult), unless no column of its result qualifies and DuckDB
+// does not compute it.
 func wireResultRule(build sql.NodeExecBuilder) analyzer.Rule {
 	return analyzer.Rule{Id: ruleWireResult, Apply: func(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 		if !isWireResult(ctx) || !wholeStatement(scope, sel) || !readOnlyStatement(ctx.Query()) || rewrite.IsExplain(ctx.Query()) {
@@ -102,7 +104,7 @@ func newWireResult(n sql.Node, build sql.NodeExecBuilder) (*wireResult, bool) {
 	for i, c := range schema {
 		switch t := c.Type.(type) {
 		case types.DecimalType_:
-			if t.Scale() > 0 && definesColumn(t) {
+			if t.Scale() > 0 && lakesqltypes.DecimalDefinesColumn(t) {
 				w.decimals = append(w.decimals, column{i, t})
 				schema[i].Type = types.MustCreateDecimalType(t.Precision(), t.Scale())
 			}
@@ -118,7 +120,8 @@ func newWireResult(n sql.Node, build sql.NodeExecBuilder) (*wireResult, bool) {
 			}
 		}
 	}
-	return w, len(w.encoded)+len(w.decimals) > 0
+	_, streamable := resultSource(n).(*vectorNode)
+	return w, streamable || len(w.encoded)+len(w.decimals) > 0
 }
 
 func (n *wireResult) Resolved() bool       { return n.child.Resolved() }
@@ -140,17 +143,28 @@ func (n *wireResult) WithChildren(children ...sql.Node) (sql.Node, error) {
 
 // RowIter implements sql.ExecSourceRel. A Project that only passes its
 // child's columns on (SELECT * keeps one) is left out: its rows are its
-// child's, copied.
+// child's, copied. A result DuckDB computes whole goes to the client from
+// DuckDB's batches when the statement came with the client's callback
+// (streamedResult).
 func (n *wireResult) RowIter(ctx *sql.Context, row sql.Row) (sql.RowIter, error) {
-	source := n.child
-	if p, ok := source.(*plan.Project); ok && passesColumnsOn(p) {
-		source = p.Child
+	source := resultSource(n.child)
+	if iter, ok, err := streamedResult(ctx, source, n.schema); ok || err != nil {
+		return iter, err
 	}
 	iter, err := n.build.Build(ctx, source, row)
 	if err != nil {
 		return nil, err
 	}
 	return &wireResultIter{RowIter: iter, node: n}, nil
+}
+
+// resultSource is the node whose rows are n's: n, or the child of a
+// Project that only passes its child's columns on.
+func resultSource(n sql.Node) sql.Node {
+	if p, ok := n.(*plan.Project); ok && passesColumnsOn(p) {
+		return p.Child
+	}
+	return n
 }
 
 // passesColumnsOn reports whether p's expressions are its child's columns
@@ -214,15 +228,6 @@ func (t encodedType) SQL(ctx *sql.Context, dest []byte, v any) (sqltypes.Value, 
 		return sqltypes.MakeTrusted(e.Type(), append(dest, e.Raw()...)), nil
 	}
 	return t.columnType.SQL(ctx, dest, v)
-}
-
-// definesColumn reports whether t is the type of a table's DECIMAL
-// column, whose values GMS formats at t's scale; any other DECIMAL type
-// (ROUND's, a division's) formats a value at the value's own scale, which
-// rounding to t's would change. GMS does not export the flag: a column
-// type formats 1 with t's scale of zeros.
-func definesColumn(t types.DecimalType_) bool {
-	return t.DecimalValueStringFixed(decimal.New(1, 0)) != "1"
 }
 
 // roundDecimal is v, a value of a DECIMAL column of type t, as a decimal

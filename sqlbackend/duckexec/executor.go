@@ -47,15 +47,15 @@ func (e *Executor) Close() error { return e.db.Close() }
 // Cancelling ctx interrupts DuckDB. A column type the executor cannot
 // carry either way fails before anything runs, wrapping ErrUnsupported.
 func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.Source) (gms.RowIter, error) {
-	convert, err := converters(q.Schema)
+	convert, s, query, err := e.begin(ctx, q, sources)
 	if err != nil {
 		return nil, err
 	}
-	s, query, err := e.start(ctx, q, sources, true)
+	pages, first, err := s.openPages(ctx, q, query, e.tableName("result"))
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(fmt.Errorf("duckexec: %w", err), s.close())
 	}
-	pages, rows, err := s.openPages(ctx, q, query, e.tableName("result"))
+	rows, err := s.conn.QueryContext(ctx, first)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("duckexec: %w", err), s.close())
 	}
@@ -64,6 +64,18 @@ func (e *Executor) Run(ctx *gms.Context, q *duckplan.Query, sources []duckplan.S
 		return nil, errors.Join(err, it.Close(ctx))
 	}
 	return it, nil
+}
+
+// begin takes the conversions of q's columns, refusing a column type the
+// executor cannot carry before anything runs, and starts q's session
+// with its sources' rows.
+func (e *Executor) begin(ctx context.Context, q *duckplan.Query, sources []duckplan.Source) ([]convertFunc, *session, string, error) {
+	convert, err := converters(q.Schema)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	s, query, err := e.start(ctx, q, sources, true)
+	return convert, s, query, err
 }
 
 // Explain returns DuckDB's plan of q over sources. The rows of sources are
@@ -278,7 +290,7 @@ func (it *rowIter) nextPage(ctx context.Context) error {
 	if err := it.rows.Close(); err != nil {
 		return fmt.Errorf("duckexec: %w", err)
 	}
-	rows, err := it.pages.page(ctx)
+	rows, err := it.session.conn.QueryContext(ctx, it.pages.page())
 	if err != nil {
 		return fmt.Errorf("duckexec: %w", err)
 	}

@@ -4,7 +4,6 @@ package duckexec
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/lakesql/lakesql/sqlbackend/duckplan"
@@ -21,7 +20,6 @@ const resultPageRows = 50_000
 // pages reads the rows of one query, directly when the plan bounds them
 // to one page, else page by page from the table they were written to.
 type pages struct {
-	conn *sql.Conn
 	// table holds the result when it is paged; "" when the query ran
 	// directly.
 	table   string
@@ -36,40 +34,39 @@ func pagedResult(q *duckplan.Query) bool {
 	return q.MaxRows == 0 || q.MaxRows > resultPageRows
 }
 
-// openPages runs query and returns the rows of its first page. A paged
-// result's table is added to the session's tables, which close drops.
-func (s *session) openPages(ctx context.Context, q *duckplan.Query, query, table string) (*pages, *sql.Rows, error) {
-	p := &pages{conn: s.conn, ordered: q.Ordered}
+// openPages starts query and returns the query that reads its first
+// page: query itself when the result is not paged. A paged result's
+// table is added to the session's tables, which close drops.
+func (s *session) openPages(ctx context.Context, q *duckplan.Query, query, table string) (*pages, string, error) {
+	p := &pages{ordered: q.Ordered}
 	if !pagedResult(q) {
-		rows, err := s.conn.QueryContext(ctx, query)
-		return p, rows, err
+		return p, query, nil
 	}
 	if _, err := s.conn.ExecContext(ctx, "CREATE TEMP TABLE "+duckplan.QuoteIdent(table)+" AS "+query); err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	s.tables = append(s.tables, table)
 	// The driver reports no rows affected by CREATE TABLE AS.
 	if err := s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+duckplan.QuoteIdent(table)).Scan(&p.total); err != nil {
-		return nil, nil, err
+		return nil, "", err
 	}
 	p.table = table
-	rows, err := p.page(ctx)
-	return p, rows, err
+	return p, p.page(), nil
 }
 
 // more says whether pages remain after the current one.
 func (p *pages) more() bool { return p.table != "" && p.next < p.total }
 
-// page returns the rows of the next page. A table written from an
-// ordered query holds its rows in that order by row id (DuckDB keeps an
-// ORDER BY's order on insert whatever preserve_insertion_order says);
+// page returns the query of the next page's rows. A table written from
+// an ordered query holds its rows in that order by row id (DuckDB keeps
+// an ORDER BY's order on insert whatever preserve_insertion_order says);
 // the page's scan may not, so an ordered page is sorted by row id again.
-func (p *pages) page(ctx context.Context) (*sql.Rows, error) {
+func (p *pages) page() string {
 	query := fmt.Sprintf("SELECT * FROM %s WHERE rowid >= %d AND rowid < %d",
 		duckplan.QuoteIdent(p.table), p.next, p.next+resultPageRows)
 	if p.ordered {
 		query += " ORDER BY rowid"
 	}
 	p.next += resultPageRows
-	return p.conn.QueryContext(ctx, query)
+	return query
 }

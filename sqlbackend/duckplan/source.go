@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/sqltypes"
 
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -95,4 +96,24 @@ type Executor interface {
 	Run(ctx *sql.Context, q *Query, sources []Source) (sql.RowIter, error)
 	// Explain returns DuckDB's physical plan of q over sources.
 	Explain(ctx *sql.Context, q *Query, sources []Source) (string, error)
+}
+
+// TextExecutor is an Executor that can also return a query's rows as the
+// MySQL text protocol's values, which a client's result takes as they
+// are: the rows skip GMS's Go values, its row channel and its encoding.
+type TextExecutor interface {
+	Executor
+	// RunText executes q over sources like Run and returns its rows as
+	// the text q.Schema's types give GMS's values of them, byte for byte.
+	// Its error wraps ErrUnsupported when a column's values cannot be
+	// encoded so; Run may still run q.
+	RunText(ctx *sql.Context, q *Query, sources []Source) (TextRows, error)
+}
+
+// TextRows are a query's rows in the text protocol's values.
+type TextRows interface {
+	// Next returns the next batch of rows, or io.EOF after the last. A
+	// batch and its values are valid until the next call.
+	Next(ctx *sql.Context) ([][]sqltypes.Value, error)
+	Close() error
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 	"github.com/shopspring/decimal"
+
+	lakesqltypes "github.com/lakesql/lakesql/planner/sqltypes"
 )
 
 // keepDecimalLiterals keeps the decimal literals compared with a column
@@ -98,7 +100,7 @@ func plainDecimalLiteral(e sql.Expression) (sql.Expression, bool) {
 	}
 	d, isDecimal := lit.Value().(decimal.Decimal)
 	typ := lit.Type().(sql.DecimalType)
-	if !isDecimal || !roundsAtScale(typ) || -d.Exponent() > int32(typ.Scale()) {
+	if !isDecimal || !lakesqltypes.DecimalDefinesColumn(typ) || -d.Exponent() > int32(typ.Scale()) {
 		return e, false
 	}
 	return expression.NewLiteral(d, types.MustCreateDecimalType(typ.Precision(), typ.Scale())), true

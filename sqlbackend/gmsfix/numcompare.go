@@ -8,6 +8,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
+
+	lakesqltypes "github.com/lakesql/lakesql/planner/sqltypes"
 )
 
 // ruleNumericComparisons is the analyzer rule id of compareNumbersAsMySQL.
@@ -173,13 +175,5 @@ func asDouble(e sql.Expression) sql.Expression {
 // this is probed) with a smaller scale.
 func roundsBelow(left, right sql.Type) bool {
 	l, r := left.(sql.DecimalType), right.(sql.DecimalType)
-	return r.Scale() > l.Scale() && roundsAtScale(l)
-}
-
-// roundsAtScale reports whether t rounds the values it converts to its
-// scale, as the DECIMAL types of columns and CASTs do (definesColumn).
-func roundsAtScale(t sql.DecimalType) bool {
-	finer := decimal.New(1, -int32(t.Scale())-1)
-	got, err := t.ConvertToNullDecimal(finer)
-	return err != nil || !got.Decimal.Equal(finer)
+	return r.Scale() > l.Scale() && lakesqltypes.DecimalDefinesColumn(l)
 }
