@@ -9,6 +9,8 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
+
+	"github.com/lakesql/lakesql/storage/spec"
 )
 
 // ruleRecheckLookupKeys is the analyzer rule id of recheckConvertedLookupKeys.
@@ -43,7 +45,9 @@ func recheckConvertedLookupKeys(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node
 }
 
 // readAllForUnfindableKeys makes a lookup whose key the index cannot find
-// read every row (the caller's condition selects the matches).
+// read every row (the caller's condition selects the matches): a key
+// that is not a string in a string column, and any key of a CHAR column,
+// whose stored values may keep the padding SQL strips.
 func readAllForUnfindableKeys(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 	ita, ok := n.(*plan.IndexedTableAccess)
 	if !ok || ita.IsStatic() {
@@ -55,7 +59,7 @@ func readAllForUnfindableKeys(n sql.Node) (sql.Node, transform.TreeIdentity, err
 		return n, transform.SameTree, nil
 	}
 	for i, key := range ita.Expressions() {
-		if types.IsTextOnly(ix.types[i]) && !types.IsTextOnly(key.Type()) {
+		if types.IsTextOnly(ix.types[i]) && !types.IsTextOnly(key.Type()) || t.storedAsChar(ix.columns[i]) {
 			whole := *t
 			whole.lookupReadsAll = true
 			out, err := ita.WithTable(&whole)
@@ -136,12 +140,13 @@ func projectedIDs(p *plan.Project) map[sql.ColumnId]bool {
 }
 
 // rechecks are the comparisons with their columns of the keys whose type
-// is not their column's.
+// is not their column's, and of every key of a lookup that reads every
+// row.
 func (l lookup) rechecks() ([]sql.Expression, error) {
 	var checks []sql.Expression
 	nullSafe := l.ita.NullMask()
 	for i, key := range l.ita.Expressions() {
-		if types.TypesEqual(key.Type(), l.index.types[i]) {
+		if !l.table.lookupReadsAll && types.TypesEqual(key.Type(), l.index.types[i]) {
 			continue
 		}
 		col, err := l.column(l.index.columns[i])
@@ -192,4 +197,11 @@ func scale(t sql.Type) uint8 {
 		return d.Scale()
 	}
 	return 0
+}
+
+// storedAsChar reports whether the table's column name is a CHAR in
+// storage.
+func (t *Table) storedAsChar(name string) bool {
+	i := t.schema.FieldIndex(name)
+	return i >= 0 && t.schema.Fields[i].Type.Root == spec.Char
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -31,8 +32,12 @@ func ToSQL(t spec.DataType, v any) (any, error) {
 		if b, ok := v.(bool); ok {
 			return boolToInt8(b), nil
 		}
+	case spec.Char:
+		if s, ok := v.(string); ok {
+			return TrimCharPadding(s), nil
+		}
 	case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Float, spec.Double,
-		spec.Char, spec.VarChar, spec.Binary, spec.VarBinary:
+		spec.VarChar, spec.Binary, spec.VarBinary:
 		return v, nil
 	case spec.Decimal:
 		if d, ok := v.(spec.DecimalValue); ok {
@@ -88,7 +93,13 @@ func FromSQL(t spec.DataType, v any) (any, error) {
 		return float(v)
 	case spec.Decimal:
 		return decimalFromSQL(t, v)
-	case spec.Char, spec.VarChar:
+	case spec.Char:
+		s, err := stringFromSQL(v)
+		if err != nil {
+			return nil, err
+		}
+		return TrimCharPadding(s.(string)), nil
+	case spec.VarChar:
 		return stringFromSQL(v)
 	case spec.Binary, spec.VarBinary:
 		return bytesFromSQL(v)
@@ -203,6 +214,13 @@ func compactUnscaled(u *big.Int) (int64, bool) {
 	}
 	return 0, false
 }
+
+// TrimCharPadding is a CHAR column's value as MySQL stores and returns
+// it: without trailing spaces, which a CHAR pads with and MySQL strips on
+// retrieval (unless PAD_CHAR_TO_FULL_LENGTH, which lakesql does not
+// offer). Paimon keeps CHAR values as written, and Flink pads them to the
+// length.
+func TrimCharPadding(s string) string { return strings.TrimRight(s, " ") }
 
 func stringFromSQL(v any) (any, error) {
 	switch s := v.(type) {

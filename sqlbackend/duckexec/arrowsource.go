@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/duckplan"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -140,7 +141,9 @@ func appenderOf(t spec.DataType) appendFunc {
 		return appendAs(func(b *array.Float32Builder, v float32) error { b.Append(v); return nil })
 	case spec.Double:
 		return appendAs(func(b *array.Float64Builder, v float64) error { b.Append(v); return nil })
-	case spec.Char, spec.VarChar:
+	case spec.Char:
+		return appendAs(func(b *array.StringBuilder, v string) error { b.Append(sqltypes.TrimCharPadding(v)); return nil })
+	case spec.VarChar:
 		return appendAs(func(b *array.StringBuilder, v string) error { b.Append(v); return nil })
 	case spec.Binary, spec.VarBinary:
 		return appendAs(func(b *array.BinaryBuilder, v []byte) error { b.Append(v); return nil })

@@ -175,11 +175,16 @@ func (r *relation) filesSQL(files []duckplan.File, dropDeleted bool) string {
 // column adjusted to UTC, which DuckDB reads as a TIMESTAMPTZ, whose cast
 // to TIMESTAMP takes the wall clock of DuckDB's TimeZone setting (the
 // machine's zone by default): the UTC wall clock is taken from the
-// instant's microseconds instead.
+// instant's microseconds instead. A CHAR loses its trailing spaces, as
+// in every SQL read.
 func fileColumnSQL(c duckplan.Column) string {
 	name := duckplan.QuoteIdent(c.FileName)
-	if c.Type.Root == spec.TimestampLTZ {
+	switch c.Type.Root {
+	case spec.TimestampLTZ:
 		return "make_timestamp(epoch_us(" + name + "))"
+	case spec.Char:
+		// As sqltypes.TrimCharPadding.
+		return "rtrim(" + name + ", ' ')"
 	}
 	return name
 }
