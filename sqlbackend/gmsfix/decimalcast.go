@@ -22,8 +22,12 @@ const erOutOfRange = 1264
 // erTruncatedWrongValue is MySQL's ER_TRUNCATED_WRONG_VALUE.
 const erTruncatedWrongValue = 1292
 
+// defaultDecimalPrecision is the precision of MySQL's DECIMAL without
+// one.
+const defaultDecimalPrecision = 10
+
 // castDecimalsAsMySQL puts decimalCast in place of every CAST to a
-// DECIMAL with a precision (CAST(x AS DECIMAL(M)) and DECIMAL(M,D)).
+// DECIMAL (CAST(x AS DECIMAL), DECIMAL(M) and DECIMAL(M,D)).
 //
 // MySQL rounds the value half away from zero to the type's scale and
 // clamps what does not fit to the type's extreme, with warning 1264:
@@ -51,19 +55,27 @@ func castDecimalsAsMySQL(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 }
 
 // castDecimalType is the DECIMAL(M,D) c converts to, when c is a CAST to
-// DECIMAL with a valid precision M. Convert keeps M and D unexported
+// DECIMAL with a valid precision M or none. Convert keeps M and D unexported
 // (typeLength, typeScale) and its Type() does not have them for D = 0.
 func castDecimalType(c *expression.Convert) (sql.DecimalType, bool) {
 	if !types.IsDecimal(c.Type()) {
 		return nil, false
 	}
 	v := reflect.ValueOf(c).Elem()
-	length, scale := v.FieldByName("typeLength"), v.FieldByName("typeScale")
-	if !length.IsValid() || !scale.IsValid() || length.Int() <= 0 || scale.Int() < 0 ||
-		length.Int() > types.DecimalTypeMaxPrecision || scale.Int() > types.DecimalTypeMaxScale {
+	lengthField, scaleField := v.FieldByName("typeLength"), v.FieldByName("typeScale")
+	if !lengthField.IsValid() || !scaleField.IsValid() {
 		return nil, false
 	}
-	typ, err := types.CreateColumnDecimalType(uint8(length.Int()), uint8(scale.Int()))
+	length, scale := lengthField.Int(), scaleField.Int()
+	if length == 0 && scale == 0 {
+		// DECIMAL without a precision, or DECIMAL(0), is MySQL's
+		// DECIMAL(10,0).
+		length = defaultDecimalPrecision
+	}
+	if length <= 0 || scale < 0 || length > types.DecimalTypeMaxPrecision || scale > types.DecimalTypeMaxScale {
+		return nil, false
+	}
+	typ, err := types.CreateColumnDecimalType(uint8(length), uint8(scale))
 	if err != nil {
 		return nil, false
 	}

@@ -1,6 +1,8 @@
 package gmsfix
 
 import (
+	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -103,11 +105,34 @@ func TestDecimalCastOfTextWithJunk(t *testing.T) {
 	}
 }
 
-// A CAST without a precision, or of a DECIMAL literal to a type it fits
-// unchanged (keepDecimalLiterals'), stays GMS's.
+// A CAST to DECIMAL without a precision is one to MySQL's DECIMAL(10,0),
+// rounding and clamping as it; the answers are MariaDB 10.11's. GMS kept
+// the value whole (CAST('1.7' AS DECIMAL) was 1.7).
+func TestDecimalCastWithoutPrecision(t *testing.T) {
+	for _, c := range []struct {
+		from       sql.Expression
+		want       string
+		outOfRange bool
+	}{
+		{literal(t, "1.7"), "2", false},
+		{expression.NewLiteral("-1.5", types.LongText), "-2", false},
+		{literal(t, "12345678901"), "9999999999", true},
+	} {
+		cast := applyRule(t, castDecimalsAsMySQL, expression.NewConvert(c.from, expression.ConvertToDecimal))
+		if typ, ok := cast.Type().(sql.DecimalType); !ok || typ.Precision() != 10 || typ.Scale() != 0 {
+			t.Errorf("CAST(%s AS DECIMAL) has type %s, want decimal(10,0)", c.from, cast.Type())
+		}
+		got, warnings := evalText(t, cast)
+		if got != c.want || (len(warnings) == 1 && warnings[0] == erOutOfRange) != c.outOfRange {
+			t.Errorf("CAST(%s AS DECIMAL) = %s with warnings %v, want %s (out of range: %v)", c.from, got, warnings, c.want, c.outOfRange)
+		}
+	}
+}
+
+// A CAST of a DECIMAL literal to a type it fits unchanged
+// (keepDecimalLiterals'), or to another type, stays GMS's.
 func TestDecimalCastKeepsGMSCasts(t *testing.T) {
 	for _, conv := range []sql.Expression{
-		expression.NewConvert(literal(t, "1.5"), expression.ConvertToDecimal),
 		expression.NewConvertWithLengthAndScale(literal(t, "1.25"), expression.ConvertToDecimal, 4, 2),
 		expression.NewConvertWithLengthAndScale(literal(t, "1"), expression.ConvertToSigned, 4, 0),
 	} {
@@ -154,6 +179,47 @@ func TestDecimalExtremes(t *testing.T) {
 		}
 		if got, _ := evalText(t, applyRule(t, compareDecimalExtremes, fn)); got != c.want {
 			t.Errorf("%s = %s, want %s", fn, got, c.want)
+		}
+	}
+}
+
+// GREATEST and LEAST of numbers with a float and a DECIMAL among them
+// compare as doubles and answer a DOUBLE, as MariaDB 10.11 does; GMS
+// failed on the DECIMAL value.
+func TestExtremesOfFloatsAndDecimals(t *testing.T) {
+	double := func(f float64) sql.Expression { return expression.NewLiteral(f, types.Float64) }
+	null := expression.NewLiteral(nil, types.Null)
+	for _, c := range []struct {
+		greatest bool
+		args     []sql.Expression
+		want     string
+	}{
+		{true, []sql.Expression{literal(t, "1.5"), double(2)}, "2"},
+		{false, []sql.Expression{literal(t, "1.5"), double(2)}, "1.5"},
+		{true, []sql.Expression{literal(t, "1.5"), literal(t, "2"), double(0.5)}, "2"},
+		{false, []sql.Expression{literal(t, "-0.25"), double(0.5), literal(t, "7")}, "-0.25"},
+		{true, []sql.Expression{literal(t, "1.5"), null, double(2)}, "NULL"},
+	} {
+		fn, err := function.NewLeast(c.args...)
+		if c.greatest {
+			fn, err = function.NewGreatest(c.args...)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := applyRule(t, compareDecimalExtremes, fn)
+		v, err := out.Eval(sql.NewEmptyContext(), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		got := "NULL"
+		if f, ok := v.(float64); ok {
+			got = strconv.FormatFloat(f, 'g', -1, 64)
+		} else if v != nil {
+			got = fmt.Sprintf("%T %v", v, v)
+		}
+		if got != c.want || v != nil && !types.IsFloat(out.Type()) {
+			t.Errorf("%s = %s of type %s, want DOUBLE %s", fn, got, out.Type(), c.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package gmsfix
 import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/expression/function"
 	"github.com/dolthub/go-mysql-server/sql/plan"
 	"github.com/dolthub/go-mysql-server/sql/transform"
@@ -13,7 +14,8 @@ import (
 const ruleDecimalExtremes analyzer.RuleId = 10_309
 
 // compareDecimalExtremes puts decimalExtreme in place of every GREATEST
-// and LEAST of integers and DECIMALs with a DECIMAL among them. GMS
+// and LEAST of integers and DECIMALs with a DECIMAL among them, and casts
+// the DECIMALs among floats to DOUBLE (floatsAmongDecimals). GMS
 // v0.20.0 (function.compEval) compares only integers, floats, strings
 // and times and failed on a DECIMAL value ("unsupported type for
 // greatest/least argument: decimal.Decimal"); MySQL compares them
@@ -31,12 +33,52 @@ func compareDecimalExtremes(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ 
 		default:
 			return e, transform.SameTree, nil
 		}
+		if floatsAmongDecimals(args) {
+			return comparedAsDoubles(e, args)
+		}
 		typ, ok := extremeType(args)
 		if !ok {
 			return e, transform.SameTree, nil
 		}
 		return &decimalExtreme{fn: e, greatest: greatest, typ: typ}, transform.NewTree, nil
 	})
+}
+
+// floatsAmongDecimals reports whether args are numbers, a float and a
+// DECIMAL among them: MySQL compares such arguments as doubles and
+// answers a DOUBLE (GREATEST(1.5, 2e0) is 2), where GMS fails on the
+// DECIMAL value as on any.
+func floatsAmongDecimals(args []sql.Expression) bool {
+	anyFloat, anyDecimal := false, false
+	for _, a := range args {
+		t := a.Type()
+		switch {
+		case types.IsFloat(t):
+			anyFloat = true
+		case types.IsDecimal(t):
+			anyDecimal = true
+		case !types.IsInteger(t) && !types.IsNull(a):
+			return false
+		}
+	}
+	return anyFloat && anyDecimal
+}
+
+// comparedAsDoubles is fn over args with each DECIMAL argument cast to
+// DOUBLE, which GMS compares as MySQL does.
+func comparedAsDoubles(fn sql.Expression, args []sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+	doubles := make([]sql.Expression, len(args))
+	for i, a := range args {
+		doubles[i] = a
+		if types.IsDecimal(a.Type()) {
+			doubles[i] = expression.NewConvert(a, expression.ConvertToDouble)
+		}
+	}
+	out, err := fn.WithChildren(doubles...)
+	if err != nil {
+		return nil, transform.SameTree, err
+	}
+	return out, transform.NewTree, nil
 }
 
 // extremeType is MySQL's DECIMAL type of GREATEST or LEAST of args: the
