@@ -253,7 +253,14 @@ func (c *toAggregate) Eval(ctx *sql.Context, row sql.Row) (any, error) {
 
 // convertToAggregate converts v of type from to the aggregate type to.
 func convertToAggregate(ctx *sql.Context, v any, from, to sql.Type) (any, error) {
-	if types.IsTextOnly(to) && !types.IsText(from) {
+	if types.IsTextOnly(to) && isTemporal(from) {
+		// GMS's text of a DATETIME(p) drops the fraction's trailing zeros.
+		text, err := temporalString(ctx, from, v)
+		if err != nil {
+			return nil, err
+		}
+		v = text
+	} else if types.IsTextOnly(to) && !types.IsText(from) {
 		text, err := from.SQL(ctx, nil, v)
 		if err != nil {
 			return nil, err
