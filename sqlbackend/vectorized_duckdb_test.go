@@ -83,6 +83,7 @@ var vectorQueries = []string{
 	"SELECT pay_id, ROW_NUMBER() OVER (PARTITION BY dt ORDER BY pay_id), SUM(amount) OVER (PARTITION BY dt ORDER BY pay_id), AVG(amount) OVER (PARTITION BY channel) FROM pay ORDER BY pay_id",
 	"SELECT * FROM (SELECT user_id, pay_id, RANK() OVER (PARTITION BY user_id ORDER BY amount DESC) AS r FROM pay) AS x WHERE r = 1 ORDER BY pay_id",
 	"SELECT pay_id, COUNT(*) OVER (ORDER BY pay_id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), MAX(amount) OVER (ORDER BY dt) FROM ledger ORDER BY pay_id, 2, 3",
+	"SELECT pay_id, LAG(amount) OVER (PARTITION BY dt ORDER BY pay_id), LEAD(channel, 2) OVER (ORDER BY pay_id), LAG(dt, 0) OVER (ORDER BY pay_id) FROM pay ORDER BY pay_id",
 	"SELECT pay_id, pay_id / 3, user_id / pay_id, pay_id DIV 4, user_id % pay_id, amount % 2, amount % 0.3 FROM pay ORDER BY pay_id",
 	// DATE() is left out: GMS's value is a string, DuckDB's a DATE, the
 	// same text on the wire (TestSemantics compares that).

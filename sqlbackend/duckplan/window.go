@@ -2,6 +2,8 @@ package duckplan
 
 import (
 	"errors"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -44,14 +46,9 @@ func (x *exprs) windowValue(e sql.Expression) (string, error) {
 		s, _, err := x.value(e)
 		return s, err
 	}
-	var ranking string
-	switch e.(type) {
-	case *window.RowNumber:
-		ranking = "row_number()"
-	case *window.Rank:
-		ranking = "rank()"
-	case *window.DenseRank:
-		ranking = "dense_rank()"
+	ranking, err := x.unframed(e)
+	if err != nil {
+		return "", err
 	}
 	over, err := x.overClause(w.Window(), ranking == "")
 	if err != nil {
@@ -71,6 +68,44 @@ func (x *exprs) windowValue(e sql.Expression) (string, error) {
 		return "", notTranslated(e)
 	}
 	return s, err
+}
+
+// unframed is a window function that ignores the frame, in DuckDB's
+// words without its OVER clause: the rankings, and LAG and LEAD of an
+// offset, which both engines answer with the value offset rows before or
+// after in the partition's order, NULL past its ends. A LAG or LEAD with a
+// default is not translated: MySQL types it as the value's and the
+// default's aggregate type, GMS as the value's. "" for another function.
+func (x *exprs) unframed(e sql.Expression) (string, error) {
+	switch f := e.(type) {
+	case *window.RowNumber:
+		return "row_number()", nil
+	case *window.Rank:
+		return "rank()", nil
+	case *window.DenseRank:
+		return "dense_rank()", nil
+	case *window.Lag:
+		return x.shifted("lag", f, f.ChildExpressions)
+	case *window.Lead:
+		return x.shifted("lead", f, f.ChildExpressions)
+	}
+	return "", nil
+}
+
+// shifted is DuckDB's LAG or LEAD (name) of GMS's function f over args,
+// its value and default (its Children add the window's expressions).
+// GMS keeps the offset unexported (window.Lag's and window.Lead's
+// offset, a literal's value).
+func (x *exprs) shifted(name string, f sql.Expression, args []sql.Expression) (string, error) {
+	offset := reflect.ValueOf(f).Elem().FieldByName("offset")
+	if len(args) != 1 || !offset.IsValid() || !offset.CanInt() || offset.Int() < 0 {
+		return "", notTranslated(f)
+	}
+	value, _, err := x.value(args[0])
+	if err != nil {
+		return "", err
+	}
+	return name + "(" + value + ", " + strconv.FormatInt(offset.Int(), 10) + ")", nil
 }
 
 // overClause is the OVER clause of window w: its partitions, its order (NULLs
