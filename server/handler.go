@@ -60,7 +60,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb)), c, query, cb)
+		return h.Handler.ComQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 	}))
 }
 
@@ -72,7 +72,7 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		var runErr error
-		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb)), c, query, cb)
+		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 		return runErr
 	})
 	return remainder, clientError(err)
@@ -92,7 +92,9 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 	defer stop()
 	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
 	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComStmtExecute(sqlbackend.WithWireResult(ctx), c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
+		// A server-side cursor keeps the rows it is given until the client
+		// fetches them.
+		return h.Handler.ComStmtExecute(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), true), c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
 	}))
 }
 

@@ -4,6 +4,7 @@ package server_test
 
 import (
 	"context"
+	"database/sql"
 	"net"
 	"slices"
 	"strconv"
@@ -139,6 +140,71 @@ func rowsText(r *sqltypes.Result) string {
 			}
 		}
 		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+// Prepared statements (the binary protocol, which vitess makes of the
+// rows' text) stream from DuckDB too, with the values go-mysql-server's
+// rows give them: each statement with a bound parameter, executor on and
+// off, through go-sql-driver, which prepares a statement with arguments.
+func TestStreamedPreparedResultsMatchGoMySQLServer(t *testing.T) {
+	s := start(t, testConfig(t))
+	root := s.Connect(t, "root", "")
+	servertest.Exec(t, root, "CREATE DATABASE d",
+		"CREATE TABLE d.t (id BIGINT NOT NULL PRIMARY KEY, amount DECIMAL(18,2), name VARCHAR(16), day DATE, at DATETIME(6), f DOUBLE, u INT UNSIGNED)",
+		`INSERT INTO d.t VALUES (1, -0.05, 'payé', '1000-01-01', '2024-02-29 12:00:00.000001', 1e300, 4294967295),
+			(2, 12345678.90, '', '9999-12-31', NULL, -0.5, 0), (3, NULL, NULL, NULL, '1970-01-01 00:00:01', NULL, NULL)`)
+	on, _ := connection(t, s)
+	off, _ := connection(t, s)
+	if _, err := off.ExecContext(context.Background(), "SET lakesql_executor = 'gms'"); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"SELECT * FROM d.t WHERE id >= ? ORDER BY id",
+		"SELECT day, COUNT(*), SUM(amount), MAX(at) FROM d.t WHERE id <> ? GROUP BY day ORDER BY day",
+	} {
+		if got, want := preparedRows(t, on, q), preparedRows(t, off, q); got != want {
+			t.Fatalf("%s: streamed\n%s\ngo-mysql-server sends\n%s", q, got, want)
+		}
+	}
+}
+
+// preparedRows runs q with the argument 0 as a prepared statement and
+// renders its rows.
+func preparedRows(t *testing.T, conn *sql.Conn, q string) string {
+	t.Helper()
+	rows, err := conn.QueryContext(context.Background(), q, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	columns, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	values := make([]sql.RawBytes, len(columns))
+	pointers := make([]any, len(columns))
+	for i := range values {
+		pointers[i] = &values[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(pointers...); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range values {
+			if v == nil {
+				out.WriteString(`\N|`)
+				continue
+			}
+			out.Write(v)
+			out.WriteByte('|')
+		}
+		out.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out.String()
 }

@@ -61,11 +61,12 @@
 // (signed numbers, DATEs) and saves the rest two of GMS's three decimal
 // conversions, with the same text and column metadata (wireresult.go).
 //
-// A text-protocol statement (COM_QUERY) whose whole result DuckDB
-// computes skips GMS's rows altogether: the server passes the client's
-// result callback in the context (WithWireSpool), and the wireResult
-// root writes DuckDB's streaming result to it batch by batch, each value
-// encoded from DuckDB's vectors into the text GMS would send, under the
-// column definitions GMS would send (wirestream.go; duckexec.RunText).
+// A statement whose whole result DuckDB computes skips GMS's rows
+// altogether: the server passes the client's result callback in the
+// context (WithWireSpool), and the wireResult root writes DuckDB's
+// streaming result to it batch by batch, each value encoded from DuckDB's
+// vectors into the text GMS would send, under the column definitions GMS
+// would send (wirestream.go; duckexec.RunText); vitess makes the binary
+// protocol's rows of that text for a prepared statement, as of GMS's.
 // GMS's handler then sees a result of no rows and ends it.
 package sqlbackend

@@ -15,7 +15,7 @@ import (
 )
 
 // WireSpool sends a batch of result rows, with the result's column
-// definitions, to the client of a text-protocol statement: the callback
+// definitions, to the client of a statement: the callback
 // vitess gives go-mysql-server's handler, which writes the column
 // definitions with the first batch only and the end of the result once
 // the handler returns.
@@ -23,17 +23,28 @@ type WireSpool func(result *sqltypes.Result, more bool) error
 
 type wireSpoolKey struct{}
 
-// WithWireSpool gives the statement of ctx, a COM_QUERY's, the client's
-// result callback. A statement DuckDB runs whole then writes its rows to
-// the client itself, as DuckDB's batches encode, and hands GMS's handler
-// none (streamedResult); prepared statements' binary rows never do.
-func WithWireSpool(ctx context.Context, spool WireSpool) context.Context {
-	return context.WithValue(WithWireResult(ctx), wireSpoolKey{}, spool)
+// wireSpool is a statement's result callback and whether it may keep the
+// rows it is given.
+type wireSpool struct {
+	send      WireSpool
+	keepsRows bool
 }
 
-func wireSpoolOf(ctx context.Context) WireSpool {
-	spool, _ := ctx.Value(wireSpoolKey{}).(WireSpool)
-	return spool
+// WithWireSpool gives the statement of ctx the client's result callback.
+// A statement DuckDB runs whole then writes its rows to the client
+// itself, as DuckDB's batches encode, and hands GMS's handler none
+// (streamedResult). The rows are the text GMS would send: vitess turns
+// them into the binary protocol's for a prepared statement, as it does
+// GMS's. keepsRows says the callback may keep the rows after it returns
+// (vitess's server-side cursor of a prepared statement does), so each
+// batch is handed over in memory of its own.
+func WithWireSpool(ctx context.Context, spool WireSpool, keepsRows bool) context.Context {
+	return context.WithValue(WithWireResult(ctx), wireSpoolKey{}, wireSpool{send: spool, keepsRows: keepsRows})
+}
+
+func wireSpoolOf(ctx context.Context) (wireSpool, bool) {
+	spool, ok := ctx.Value(wireSpoolKey{}).(wireSpool)
+	return spool, ok
 }
 
 // streamedResult runs a statement whose whole result is a vectorNode's
@@ -42,9 +53,9 @@ func wireSpoolOf(ctx context.Context) WireSpool {
 // (no spool, an executor without the text path, a column it does not
 // encode), and the caller reads it as rows.
 func streamedResult(ctx *sql.Context, source sql.Node, schema sql.Schema) (it sql.RowIter, ok bool, err error) {
-	spool := wireSpoolOf(ctx)
+	spool, hasSpool := wireSpoolOf(ctx)
 	v, isVector := source.(*vectorNode)
-	if spool == nil || !isVector {
+	if !hasSpool || !isVector {
 		return nil, false, nil
 	}
 	executor, canText := v.backend.opts.Executor.(duckplan.TextExecutor)
@@ -75,7 +86,7 @@ func streamedResult(ctx *sql.Context, source sql.Node, schema sql.Schema) (it sq
 // the client's result breaks off.
 type spooledRows struct {
 	rows   duckplan.TextRows
-	spool  WireSpool
+	spool  wireSpool
 	fields []*querypb.Field
 	sent   bool
 }
@@ -93,10 +104,42 @@ func (it *spooledRows) Next(ctx *sql.Context) (sql.Row, error) {
 		if err != nil {
 			return nil, mysqlerr.From(err)
 		}
-		if err := it.spool(&sqltypes.Result{Fields: it.fields, Rows: batch}, false); err != nil {
+		if it.spool.keepsRows {
+			batch = detached(batch)
+		}
+		if err := it.spool.send(&sqltypes.Result{Fields: it.fields, Rows: batch}, false); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// detached is a copy of rows in memory of its own: TextRows reuses its
+// batch's.
+func detached(rows [][]sqltypes.Value) [][]sqltypes.Value {
+	size, count := 0, 0
+	for _, row := range rows {
+		count += len(row)
+		for _, v := range row {
+			size += len(v.Raw())
+		}
+	}
+	text := make([]byte, 0, size)
+	values := make([]sqltypes.Value, 0, count)
+	out := make([][]sqltypes.Value, len(rows))
+	for i, row := range rows {
+		start := len(values)
+		for _, v := range row {
+			if v.IsNull() {
+				values = append(values, sqltypes.NULL)
+				continue
+			}
+			from := len(text)
+			text = append(text, v.Raw()...)
+			values = append(values, sqltypes.MakeTrusted(v.Type(), text[from:len(text):len(text)]))
+		}
+		out[i] = values[start:len(values):len(values)]
+	}
+	return out
 }
 
 func (it *spooledRows) Close(*sql.Context) error { return it.rows.Close() }
