@@ -29,7 +29,7 @@ type duckStream struct {
 	pending bindings.PendingResult
 	result  bindings.Result
 	// options and schema convert chunks to Arrow (arrowBatch); schema is
-	// made at the first conversion.
+	// made once, when first asked for.
 	options bindings.ArrowOptions
 	schema  *arrow.Schema
 	chunk   bindings.DataChunk
@@ -80,7 +80,11 @@ func (st *duckStream) columnTypes() []bindings.LogicalType {
 	return types
 }
 
+// arrowSchema is the result's Arrow schema, made once.
 func (st *duckStream) arrowSchema() (*arrow.Schema, error) {
+	if st.schema != nil {
+		return st.schema, nil
+	}
 	types := st.columnTypes()
 	defer destroyTypes(types)
 	names := make([]string, len(types))
@@ -91,6 +95,7 @@ func (st *duckStream) arrowSchema() (*arrow.Schema, error) {
 	if err := errorOf(errData); err != nil {
 		return nil, fmt.Errorf("duckexec: the result's Arrow schema: %w", err)
 	}
+	st.schema = schema
 	return schema, nil
 }
 
@@ -121,13 +126,11 @@ func (st *duckStream) Next(ctx context.Context) (bindings.DataChunk, error) {
 // arrowBatch is the current chunk as an Arrow batch, valid until the next
 // call of Next.
 func (st *duckStream) arrowBatch() (arrow.RecordBatch, error) {
-	if st.schema == nil {
-		var err error
-		if st.schema, err = st.arrowSchema(); err != nil {
-			return nil, err
-		}
+	schema, err := st.arrowSchema()
+	if err != nil {
+		return nil, err
 	}
-	rec, errData := bindings.DataChunkToArrowArray(st.options, st.schema, st.chunk)
+	rec, errData := bindings.DataChunkToArrowArray(st.options, schema, st.chunk)
 	if err := errorOf(errData); err != nil {
 		return nil, fmt.Errorf("duckexec: a batch of the result as Arrow: %w", err)
 	}
