@@ -20,6 +20,12 @@ type WriterOptions struct {
 	// PageSize is the buffered size at which a page is cut
 	// (parquet.page.size, 1 MiB).
 	PageSize int
+	// PageRowLimit is the number of rows at which a page is cut whatever
+	// its size (parquet.page.row.count.limit, 20,000): a reader decodes a
+	// whole page before its first row, so a page of a narrow column held
+	// to 1 MiB alone would keep a LIMIT 1 or a point lookup decoding
+	// 130,000 values.
+	PageRowLimit int
 	// RowGroupSize is the buffered size at which a row group is cut
 	// (parquet.block.size, 128 MiB).
 	RowGroupSize int64
@@ -31,6 +37,9 @@ type WriterOptions struct {
 func (o WriterOptions) withDefaults() WriterOptions {
 	if o.PageSize <= 0 {
 		o.PageSize = 1 << 20
+	}
+	if o.PageRowLimit <= 0 {
+		o.PageRowLimit = 20_000
 	}
 	if o.RowGroupSize <= 0 {
 		o.RowGroupSize = 128 << 20
@@ -132,7 +141,8 @@ func (w *Writer) Write(row []any) error {
 func (w *Writer) cutFullPages() error {
 	buffered := int64(0)
 	for _, c := range w.columns {
-		if c.bufferedSize() >= w.opts.PageSize {
+		c.pageRows++
+		if c.bufferedSize() >= w.opts.PageSize || c.pageRows >= w.opts.PageRowLimit {
 			if err := c.cutPage(w.encoder); err != nil {
 				return err
 			}

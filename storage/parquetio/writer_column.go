@@ -23,6 +23,7 @@ type columnWriter struct {
 	values      []byte
 	bools       []bool // BOOLEAN values, bit-packed when the page is cut
 	pageEntries int    // entries (values and nulls) of the open page
+	pageRows    int    // rows of the open page
 	pageNulls   int
 
 	chunk            []byte // encoded pages of the row group
@@ -84,7 +85,7 @@ func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
 	c.numValues += int64(entries)
 	c.uncompressedSize += int64(len(head) + len(body))
 	c.reps, c.defs, c.values, c.bools = c.reps[:0], c.defs[:0], c.values[:0], c.bools[:0]
-	c.pageEntries, c.pageNulls = 0, 0
+	c.pageEntries, c.pageNulls, c.pageRows = 0, 0, 0
 	return nil
 }
 

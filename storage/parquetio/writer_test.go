@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -205,6 +206,60 @@ func TestWriterPagesAndRowGroups(t *testing.T) {
 		}
 	}
 	checkReadableByParquetGo(t, data, len(rows))
+}
+
+// TestWriterCutsPagesAtTheRowLimit: parquet-mr cuts a page at 20,000
+// rows however small (parquet.page.row.count.limit), so a reader decodes
+// at most that many values of a column to reach any row; a nested column's
+// pages count rows, not values.
+func TestWriterCutsPagesAtTheRowLimit(t *testing.T) {
+	fields := []spec.DataField{
+		{ID: 0, Name: "k", Type: typ(spec.BigInt, false)},
+		{ID: 1, Name: "ints", Type: nullableArray(typ(spec.Int, true))},
+	}
+	rows := make([][]any, 45_001)
+	for i := range rows {
+		rows[i] = []any{int64(i), []any{int32(i), int32(-i)}}
+	}
+	for _, c := range []struct {
+		opts WriterOptions
+		want []int32 // values per page of k
+	}{
+		{WriterOptions{}, []int32{20_000, 20_000, 5_001}},
+		{WriterOptions{PageRowLimit: 15_000}, []int32{15_000, 15_000, 15_000, 1}},
+	} {
+		data := writeFile(t, fields, rows, c.opts)
+		r, err := Open(bytes.NewReader(data), "limited.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for col, chunk := range r.meta.RowGroups[0].Columns {
+			m := chunk.MetaData
+			var values []int32
+			start, end := int(m.DataPageOffset), int(m.DataPageOffset+m.TotalCompressedSize)
+			if err := eachPageHeader(data[start:end], func(h *format.PageHeader) {
+				values = append(values, h.DataPageHeader.V.NumValues)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			if col == 1 { // two values a row
+				want = slices.Collect(func(yield func(int32) bool) {
+					for _, v := range c.want {
+						yield(2 * v)
+					}
+				})
+			}
+			if !slices.Equal(values, want) {
+				t.Errorf("limit %d: column %v pages of %v values, want %v", c.opts.PageRowLimit, m.PathInSchema, values, want)
+			}
+		}
+		got, _, err := readAll(t, r, requestsOf(fields))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, got, rows)
+	}
 }
 
 func TestWriterEmitsOnlyPlainV1Pages(t *testing.T) {
