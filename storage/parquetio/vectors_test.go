@@ -157,7 +157,7 @@ func TestVectorsMatchRowsOnWrittenFiles(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(7, 11))
 	rows := randomFlatRows(r, fields, 3000)
-	data := writeFile(t, fields, rows, WriterOptions{PageSize: 700, RowGroupSize: 20_000})
+	data := writeFile(t, fields, rows, WriterOptions{PageSize: 700, RowGroupSize: 12_000})
 	pr, err := Open(bytes.NewReader(data), "vectors.parquet")
 	if err != nil {
 		t.Fatal(err)

@@ -55,9 +55,11 @@ func (o WriterOptions) withDefaults() WriterOptions {
 const createdBy = "lakesql version 0.1"
 
 // Writer writes a Paimon data file the way Java Paimon does: message
-// paimon_schema with field ids, PLAIN values, RLE levels, v1 data pages,
-// zstd, and the timestamp layouts of ParquetSchemaConverter. It avoids
-// dictionary and DELTA encodings so every Paimon release can read it.
+// paimon_schema with field ids, parquet-mr's v1 writer's encodings
+// (PLAIN_DICTIONARY falling back to PLAIN, see columnDictionary; RLE
+// levels; v1 data pages), pages of at most 1 MiB and 20,000 rows, zstd,
+// and the timestamp layouts of ParquetSchemaConverter. It avoids the v2
+// writer's DELTA encodings and pages, which older readers refuse.
 //
 // Every field node carries its Paimon field id, 0 included, as Java's
 // do: Paimon matches columns by name, but engines reading Paimon files by
@@ -147,7 +149,7 @@ func (w *Writer) cutFullPages() error {
 				return err
 			}
 		}
-		buffered += int64(len(c.chunk) + c.bufferedSize())
+		buffered += int64(c.chunkSize() + c.bufferedSize())
 	}
 	if buffered >= w.opts.RowGroupSize {
 		return w.flushRowGroup()
@@ -161,7 +163,14 @@ func (w *Writer) flushRowGroup() error {
 		if err := c.cutPage(w.encoder); err != nil {
 			return err
 		}
-		chunk := c.chunkMetadata(w.offset)
+		dictionaryPage, dictionarySize, err := c.dictionaryPage(w.encoder)
+		if err != nil {
+			return err
+		}
+		chunk := c.chunkMetadata(w.offset, dictionaryPage, dictionarySize)
+		if err := w.write(dictionaryPage); err != nil {
+			return err
+		}
 		if err := w.write(c.chunk); err != nil {
 			return err
 		}
@@ -183,7 +192,7 @@ func (w *Writer) NumRows() int64 { return w.numRows }
 func (w *Writer) EstimatedSize() int64 {
 	size := w.offset
 	for _, c := range w.columns {
-		size += int64(len(c.chunk) + c.bufferedSize())
+		size += int64(c.chunkSize() + c.bufferedSize())
 	}
 	return size
 }
@@ -257,7 +266,8 @@ func (b *writerBuilder) field(name string, t spec.DataType, id, owner, depth int
 		return nil, fmt.Errorf("parquetio: column %s: %w: writing %s", name, lakeerr.ErrUnsupported, typeName(t))
 	}
 	b.schema = append(b.schema, e)
-	c := &columnWriter{path: at.path, physical: e.Type.V, maxDef: at.def, maxRep: at.rep, stats: newStatsBuilder(t, e.Type.V)}
+	c := &columnWriter{path: at.path, physical: e.Type.V, maxDef: at.def, maxRep: at.rep,
+		stats: newStatsBuilder(t, e.Type.V), dict: newColumnDictionary(e.Type.V)}
 	b.columns = append(b.columns, c)
 	return &leafShredder{path: columnPathString(at.path), column: c, optional: t.Nullable, encode: encoderFor(t)}, nil
 }

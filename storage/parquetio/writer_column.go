@@ -18,6 +18,7 @@ type columnWriter struct {
 	physical       format.Type
 	maxDef, maxRep int
 	stats          columnStatsBuilder
+	dict           *columnDictionary // nil: the column's pages are PLAIN
 
 	reps, defs  []uint8
 	values      []byte
@@ -26,9 +27,19 @@ type columnWriter struct {
 	pageRows    int    // rows of the open page
 	pageNulls   int
 
-	chunk            []byte // encoded pages of the row group
+	chunk            []byte // encoded data pages of the row group
 	numValues        int64
 	uncompressedSize int64
+	plainPages       bool // a data page of the chunk is PLAIN
+}
+
+// observe records a value the column's encoder has just appended, PLAIN
+// without its length prefix.
+func (c *columnWriter) observe(value []byte) {
+	c.stats.observe(value)
+	if c.dict != nil {
+		c.dict.add(value)
+	}
 }
 
 // addLevels records the levels of an entry whose value, if any, the
@@ -53,43 +64,91 @@ func (c *columnWriter) bufferedSize() int {
 	return len(c.values) + len(c.bools)/8 + len(c.reps) + len(c.defs)
 }
 
-// cutPage encodes the open page as a v1 data page, PLAIN values with RLE
-// levels as parquet-mr writes them, and appends it to the chunk.
+// cutPage encodes the open page as a v1 data page, its values
+// dictionary-encoded or PLAIN with RLE levels as parquet-mr writes them,
+// and appends it to the chunk.
 func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
 	entries := c.pageEntries
 	if entries == 0 {
 		return nil
 	}
-	body, err := c.pageBody()
+	body, encoding, err := c.pageBody()
 	if err != nil {
 		return err
 	}
-	compressed := enc.EncodeAll(body, nil)
-	header := format.PageHeader{
-		Type:                 format.DataPage,
-		UncompressedPageSize: int32(len(body)),
-		CompressedPageSize:   int32(len(compressed)),
-	}
+	header := format.PageHeader{Type: format.DataPage}
 	header.DataPageHeader.Set(format.DataPageHeader{
 		NumValues:               int32(entries),
-		Encoding:                format.Plain,
+		Encoding:                encoding,
 		DefinitionLevelEncoding: format.RLE,
 		RepetitionLevelEncoding: format.RLE,
 		Statistics:              format.Statistics{NullCount: int64(c.pageNulls)},
 	})
-	head, err := thrift.Marshal(new(thrift.CompactProtocol), &header)
+	size, err := appendPage(&c.chunk, enc, &header, body)
 	if err != nil {
 		return err
 	}
-	c.chunk = append(append(c.chunk, head...), compressed...)
 	c.numValues += int64(entries)
-	c.uncompressedSize += int64(len(head) + len(body))
+	c.uncompressedSize += size
+	c.plainPages = c.plainPages || encoding == format.Plain
 	c.reps, c.defs, c.values, c.bools = c.reps[:0], c.defs[:0], c.values[:0], c.bools[:0]
 	c.pageEntries, c.pageNulls, c.pageRows = 0, 0, 0
 	return nil
 }
 
-func (c *columnWriter) pageBody() ([]byte, error) {
+// appendPage appends a page of body, compressed, behind header to dst
+// and returns its uncompressed size.
+func appendPage(dst *[]byte, enc *zstd.Encoder, header *format.PageHeader, body []byte) (int64, error) {
+	compressed := enc.EncodeAll(body, nil)
+	header.UncompressedPageSize = int32(len(body))
+	header.CompressedPageSize = int32(len(compressed))
+	head, err := thrift.Marshal(new(thrift.CompactProtocol), header)
+	if err != nil {
+		return 0, err
+	}
+	*dst = append(append(*dst, head...), compressed...)
+	return int64(len(head) + len(body)), nil
+}
+
+// dictionaryPage is the chunk's dictionary page and its uncompressed
+// size, or nil when no data page of the chunk refers to a dictionary.
+func (c *columnWriter) dictionaryPage(enc *zstd.Encoder) ([]byte, int64, error) {
+	if c.dict == nil || !c.dict.used {
+		return nil, 0, nil
+	}
+	header := format.PageHeader{Type: format.DictionaryPage}
+	header.DictionaryPageHeader.Set(format.DictionaryPageHeader{
+		NumValues: int32(len(c.dict.ids)),
+		Encoding:  format.PlainDictionary,
+	})
+	var page []byte
+	size, err := appendPage(&page, enc, &header, c.dict.entries)
+	return page, size, err
+}
+
+func (c *columnWriter) pageBody() ([]byte, format.Encoding, error) {
+	body, err := c.levels()
+	if err != nil {
+		return nil, 0, err
+	}
+	if c.physical == format.Boolean {
+		return appendBitPacked(body, c.bools), format.Plain, nil
+	}
+	if c.dict != nil {
+		ids, ok, err := c.dict.pageValues(len(c.values))
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			return append(body, ids...), format.PlainDictionary, nil
+		}
+	}
+	return append(body, c.values...), format.Plain, nil
+}
+
+// levels are the open page's repetition and definition levels, each
+// RLE behind its length.
+func (c *columnWriter) levels() ([]byte, error) {
 	var body []byte
 	var err error
 	if c.maxRep > 0 {
@@ -102,10 +161,7 @@ func (c *columnWriter) pageBody() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if c.physical == format.Boolean {
-		return appendBitPacked(body, c.bools), nil
-	}
-	return append(body, c.values...), nil
+	return body, nil
 }
 
 // appendLevels appends RLE/bit-packed levels behind their 4-byte length,
@@ -133,26 +189,46 @@ func appendBitPacked(dst []byte, values []bool) []byte {
 	return dst
 }
 
-// chunkMetadata describes the chunk once written at offset.
-func (c *columnWriter) chunkMetadata(offset int64) format.ColumnChunk {
-	return format.ColumnChunk{
-		FileOffset: offset,
-		MetaData: format.ColumnMetaData{
-			Type:                  c.physical,
-			Encoding:              []format.Encoding{format.Plain, format.RLE},
-			PathInSchema:          c.path,
-			Codec:                 format.Zstd,
-			NumValues:             c.numValues,
-			TotalUncompressedSize: c.uncompressedSize,
-			TotalCompressedSize:   int64(len(c.chunk)),
-			DataPageOffset:        offset,
-			Statistics:            c.stats.statistics(),
-		},
+// chunkMetadata describes the chunk once written at offset, its data
+// pages behind dictionaryPage (none when empty) of uncompressed size
+// dictionarySize.
+func (c *columnWriter) chunkMetadata(offset int64, dictionaryPage []byte, dictionarySize int64) format.ColumnChunk {
+	meta := format.ColumnMetaData{
+		Type:                  c.physical,
+		PathInSchema:          c.path,
+		Codec:                 format.Zstd,
+		NumValues:             c.numValues,
+		TotalUncompressedSize: dictionarySize + c.uncompressedSize,
+		TotalCompressedSize:   int64(len(dictionaryPage) + len(c.chunk)),
+		DataPageOffset:        offset + int64(len(dictionaryPage)),
+		Statistics:            c.stats.statistics(),
 	}
+	if len(dictionaryPage) > 0 {
+		meta.DictionaryPageOffset = offset
+		meta.Encoding = append(meta.Encoding, format.PlainDictionary)
+	}
+	if c.plainPages {
+		meta.Encoding = append(meta.Encoding, format.Plain)
+	}
+	meta.Encoding = append(meta.Encoding, format.RLE)
+	return format.ColumnChunk{FileOffset: offset, MetaData: meta}
+}
+
+// chunkSize is the encoded size of the chunk so far, its dictionary
+// counted uncompressed.
+func (c *columnWriter) chunkSize() int {
+	size := len(c.chunk)
+	if c.dict != nil && c.dict.used {
+		size += len(c.dict.entries)
+	}
+	return size
 }
 
 // resetChunk prepares the column for the next row group.
 func (c *columnWriter) resetChunk() {
-	c.chunk, c.numValues, c.uncompressedSize = c.chunk[:0], 0, 0
+	c.chunk, c.numValues, c.uncompressedSize, c.plainPages = c.chunk[:0], 0, 0, false
 	c.stats.reset()
+	if c.dict != nil {
+		c.dict.reset()
+	}
 }

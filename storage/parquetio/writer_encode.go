@@ -20,19 +20,19 @@ func wrongType[T any](v any) error {
 
 func (c *columnWriter) appendInt32(x int32) {
 	c.values = binary.LittleEndian.AppendUint32(c.values, uint32(x))
-	c.stats.observe(c.values[len(c.values)-4:])
+	c.observe(c.values[len(c.values)-4:])
 }
 
 func (c *columnWriter) appendInt64(x int64) {
 	c.values = binary.LittleEndian.AppendUint64(c.values, uint64(x))
-	c.stats.observe(c.values[len(c.values)-8:])
+	c.observe(c.values[len(c.values)-8:])
 }
 
 // appendBytes appends a BYTE_ARRAY value behind its 4-byte length.
 func appendBytes[T string | []byte](c *columnWriter, b T) {
 	c.values = binary.LittleEndian.AppendUint32(c.values, uint32(len(b)))
 	c.values = append(c.values, b...)
-	c.stats.observe(c.values[len(c.values)-len(b):])
+	c.observe(c.values[len(c.values)-len(b):])
 }
 
 func int32Encoder[T int8 | int16 | int32 | spec.DateValue | spec.TimeValue]() valueEncoder {
@@ -61,7 +61,7 @@ func encodeFloat(c *columnWriter, v any) error {
 		return wrongType[float32](v)
 	}
 	c.values = binary.LittleEndian.AppendUint32(c.values, math.Float32bits(x))
-	c.stats.observe(c.values[len(c.values)-4:])
+	c.observe(c.values[len(c.values)-4:])
 	return nil
 }
 
@@ -71,7 +71,7 @@ func encodeDouble(c *columnWriter, v any) error {
 		return wrongType[float64](v)
 	}
 	c.values = binary.LittleEndian.AppendUint64(c.values, math.Float64bits(x))
-	c.stats.observe(c.values[len(c.values)-8:])
+	c.observe(c.values[len(c.values)-8:])
 	return nil
 }
 
@@ -82,9 +82,9 @@ func encodeBool(c *columnWriter, v any) error {
 	}
 	c.bools = append(c.bools, x)
 	if x {
-		c.stats.observe([]byte{1})
+		c.observe([]byte{1})
 	} else {
-		c.stats.observe([]byte{0})
+		c.observe([]byte{0})
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func decimalEncoder(t spec.DataType) valueEncoder {
 		default:
 			if b, ok := twosComplement(d.Unscaled(), width); ok {
 				c.values = append(c.values, b...)
-				c.stats.observe(b)
+				c.observe(b)
 				return nil
 			}
 		}
