@@ -85,6 +85,27 @@ func TestGroupBySpills(t *testing.T) {
 	}
 }
 
+// Every connection of the executor's pool reads Parquet footers through
+// the cache, which is DuckDB-wide.
+func TestParquetFootersCached(t *testing.T) {
+	e := newExecutor(t, Config{Threads: 1})
+	ctx := context.Background()
+	for range 3 {
+		conn, err := e.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		var cached bool
+		if err := conn.QueryRowContext(ctx, "SELECT current_setting('parquet_metadata_cache')").Scan(&cached); err != nil {
+			t.Fatal(err)
+		}
+		if !cached {
+			t.Fatal("a connection reads Parquet footers without the cache")
+		}
+	}
+}
+
 // A cancelled context stops DuckDB, both while it runs a query and while
 // it reads lakesql's rows.
 func TestCancel(t *testing.T) {
