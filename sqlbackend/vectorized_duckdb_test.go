@@ -408,3 +408,34 @@ func TestCharsStoredWithPadding(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregatesThatReadRowsGoToDuckDB: an aggregate without GROUP BY
+// that file metadata cannot answer (a SUM, or a filter on other columns
+// than the partition's) runs on DuckDB when the executor is on, and on
+// the storage-side scan when it is off; one metadata may answer stays on
+// the storage side either way. The answers are the same.
+func TestAggregatesThatReadRowsGoToDuckDB(t *testing.T) {
+	h := newDuckHarness(t)
+	c := connectAll(h)
+	payTables(c)
+	for _, q := range []struct {
+		sql    string
+		onDuck bool
+	}{
+		{"SELECT COUNT(*), SUM(amount) FROM pay WHERE dt = '2024-01-02' AND status = 'SUCCESS'", true},
+		{"SELECT SUM(amount), MIN(pay_id) FROM pay", true},
+		{"SELECT COUNT(*) FROM pay WHERE status = 'SUCCESS'", true},
+		{"SELECT COUNT(*), MIN(pay_id), MAX(amount) FROM pay WHERE dt = '2024-01-02'", false},
+		{"SELECT MIN(pay_id), MAX(dt) FROM pay", false},
+	} {
+		sameBothWays(t, c, q.sql, q.onDuck)
+		c.mustExec("SET lakesql_executor = 'gms'")
+		if plan := explainPlan(c, q.sql); !strings.Contains(plan, "LakesqlAggregate") {
+			t.Errorf("%s: with the executor off, not the storage-side aggregate:\n%s", q.sql, plan)
+		}
+		c.mustExec("SET lakesql_executor = 'duckdb'")
+		if plan := explainPlan(c, q.sql); strings.Contains(plan, "LakesqlAggregate") == q.onDuck {
+			t.Errorf("%s: with the executor on, storage-side aggregate %v, want %v:\n%s", q.sql, q.onDuck, !q.onDuck, plan)
+		}
+	}
+}

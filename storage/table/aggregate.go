@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -193,6 +194,21 @@ func aggColumns(aggs []aggregate) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// MetadataMayAnswer reports whether file metadata may answer specs over
+// the rows of schema s that filter selects, as AggregatePlan tries first:
+// every aggregate is COUNT(*), MIN or MAX and the filter is decided by
+// partition values. When it is false, the rows are read whatever the
+// snapshot's files. A filter that does not fit s cannot be answered.
+func MetadataMayAnswer(s *spec.TableSchema, filter predicate.Predicate, specs []AggSpec) bool {
+	for _, sp := range specs {
+		if sp.Func != AggCountStar && sp.Func != AggMin && sp.Func != AggMax {
+			return false
+		}
+	}
+	f, err := scan.CompileFilter(s, filter)
+	return err == nil && scan.IsTrue(f.Residual)
 }
 
 // fromMetadata answers COUNT(*), MIN and MAX from the plan's file

@@ -264,3 +264,40 @@ func TestSumResultTypes(t *testing.T) {
 		t.Fatalf("SUM of VARCHAR: %v, want unsupported", err)
 	}
 }
+
+// TestMetadataMayAnswer: only COUNT(*), MIN and MAX under a filter of
+// partition values may come from file metadata.
+func TestMetadataMayAnswer(t *testing.T) {
+	str := spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
+	s := &spec.TableSchema{
+		Fields: []spec.DataField{
+			{ID: 0, Name: "dt", Type: str}, {ID: 1, Name: "k", Type: spec.DataType{Root: spec.Int}}, {ID: 2, Name: "s", Type: str},
+		},
+		PartitionKeys: []string{"dt"},
+	}
+	leaf := func(col int, lit any) predicate.Predicate {
+		p, err := predicate.Leaf(predicate.ColumnOf(col, s.Fields[col]), predicate.OpEq, lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	onDay, onStatus := leaf(0, "2024-01-02"), leaf(2, "PAID")
+	countMinMax := []AggSpec{{Func: AggCountStar}, {Func: AggMin, Column: "k"}, {Func: AggMax, Column: "s"}}
+	for _, c := range []struct {
+		filter predicate.Predicate
+		specs  []AggSpec
+		want   bool
+	}{
+		{nil, countMinMax, true},
+		{onDay, countMinMax, true},
+		{onStatus, countMinMax, false},
+		{predicate.And(onDay, onStatus), []AggSpec{{Func: AggCountStar}}, false},
+		{onDay, []AggSpec{{Func: AggCountStar}, {Func: AggSum, Column: "k"}}, false},
+		{nil, []AggSpec{{Func: AggCount, Column: "k"}}, false},
+	} {
+		if got := MetadataMayAnswer(s, c.filter, c.specs); got != c.want {
+			t.Errorf("filter %v, %v: %v, want %v", c.filter, c.specs, got, c.want)
+		}
+	}
+}
