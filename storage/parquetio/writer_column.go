@@ -118,7 +118,7 @@ func (c *columnWriter) dictionaryPage(enc *zstd.Encoder) ([]byte, int64, error) 
 	}
 	header := format.PageHeader{Type: format.DictionaryPage}
 	header.DictionaryPageHeader.Set(format.DictionaryPageHeader{
-		NumValues: int32(len(c.dict.ids)),
+		NumValues: c.dict.count,
 		Encoding:  format.PlainDictionary,
 	})
 	var page []byte

@@ -3,6 +3,7 @@ package parquetio
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/format"
@@ -12,6 +13,13 @@ import (
 // later pages are PLAIN (parquet.dictionary.page.size, 1 MiB).
 const maxDictionaryBytes = 1 << 20
 
+// probeValues is how many values of a chunk's first page decide early
+// that a column of mostly distinct values is PLAIN, where parquet-mr
+// builds the first page's whole dictionary before finding out: a unique
+// key then costs a map insert per value of the first page, most of a
+// small file's.
+const probeValues = 1024
+
 // columnDictionary dictionary-encodes the pages of one column chunk as
 // parquet-mr's v1 writer does (DictionaryValuesWriter behind a
 // FallbackValuesWriter), which is how Java Paimon writes: the chunk's
@@ -19,13 +27,22 @@ const maxDictionaryBytes = 1 << 20
 // pages, each page's values as ids into it. A chunk whose first page the
 // dictionary does not make smaller than PLAIN (unique keys, amounts) is
 // PLAIN throughout, and one whose dictionary outgrows
-// maxDictionaryBytes goes on in PLAIN pages from the open page on.
+// maxDictionaryBytes goes on in PLAIN pages from the open page on. A
+// chunk whose first probeValues values are more than half distinct is
+// PLAIN throughout, as the first page's verdict would nearly always be.
 // Low-cardinality columns (status, channel, a partition's date) shrink
 // to a few bits a value, and readers scan them without decoding or
 // decompressing each value's bytes.
 type columnDictionary struct {
 	byteArray bool
-	ids       map[string]int32
+	// fixedIDs finds the id of a 4- or 8-byte value by its bits, textIDs
+	// that of a BYTE_ARRAY value by its bytes.
+	fixedIDs map[uint64]int32
+	textIDs  map[string]int32
+	count    int32
+	// keys holds textIDs' keys: strings over a slab that only grows, so a
+	// new value costs an allocation per 64 KiB of values, not one each.
+	keys []byte
 	// entries is the dictionary page's body: the distinct values, PLAIN,
 	// in id order.
 	entries []byte
@@ -41,7 +58,10 @@ type columnDictionary struct {
 func newColumnDictionary(physical format.Type) *columnDictionary {
 	switch physical {
 	case format.Int32, format.Int64, format.Float, format.Double, format.ByteArray:
-		return &columnDictionary{byteArray: physical == format.ByteArray, ids: map[string]int32{}}
+		if physical == format.ByteArray {
+			return &columnDictionary{byteArray: true, textIDs: map[string]int32{}}
+		}
+		return &columnDictionary{fixedIDs: map[uint64]int32{}}
 	}
 	return nil
 }
@@ -52,10 +72,8 @@ func (d *columnDictionary) add(value []byte) {
 	if d.plain {
 		return
 	}
-	id, ok := d.ids[string(value)]
+	id, ok := d.idOf(value)
 	if !ok {
-		id = int32(len(d.ids))
-		d.ids[string(value)] = id
 		if d.byteArray {
 			d.entries = binary.LittleEndian.AppendUint32(d.entries, uint32(len(value)))
 		}
@@ -66,6 +84,51 @@ func (d *columnDictionary) add(value []byte) {
 		}
 	}
 	d.pageIDs = append(d.pageIDs, id)
+	if !d.used && len(d.pageIDs) == probeValues && 2*int(d.count) > probeValues {
+		d.plain = true
+	}
+}
+
+// idOf is the id of value, given a new one (ok false) when the
+// dictionary does not hold it yet.
+func (d *columnDictionary) idOf(value []byte) (id int32, ok bool) {
+	if !d.byteArray {
+		bits := uint64(binary.LittleEndian.Uint32(value))
+		if len(value) == 8 {
+			bits = binary.LittleEndian.Uint64(value)
+		}
+		if id, ok = d.fixedIDs[bits]; !ok {
+			id = d.next()
+			d.fixedIDs[bits] = id
+		}
+		return id, ok
+	}
+	if id, ok = d.textIDs[string(value)]; !ok {
+		id = d.next()
+		d.textIDs[d.key(value)] = id
+	}
+	return id, ok
+}
+
+func (d *columnDictionary) next() int32 {
+	d.count++
+	return d.count - 1
+}
+
+// key is a string of value's bytes in the keys slab. The bytes a string
+// covers are never written again while the string is a key: a full slab
+// is left to the strings over it, and reset reuses the current slab only
+// once the map holds none of them.
+func (d *columnDictionary) key(value []byte) string {
+	if len(value) == 0 {
+		return ""
+	}
+	if cap(d.keys)-len(d.keys) < len(value) {
+		d.keys = make([]byte, 0, max(64<<10, len(value)))
+	}
+	start := len(d.keys)
+	d.keys = append(d.keys, value...)
+	return unsafe.String(&d.keys[start], len(value))
 }
 
 // pageValues returns the open page's values dictionary-encoded, a byte of
@@ -77,8 +140,8 @@ func (d *columnDictionary) pageValues(plainSize int) (encoded []byte, ok bool, e
 		return nil, false, nil
 	}
 	width := 0
-	if len(d.ids) > 1 {
-		width = bits.Len32(uint32(len(d.ids) - 1))
+	if d.count > 1 {
+		width = bits.Len32(uint32(d.count - 1))
 	}
 	enc := rle.Encoding{BitWidth: width}
 	ids, err := enc.EncodeInt32(nil, d.pageIDs)
@@ -98,7 +161,9 @@ func (d *columnDictionary) pageValues(plainSize int) (encoded []byte, ok bool, e
 
 // reset prepares the dictionary for the next chunk.
 func (d *columnDictionary) reset() {
-	clear(d.ids)
-	d.entries, d.pageIDs = d.entries[:0], d.pageIDs[:0]
+	clear(d.fixedIDs)
+	clear(d.textIDs)
+	d.count = 0
+	d.keys, d.entries, d.pageIDs = d.keys[:0], d.entries[:0], d.pageIDs[:0]
 	d.used, d.plain = false, false
 }

@@ -265,7 +265,8 @@ func TestWriterCutsPagesAtTheRowLimit(t *testing.T) {
 
 // TestWriterEncodesAsParquetMr: the encodings of parquet-mr's v1 writer,
 // page by page — a dictionary for what it makes smaller, judged on a
-// chunk's first page; PLAIN pages once the dictionary passes 1 MiB; PLAIN
+// chunk's first page (on its first 1,024 values when they are mostly
+// distinct); PLAIN pages once the dictionary passes 1 MiB; PLAIN
 // for BOOLEAN, FIXED_LEN_BYTE_ARRAY and INT96 — and every value read back
 // by lakesql's reader and parquet-go's.
 func TestWriterEncodesAsParquetMr(t *testing.T) {
