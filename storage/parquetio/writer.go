@@ -58,7 +58,8 @@ const createdBy = "lakesql version 0.1"
 // paimon_schema with field ids, parquet-mr's v1 writer's encodings
 // (PLAIN_DICTIONARY falling back to PLAIN, see columnDictionary; RLE
 // levels; v1 data pages), pages of at most 1 MiB and 20,000 rows, zstd,
-// and the timestamp layouts of ParquetSchemaConverter. It avoids the v2
+// column and offset indexes of the pages (writer_pageindex.go), and the
+// timestamp layouts of ParquetSchemaConverter. It avoids the v2
 // writer's DELTA encodings and pages, which older readers refuse.
 //
 // Every field node carries its Paimon field id, 0 included, as Java's
@@ -76,9 +77,12 @@ type Writer struct {
 	columns   []*columnWriter
 	fields    []fieldShredder
 	rowGroups []format.RowGroup
-	groupRows int64
-	numRows   int64
-	err       error
+	// pageIndexes are each row group's chunks' page indexes, written
+	// after the last row group.
+	pageIndexes [][]chunkPageIndex
+	groupRows   int64
+	numRows     int64
+	err         error
 }
 
 var errWriterClosed = errors.New("parquetio: writer closed")
@@ -159,7 +163,8 @@ func (w *Writer) cutFullPages() error {
 
 func (w *Writer) flushRowGroup() error {
 	rg := format.RowGroup{NumRows: w.groupRows, FileOffset: w.offset, Ordinal: int16(len(w.rowGroups))}
-	for _, c := range w.columns {
+	indexes := make([]chunkPageIndex, len(w.columns))
+	for i, c := range w.columns {
 		if err := c.cutPage(w.encoder); err != nil {
 			return err
 		}
@@ -168,6 +173,7 @@ func (w *Writer) flushRowGroup() error {
 			return err
 		}
 		chunk := c.chunkMetadata(w.offset, dictionaryPage, dictionarySize)
+		indexes[i] = c.pageIndex(w.offset + int64(len(dictionaryPage)))
 		if err := w.write(dictionaryPage); err != nil {
 			return err
 		}
@@ -180,6 +186,7 @@ func (w *Writer) flushRowGroup() error {
 		c.resetChunk()
 	}
 	w.rowGroups = append(w.rowGroups, rg)
+	w.pageIndexes = append(w.pageIndexes, indexes)
 	w.groupRows = 0
 	return nil
 }
@@ -208,6 +215,9 @@ func (w *Writer) Close() error {
 		if err := w.flushRowGroup(); err != nil {
 			return err
 		}
+	}
+	if err := w.writePageIndexes(); err != nil {
+		return err
 	}
 	orders := make([]format.ColumnOrder, len(w.columns))
 	for i := range orders {
@@ -267,7 +277,7 @@ func (b *writerBuilder) field(name string, t spec.DataType, id, owner, depth int
 	}
 	b.schema = append(b.schema, e)
 	c := &columnWriter{path: at.path, physical: e.Type.V, maxDef: at.def, maxRep: at.rep,
-		stats: newStatsBuilder(t, e.Type.V), dict: newColumnDictionary(e.Type.V)}
+		stats: newStatsBuilder(t, e.Type.V), pageStats: newStatsBuilder(t, e.Type.V), dict: newColumnDictionary(e.Type.V)}
 	b.columns = append(b.columns, c)
 	return &leafShredder{path: columnPathString(at.path), column: c, optional: t.Nullable, encode: encoderFor(t)}, nil
 }

@@ -17,8 +17,10 @@ type columnWriter struct {
 	path           []string
 	physical       format.Type
 	maxDef, maxRep int
-	stats          columnStatsBuilder
-	dict           *columnDictionary // nil: the column's pages are PLAIN
+	// stats bounds the chunk's values, pageStats the open page's, which
+	// join stats when the page is cut.
+	stats, pageStats columnStatsBuilder
+	dict             *columnDictionary // nil: the column's pages are PLAIN
 
 	reps, defs  []uint8
 	values      []byte
@@ -31,12 +33,14 @@ type columnWriter struct {
 	numValues        int64
 	uncompressedSize int64
 	plainPages       bool // a data page of the chunk is PLAIN
+	pages            []writtenPage
+	chunkRows        int64 // rows of the chunk's cut pages
 }
 
 // observe records a value the column's encoder has just appended, PLAIN
 // without its length prefix.
 func (c *columnWriter) observe(value []byte) {
-	c.stats.observe(value)
+	c.pageStats.observe(value)
 	if c.dict != nil {
 		c.dict.add(value)
 	}
@@ -57,7 +61,7 @@ func (c *columnWriter) addLevels(rep, def int) {
 func (c *columnWriter) addNull(rep, def int) {
 	c.addLevels(rep, def)
 	c.pageNulls++
-	c.stats.nulls++
+	c.pageStats.nulls++
 }
 
 func (c *columnWriter) bufferedSize() int {
@@ -84,10 +88,17 @@ func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
 		RepetitionLevelEncoding: format.RLE,
 		Statistics:              format.Statistics{NullCount: int64(c.pageNulls)},
 	})
+	offset := len(c.chunk)
 	size, err := appendPage(&c.chunk, enc, &header, body)
 	if err != nil {
 		return err
 	}
+	bounds := c.pageStats.statistics()
+	c.pages = append(c.pages, writtenPage{offset: offset, size: len(c.chunk) - offset, firstRow: c.chunkRows,
+		nulls: int64(c.pageNulls), onlyNulls: c.pageNulls == entries, min: bounds.MinValue, max: bounds.MaxValue})
+	c.stats.join(&c.pageStats)
+	c.pageStats.reset()
+	c.chunkRows += int64(c.pageRows)
 	c.numValues += int64(entries)
 	c.uncompressedSize += size
 	c.plainPages = c.plainPages || encoding == format.Plain
@@ -227,6 +238,7 @@ func (c *columnWriter) chunkSize() int {
 // resetChunk prepares the column for the next row group.
 func (c *columnWriter) resetChunk() {
 	c.chunk, c.numValues, c.uncompressedSize, c.plainPages = c.chunk[:0], 0, 0, false
+	c.pages, c.chunkRows = c.pages[:0], 0
 	c.stats.reset()
 	if c.dict != nil {
 		c.dict.reset()

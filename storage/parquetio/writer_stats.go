@@ -17,6 +17,7 @@ type columnStatsBuilder struct {
 	physical format.Type
 	min, max []byte
 	nulls    int64
+	sawNaN   bool // a NaN was left out of the bounds
 }
 
 func newStatsBuilder(t spec.DataType, physical format.Type) columnStatsBuilder {
@@ -59,7 +60,11 @@ func lessSignedBigEndian(a, b []byte) bool {
 
 // observe widens the bounds by a PLAIN value (without length prefix).
 func (s *columnStatsBuilder) observe(v []byte) {
-	if s.less == nil || s.isNaN(v) {
+	if s.less == nil {
+		return
+	}
+	if s.isNaN(v) {
+		s.sawNaN = true
 		return
 	}
 	if s.min == nil || s.less(v, s.min) {
@@ -109,6 +114,19 @@ func (s *columnStatsBuilder) statistics() format.Statistics {
 	return stats
 }
 
+// join widens the bounds by another's of the same column, which keeps
+// its bounds: it is reset, not written again.
+func (s *columnStatsBuilder) join(other *columnStatsBuilder) {
+	if other.min != nil && (s.min == nil || s.less(other.min, s.min)) {
+		s.min = other.min
+	}
+	if other.max != nil && (s.max == nil || s.less(s.max, other.max)) {
+		s.max = other.max
+	}
+	s.nulls += other.nulls
+	s.sawNaN = s.sawNaN || other.sawNaN
+}
+
 func (s *columnStatsBuilder) reset() {
-	s.min, s.max, s.nulls = nil, nil, 0
+	s.min, s.max, s.nulls, s.sawNaN = nil, nil, 0, false
 }
