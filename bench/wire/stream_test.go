@@ -52,7 +52,8 @@ func BenchmarkWireStream(b *testing.B) {
 	}
 	lake, _ := startWireServerWith(b, path.Join(b.TempDir(), "warehouse"), 0)
 	lakeArgs := clientArgs(b, &mysql.Config{Net: "tcp", Addr: lake.Addr, User: "root", DBName: "bench"})
-	mariaArgs, mariaPID := loadStreamMariaDB(b, dsn)
+	mariaConfig, mariaPID := loadPaymentsMariaDB(b, dsn)
+	mariaArgs := clientArgs(b, mariaConfig)
 
 	lakeRows, lakeSum := clientOutput(b, client, lakeArgs)
 	mariaRows, mariaSum := clientOutput(b, client, mariaArgs)
@@ -95,11 +96,11 @@ func (t *serverTimes) add(run serverTimes) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// loadStreamMariaDB loads the payment rows into table pay of database
+// loadPaymentsMariaDB loads the payment rows into table pay of database
 // lakesql_wire_stream on the MariaDB server of dsn, with LOAD DATA LOCAL
-// INFILE, and returns the client's arguments to query it and the
-// server's process id.
-func loadStreamMariaDB(b *testing.B, dsn string) ([]string, int) {
+// INFILE, and returns the connection config that reaches it (over TCP
+// when MariaDB listens there) and the server's process id.
+func loadPaymentsMariaDB(b *testing.B, dsn string) (*mysql.Config, int) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		b.Fatal(err)
@@ -123,7 +124,7 @@ func loadStreamMariaDB(b *testing.B, dsn string) ([]string, int) {
 		b.Fatalf("MariaDB's process id in %s: %v", pidFile, err)
 	}
 	cfg.DBName = database
-	return clientArgs(b, overTCP(b, db, cfg)), n
+	return overTCP(b, db, cfg), n
 }
 
 // overTCP is cfg reaching MariaDB over TCP on 127.0.0.1, as the client

@@ -17,28 +17,36 @@ type chunkReader interface {
 	close()
 }
 
+// rowSkipper is a chunkReader that can pass over rows at the start of
+// the pages it is given, for walks of row ranges.
+type rowSkipper interface {
+	skipRows(n int64) error
+}
+
 // groupWalk is the row-group bookkeeping RowIterator and VectorIterator
-// share: it opens the chunks of each requested row group in turn, hands out
-// batches that never span groups, tracks their file positions, checks that
-// each group's chunks end with its rows, and keeps the first failure.
+// share: it opens the chunks of each requested row range (a whole row
+// group, or for RowIterator only the pages of some of its rows) in turn,
+// hands out batches that never span ranges, tracks their file positions,
+// checks that the chunks of each group read whole end with its rows, and
+// keeps the first failure.
 type groupWalk struct {
 	reader    *Reader
 	src       *trackedSource
 	chunks    []chunkReader
 	leaves    []int // the leaf column index of each chunk
-	rowGroups []int
-	group     int   // index into rowGroups of the current group
+	ranges    []RowRange
+	group     int   // index into ranges of the current range
 	remaining int64 // rows of the current group not yet returned
 	nextRow   int64 // file position of the next row
 	position  int64
 	err       error // sticky: the walk stops at its first failure
 }
 
-// newGroupWalk walks the given row groups of r, in the given order.
-func (r *Reader) newGroupWalk(rowGroups []int, chunks []chunkReader, leaves []int) *groupWalk {
+// newGroupWalk walks the given row ranges of r, in the given order.
+func (r *Reader) newGroupWalk(ranges []RowRange, chunks []chunkReader, leaves []int) *groupWalk {
 	return &groupWalk{
 		reader: r, src: &trackedSource{src: r.src, size: r.size},
-		chunks: chunks, leaves: leaves, rowGroups: rowGroups, group: -1,
+		chunks: chunks, leaves: leaves, ranges: ranges, group: -1,
 	}
 }
 
@@ -85,33 +93,59 @@ func (w *groupWalk) next(maxRows int, decode func(n int) error) (n int, err erro
 
 func (w *groupWalk) nextGroup() error {
 	w.group++
-	if w.group >= len(w.rowGroups) {
+	if w.group >= len(w.ranges) {
 		w.close()
 		return io.EOF
 	}
-	g := w.rowGroups[w.group]
+	rg := w.ranges[w.group]
+	group := w.reader.rowGroups[rg.Group]
 	for i, c := range w.chunks {
-		pages, err := w.reader.openChunk(w.src, g, w.leaves[i])
+		if err := w.openRange(c, w.leaves[i], rg, group.NumRows); err != nil {
+			return err
+		}
+	}
+	w.remaining = rg.To - rg.From
+	w.nextRow = group.FirstRow + rg.From
+	return nil
+}
+
+// openRange gives chunk c the pages of its column that hold the rows of
+// rg, passing over the rows of the first page that precede them.
+func (w *groupWalk) openRange(c chunkReader, leaf int, rg RowRange, groupRows int64) error {
+	if rg.From == 0 && rg.To == groupRows {
+		pages, err := w.reader.openChunk(w.src, rg.Group, leaf)
 		if err != nil {
 			return err
 		}
 		c.reset(pages)
+		return nil
 	}
-	w.remaining = w.reader.rowGroups[g].NumRows
-	w.nextRow = w.reader.rowGroups[g].FirstRow
-	return nil
+	skipper, ok := c.(rowSkipper)
+	if !ok {
+		return fmt.Errorf("parquetio: %s: this reader reads whole row groups only", w.reader.name)
+	}
+	pages, skip, err := w.reader.openChunkRows(w.src, rg.Group, leaf, rg.From, rg.To)
+	if err != nil {
+		return err
+	}
+	c.reset(pages)
+	return skipper.skipRows(skip)
 }
 
 // checkGroupEnd verifies that every column chunk ended with the group's
-// last row.
+// last row, when the range read the group to its end.
 func (w *groupWalk) checkGroupEnd() error {
+	rg := w.ranges[w.group]
+	if rg.To != w.reader.rowGroups[rg.Group].NumRows {
+		return nil
+	}
 	for i, c := range w.chunks {
 		more, err := c.hasMore()
 		if err != nil {
 			return err
 		}
 		if more {
-			g := w.rowGroups[w.group]
+			g := rg.Group
 			return corruptionf(w.reader.name, "column chunk %d of row group %d holds more values than its %d rows",
 				w.leaves[i], g, w.reader.rowGroups[g].NumRows)
 		}

@@ -38,8 +38,18 @@ func (r *Reader) NewRowIterator(columns []ColumnRequest) (*RowIterator, error) {
 // NewRowGroupIterator reads the requested columns from the given row
 // groups only, in the given order; positions stay file positions.
 func (r *Reader) NewRowGroupIterator(columns []ColumnRequest, rowGroups []int) (it *RowIterator, err error) {
-	defer recoverCorruption(r.name, &err)
 	if err := r.checkRowGroups(rowGroups); err != nil {
+		return nil, err
+	}
+	return r.NewRowRangeIterator(columns, r.wholeGroups(rowGroups))
+}
+
+// NewRowRangeIterator reads the requested columns from the given row
+// ranges only, in the given order, reading only the pages that hold them
+// where the file has offset indexes; positions stay file positions.
+func (r *Reader) NewRowRangeIterator(columns []ColumnRequest, ranges []RowRange) (it *RowIterator, err error) {
+	defer recoverCorruption(r.name, &err)
+	if err := r.checkRanges(ranges); err != nil {
 		return nil, err
 	}
 	b := &readerBuilder{file: r.name}
@@ -57,7 +67,7 @@ func (r *Reader) NewRowGroupIterator(columns []ColumnRequest, rowGroups []int) (
 	for i, c := range b.cursors {
 		chunks[i] = c
 	}
-	return &RowIterator{groupWalk: r.newGroupWalk(rowGroups, chunks, b.leafOf), columns: readers}, nil
+	return &RowIterator{groupWalk: r.newGroupWalk(ranges, chunks, b.leafOf), columns: readers}, nil
 }
 
 // Next returns the next row, a new slice with one value per requested
@@ -103,6 +113,27 @@ func (it *RowIterator) decode(rows [][]any) error {
 				return err
 			}
 			row[c] = v
+		}
+	}
+	return nil
+}
+
+// skipRows passes over the entries of n rows: each row's first entry and
+// those that repeat within it.
+func (c *leafCursor) skipRows(n int64) error {
+	for ; n > 0; n-- {
+		if _, err := c.next(); err != nil {
+			return err
+		}
+		for {
+			v, err := c.peek()
+			if err != nil {
+				return err
+			}
+			if v == nil || v.RepetitionLevel() == 0 {
+				break
+			}
+			c.pos++
 		}
 	}
 	return nil

@@ -145,18 +145,19 @@ func (r *Reader) NewKeyValueIterator(keyNames []string, valueFields []spec.DataF
 	for i := range all {
 		all[i] = i
 	}
-	return r.NewKeyValueRowGroupIterator(keyNames, valueFields, all)
+	return r.NewKeyValueRangeIterator(keyNames, valueFields, r.wholeGroups(all))
 }
 
-// NewKeyValueRowGroupIterator is NewKeyValueIterator over the given row
-// groups only, in the given order; positions stay file positions.
-func (r *Reader) NewKeyValueRowGroupIterator(keyNames []string, valueFields []spec.DataField, rowGroups []int) (*KeyValueIterator, error) {
+// NewKeyValueRangeIterator is NewKeyValueIterator over the given row
+// ranges only, in the given order (see NewRowRangeIterator); positions
+// stay file positions.
+func (r *Reader) NewKeyValueRangeIterator(keyNames []string, valueFields []spec.DataField, ranges []RowRange) (*KeyValueIterator, error) {
 	thin := len(keyNames) > 0 && r.root.child(KeyColumnPrefix+keyNames[0]) == nil
 	layout, err := NewKeyValueLayout(keyNames, valueFields, thin)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := r.NewRowGroupIterator(layout.Columns(), rowGroups)
+	rows, err := r.NewRowRangeIterator(layout.Columns(), ranges)
 	if err != nil {
 		return nil, err
 	}

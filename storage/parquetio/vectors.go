@@ -91,7 +91,7 @@ func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (it
 			chunks, leaves = append(chunks, it.columns[i]), append(leaves, node.leaf)
 		}
 	}
-	it.groupWalk = r.newGroupWalk(rowGroups, chunks, leaves)
+	it.groupWalk = r.newGroupWalk(r.wholeGroups(rowGroups), chunks, leaves)
 	return it, nil
 }
 

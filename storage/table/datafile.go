@@ -135,8 +135,8 @@ type rowIterator struct {
 	first int64
 }
 
-func (d *dataFile) rows(p *projection, rowGroups []int) (*rowIterator, error) {
-	it, err := d.format.rows(columnRequests(p.mapping.FileFields()), rowGroups)
+func (d *dataFile) rows(p *projection, ranges []parquetio.RowRange) (*rowIterator, error) {
+	it, err := d.format.rows(columnRequests(p.mapping.FileFields()), ranges)
 	if err != nil {
 		return nil, err
 	}
@@ -215,12 +215,11 @@ func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error)
 func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Stats, error) {
 	stats := predicate.Stats{RowCount: d.format.rowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
 	for _, c := range columns {
-		rf := r.schema.Fields[c]
-		ff, ok := d.fileSchema.FieldByID(rf.ID)
-		if !ok || ff.Type.WithNullable(true).String() != rf.Type.WithNullable(true).String() {
+		req, ok := r.fileColumn(d, c)
+		if !ok {
 			continue
 		}
-		cs, ok, err := d.format.columnStats(g, parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type})
+		cs, ok, err := d.format.columnStats(g, req)
 		if err != nil || !ok {
 			return stats, err
 		}
@@ -231,6 +230,18 @@ func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Sta
 		}
 	}
 	return stats, nil
+}
+
+// fileColumn is the file's column of read column c, whose statistics
+// bound c's values; ok is false when the file lacks it or has it with
+// another type.
+func (r *reader) fileColumn(d *dataFile, c int) (parquetio.ColumnRequest, bool) {
+	rf := r.schema.Fields[c]
+	ff, ok := d.fileSchema.FieldByID(rf.ID)
+	if !ok || ff.Type.WithNullable(true).String() != rf.Type.WithNullable(true).String() {
+		return parquetio.ColumnRequest{}, false
+	}
+	return parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type}, true
 }
 
 // keyValues streams the records of a primary-key data file as merge input,
@@ -247,8 +258,8 @@ type keyValues struct {
 	origin int64
 }
 
-func (d *dataFile) keyValues(p *projection, keyIdx []int, rowGroups []int, keyFilter predicate.Predicate) (*keyValues, error) {
-	it, err := d.format.keyValues(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), rowGroups)
+func (d *dataFile) keyValues(p *projection, keyIdx []int, ranges []parquetio.RowRange, keyFilter predicate.Predicate) (*keyValues, error) {
+	it, err := d.format.keyValues(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), ranges)
 	if err != nil {
 		return nil, err
 	}

@@ -23,10 +23,13 @@ type formatReader interface {
 	// columnStats returns a column's statistics in a row group; ok is
 	// false when the file keeps none.
 	columnStats(g int, c parquetio.ColumnRequest) (stats parquetio.ColumnStats, ok bool, err error)
-	// rows reads the columns from the given row groups, in that order.
-	rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error)
+	// pageStats returns the statistics of a column's pages in a row
+	// group; ok is false when the file keeps none.
+	pageStats(g int, c parquetio.ColumnRequest) (pages []parquetio.PageStats, ok bool, err error)
+	// rows reads the columns from the given row ranges, in that order.
+	rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (rowBatches, error)
 	// keyValues reads the records of a primary-key file (Java KeyValue).
-	keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error)
+	keyValues(keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error)
 	close()
 }
 
@@ -86,16 +89,20 @@ func (f parquetFile) columnStats(g int, c parquetio.ColumnRequest) (parquetio.Co
 	return f.r.ColumnStats(g, c)
 }
 
-func (f parquetFile) rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error) {
-	it, err := f.r.NewRowGroupIterator(columns, groups)
+func (f parquetFile) pageStats(g int, c parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
+	return f.r.PageStats(g, c)
+}
+
+func (f parquetFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (rowBatches, error) {
+	it, err := f.r.NewRowRangeIterator(columns, ranges)
 	if err != nil {
 		return nil, err
 	}
 	return it, nil
 }
 
-func (f parquetFile) keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error) {
-	it, err := f.r.NewKeyValueRowGroupIterator(keyNames, valueFields, groups)
+func (f parquetFile) keyValues(keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error) {
+	it, err := f.r.NewKeyValueRangeIterator(keyNames, valueFields, ranges)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +127,14 @@ func (avroFile) columnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats
 	return parquetio.ColumnStats{}, false, nil
 }
 
-func (f avroFile) rows(columns []parquetio.ColumnRequest, groups []int) (rowBatches, error) {
-	if len(groups) == 0 {
+func (avroFile) pageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
+	return nil, false, nil
+}
+
+// rows reads the whole file, whose one row group has no page statistics
+// to narrow it by, unless no range is asked for.
+func (f avroFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (rowBatches, error) {
+	if len(ranges) == 0 {
 		return noRows{}, nil
 	}
 	cols := make([]avroio.Column, len(columns))
@@ -138,13 +151,13 @@ func (f avroFile) rows(columns []parquetio.ColumnRequest, groups []int) (rowBatc
 // keyValues reads the fields of Java's KeyValue layout; a file without
 // the _KEY_ fields is a thin-mode file (data-file.thin-mode), as for
 // Parquet.
-func (f avroFile) keyValues(keyNames []string, valueFields []spec.DataField, groups []int) (keyValueIterator, error) {
+func (f avroFile) keyValues(keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error) {
 	thin := len(keyNames) > 0 && !f.r.HasField(parquetio.KeyColumnPrefix+keyNames[0])
 	layout, err := parquetio.NewKeyValueLayout(keyNames, valueFields, thin)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := f.rows(layout.Columns(), groups)
+	rows, err := f.rows(layout.Columns(), ranges)
 	if err != nil {
 		return nil, err
 	}

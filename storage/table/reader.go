@@ -206,11 +206,11 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	groups, err := r.rowGroups(d, r.residual)
+	ranges, err := r.rowRanges(d, r.residual)
 	if err != nil {
 		return nil, err
 	}
-	return d.rows(p, groups)
+	return d.rows(p, ranges)
 }
 
 // fileChain reads files one after another.
@@ -397,7 +397,7 @@ func (r *reader) records(d *dataFile, groupFilter predicate.Predicate) (*keyValu
 	if err != nil {
 		return nil, err
 	}
-	groups, err := r.rowGroups(d, groupFilter)
+	ranges, err := r.rowRanges(d, groupFilter)
 	if err != nil {
 		return nil, err
 	}
@@ -405,7 +405,7 @@ func (r *reader) records(d *dataFile, groupFilter predicate.Predicate) (*keyValu
 	if !isTrue(r.keyFilter) {
 		keyFilter = r.keyFilter
 	}
-	return d.keyValues(p, r.keyIdx, groups, keyFilter)
+	return d.keyValues(p, r.keyIdx, ranges, keyFilter)
 }
 
 func isTrue(p predicate.Predicate) bool { return scan.IsTrue(p) }

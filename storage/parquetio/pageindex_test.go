@@ -1,0 +1,167 @@
+package parquetio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// countingSource counts the bytes read from a file.
+type countingSource struct {
+	*bytes.Reader
+	read int64
+}
+
+func (s *countingSource) ReadAt(p []byte, off int64) (int, error) {
+	s.read += int64(len(p))
+	return s.Reader.ReadAt(p, off)
+}
+
+func (s *countingSource) Size() int64 { return s.Reader.Size() }
+
+// pagedFile is a file of several row groups whose columns, flat and
+// nested, have pages of different boundaries (cut at 500 rows, and by
+// size for the long texts), with nulls and a dictionary.
+func pagedFile(t *testing.T) ([]byte, []spec.DataField, [][]any) {
+	t.Helper()
+	fields := []spec.DataField{
+		{ID: 0, Name: "key", Type: typ(spec.BigInt, false)},
+		{ID: 1, Name: "status", Type: typ(spec.VarChar, true)},
+		{ID: 2, Name: "text", Type: typ(spec.VarChar, true)},
+		{ID: 3, Name: "ints", Type: nullableArray(typ(spec.Int, true))},
+	}
+	rows := make([][]any, 20_000)
+	for i := range rows {
+		var text, ints any
+		if i%7 != 0 {
+			text = fmt.Sprintf("%0*d", 10+i%90, i)
+		}
+		if i%5 != 0 {
+			ints = []any{int32(i), nil}
+		}
+		rows[i] = []any{int64(i), []any{"PAID", "OPEN", nil}[i%3], text, ints}
+	}
+	return writeFile(t, fields, rows, WriterOptions{PageRowLimit: 500, PageSize: 16 << 10, RowGroupSize: 64 << 10}), fields, rows
+}
+
+// TestRowRangesReadTheirRows: any row ranges read exactly their rows at
+// their file positions, reading only the pages that hold them, and the
+// same rows when the offset indexes are missing.
+func TestRowRangesReadTheirRows(t *testing.T) {
+	data, fields, rows := pagedFile(t)
+	r, err := Open(bytes.NewReader(data), "ranges.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := r.RowGroups()
+	if len(groups) < 3 {
+		t.Fatalf("%d row groups, want several", len(groups))
+	}
+	rnd := rand.New(rand.NewPCG(3, 5))
+	for round := range 200 {
+		var ranges []RowRange
+		for range 1 + rnd.IntN(3) {
+			g := rnd.IntN(len(groups))
+			from := rnd.Int64N(groups[g].NumRows)
+			to := from + 1 + rnd.Int64N(min(groups[g].NumRows-from, 2_500))
+			ranges = append(ranges, RowRange{Group: g, From: from, To: to})
+		}
+		src := &countingSource{Reader: bytes.NewReader(data)}
+		ranged, err := Open(src, "ranges.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round%4 == 3 { // a file without offset indexes
+			for g := range ranged.meta.RowGroups {
+				for c := range ranged.meta.RowGroups[g].Columns {
+					ranged.meta.RowGroups[g].Columns[c].OffsetIndexLength = 0
+				}
+			}
+		}
+		opened := src.read
+		got, positions := readRanges(t, ranged, requestsOf(fields), ranges)
+		var want [][]any
+		var wantPositions []int64
+		for _, rg := range ranges {
+			for i := rg.From; i < rg.To; i++ {
+				want = append(want, rows[groups[rg.Group].FirstRow+i])
+				wantPositions = append(wantPositions, groups[rg.Group].FirstRow+i)
+			}
+		}
+		checkRows(t, got, want)
+		if fmt.Sprint(positions) != fmt.Sprint(wantPositions) {
+			t.Fatalf("ranges %v: positions %v, want %v", ranges, positions, wantPositions)
+		}
+		if round%4 != 3 && len(ranges) == 1 && ranges[0].To-ranges[0].From < 500 && src.read-opened > int64(len(data))/4 {
+			t.Errorf("ranges %v read %d bytes of a %d-byte file", ranges, src.read-opened, len(data))
+		}
+	}
+}
+
+func readRanges(t *testing.T, r *Reader, columns []ColumnRequest, ranges []RowRange) ([][]any, []int64) {
+	t.Helper()
+	it, err := r.NewRowRangeIterator(columns, ranges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var rows [][]any
+	var positions []int64
+	for {
+		row, err := it.Next()
+		if errors.Is(err, io.EOF) {
+			return rows, positions
+		}
+		if err != nil {
+			t.Fatalf("ranges %v: %v", ranges, err)
+		}
+		rows = append(rows, row)
+		positions = append(positions, it.Position())
+	}
+}
+
+// TestPageStatsBoundTheirPages: each page's bounds hold the values of its
+// rows, and a page of only nulls says so.
+func TestPageStatsBoundTheirPages(t *testing.T) {
+	data, fields, rows := pagedFile(t)
+	r, err := Open(bytes.NewReader(data), "ranges.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g, group := range r.RowGroups() {
+		for c, f := range fields[:3] {
+			pages, ok, err := r.PageStats(g, ColumnRequest{Name: f.Name, Type: f.Type})
+			if err != nil || !ok || len(pages) < 2 {
+				t.Fatalf("group %d %s: %d pages, %v, %v", g, f.Name, len(pages), ok, err)
+			}
+			for p, page := range pages {
+				end := group.NumRows
+				if p+1 < len(pages) {
+					end = pages[p+1].FirstRow
+				}
+				nulls := 0
+				for i := page.FirstRow; i < end; i++ {
+					v := rows[group.FirstRow+i][c]
+					if v == nil {
+						nulls++
+						continue
+					}
+					if spec.CompareValues(f.Type, v, page.Min) < 0 || spec.CompareValues(f.Type, v, page.Max) > 0 {
+						t.Fatalf("group %d %s page %d: %v outside [%v, %v]", g, f.Name, p, v, page.Min, page.Max)
+					}
+				}
+				if page.OnlyNulls != (nulls == int(end-page.FirstRow)) {
+					t.Errorf("group %d %s page %d: only nulls %v with %d of %d rows null", g, f.Name, p, page.OnlyNulls, nulls, end-page.FirstRow)
+				}
+			}
+		}
+	}
+	if _, ok, _ := r.PageStats(0, ColumnRequest{Name: "ints", Type: fields[3].Type}); ok {
+		t.Error("page stats of a nested column")
+	}
+}
