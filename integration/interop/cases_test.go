@@ -460,7 +460,7 @@ var engineCases = []tableCase{
 	},
 }
 
-// volumeCases have enough rows for several pages and row groups.
+// volumeCases have enough rows for several pages or row groups.
 var volumeCases = []tableCase{
 	{
 		name: "pk_many_rows",
@@ -471,6 +471,19 @@ var volumeCases = []tableCase{
   TIMESTAMPADD(MICROSECOND, i * 1234567, '2026-01-01 00:00:00') FROM ` + numbers(20000),
 			`UPDATE t SET v = CONCAT(v, '-updated') WHERE grp = 3`,
 			`DELETE FROM t WHERE grp = 5`,
+			`CALL sys.compact('t')`,
+		},
+	},
+	{
+		// One file of 50,000 rows: pages of 20,000 rows (v's cut sooner,
+		// by size) whose column and offset indexes Java's readers use
+		// to skip pages under the filters.
+		name: "pk_paged",
+		create: `CREATE TABLE t (id BIGINT NOT NULL, grp INT, v VARCHAR(80), PRIMARY KEY (id))
+  PARTITION BY KEY (id) PARTITIONS 1`,
+		steps: []string{
+			`INSERT INTO t SELECT i, i % 7, CONCAT(REPEAT('x', 60), i) FROM ` + numbers(50000),
+			`UPDATE t SET grp = -1 WHERE id % 1000 = 7`,
 			`CALL sys.compact('t')`,
 		},
 	},
