@@ -40,7 +40,9 @@ func BenchmarkWirePointSelect(b *testing.B) {
 		b.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
 	}
 	lake, _ := startWireServerWith(b, path.Join(b.TempDir(), "warehouse"), 0)
-	lakeDB := openOneConn(b, &mysql.Config{Net: "tcp", Addr: lake.Addr, User: "root", DBName: "bench"})
+	lakeConfig := mysql.NewConfig()
+	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.DBName = "tcp", lake.Addr, "root", "bench"
+	lakeDB := openOneConn(b, lakeConfig)
 	mariaConfig, _ := loadPaymentsMariaDB(b, dsn)
 	mariaDB := openOneConn(b, mariaConfig)
 
