@@ -105,14 +105,27 @@ func (r *Reader) readIndex(src *trackedSource, path string, offset int64, length
 	if offset < 4 || int64(length) > r.size-offset {
 		return corruptionf(r.name, "column %s: page index at [%d,+%d) outside file of %d bytes", path, offset, length, r.size)
 	}
-	data := make([]byte, length)
-	if _, err := src.ReadAt(data, offset); err != nil {
-		return src.classify(r.name, err)
+	data, err := r.indexBytes(src, offset, length)
+	if err != nil {
+		return err
 	}
 	if err := thrift.Unmarshal(new(thrift.CompactProtocol), data, v); err != nil {
 		return corruptionf(r.name, "column %s: page index: %v", path, err)
 	}
 	return nil
+}
+
+// indexBytes are the file's bytes [offset, +length) of a page index, from
+// those Open kept when they hold them.
+func (r *Reader) indexBytes(src *trackedSource, offset int64, length int32) ([]byte, error) {
+	if rel := offset - r.indexesAt; r.indexes != nil && rel >= 0 && rel+int64(length) <= int64(len(r.indexes)) {
+		return r.indexes[rel : rel+int64(length)], nil
+	}
+	data := make([]byte, length)
+	if _, err := src.ReadAt(data, offset); err != nil {
+		return nil, src.classify(r.name, err)
+	}
+	return data, nil
 }
 
 // openChunkRows opens the pages of a column chunk that hold rows [from,

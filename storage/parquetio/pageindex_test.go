@@ -126,13 +126,21 @@ func readRanges(t *testing.T, r *Reader, columns []ColumnRequest, ranges []RowRa
 }
 
 // TestPageStatsBoundTheirPages: each page's bounds hold the values of its
-// rows, and a page of only nulls says so.
+// rows, and a page of only nulls says so; the indexes come from the bytes
+// Open read with the footer, without reading the file again.
 func TestPageStatsBoundTheirPages(t *testing.T) {
 	data, fields, rows := pagedFile(t)
-	r, err := Open(bytes.NewReader(data), "ranges.parquet")
+	src := &countingSource{Reader: bytes.NewReader(data)}
+	r, err := Open(src, "ranges.parquet")
 	if err != nil {
 		t.Fatal(err)
 	}
+	opened := src.read
+	defer func() {
+		if src.read != opened {
+			t.Errorf("page statistics read %d bytes of the file", src.read-opened)
+		}
+	}()
 	for g, group := range r.RowGroups() {
 		for c, f := range fields[:3] {
 			pages, ok, err := r.PageStats(g, ColumnRequest{Name: f.Name, Type: f.Type})

@@ -53,6 +53,12 @@ type Reader struct {
 	root      *schemaNode
 	columns   []Column
 	rowGroups []RowGroup
+	// indexes holds the file's page indexes from indexesAt on, when the
+	// bytes Open read to find the footer held them all, as they do in
+	// most files (parquet-mr and lakesql write them right before the
+	// footer): a lookup then reads them without a request.
+	indexes   []byte
+	indexesAt int64
 }
 
 // Column is one top-level column of the file.
@@ -88,7 +94,7 @@ func Open(src Source, name string) (r *Reader, err error) {
 	defer recoverCorruption(name, &err)
 	size := src.Size()
 	tracked := &trackedSource{src: src, size: size}
-	footer, err := readFooter(tracked, name, size, firstTailRead(src, size))
+	tail, footer, err := readFooter(tracked, name, size, firstTailRead(src, size))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +117,31 @@ func Open(src Source, name string) (r *Reader, err error) {
 	if err := r.index(); err != nil {
 		return nil, err
 	}
+	r.keepIndexes(tail, len(footer))
 	return r, nil
+}
+
+// keepIndexes keeps the page indexes from the tail Open read (ending in
+// a footer of footerSize bytes and the trailer) when it holds them all.
+func (r *Reader) keepIndexes(tail []byte, footerSize int) {
+	first := r.size
+	for _, g := range r.meta.RowGroups {
+		for _, c := range g.Columns {
+			if c.ColumnIndexLength > 0 {
+				first = min(first, c.ColumnIndexOffset)
+			}
+			if c.OffsetIndexLength > 0 {
+				first = min(first, c.OffsetIndexOffset)
+			}
+		}
+	}
+	tailAt := r.size - int64(len(tail))
+	end := len(tail) - footerSize - 8
+	if first < tailAt || int(first-tailAt) > end {
+		return
+	}
+	r.indexes = bytes.Clone(tail[first-tailAt : end])
+	r.indexesAt = first
 }
 
 // firstTailRead is how many of the last bytes of src Open reads first,
@@ -127,38 +157,39 @@ func firstTailRead(src Source, size int64) int64 {
 
 // readFooter reads the footer, starting with the file's last first bytes,
 // and checks its magic, length and thrift structure, so that decoding it
-// cannot demand unbounded memory.
-func readFooter(src *trackedSource, name string, size, first int64) ([]byte, error) {
+// cannot demand unbounded memory. It returns the bytes read from the end
+// of the file too, which end in the footer.
+func readFooter(src *trackedSource, name string, size, first int64) (tail, footer []byte, err error) {
 	if size < 12 {
-		return nil, corruptionf(name, "%d bytes is too short for a parquet file", size)
+		return nil, nil, corruptionf(name, "%d bytes is too short for a parquet file", size)
 	}
-	tail, err := readAtEnd(src, name, size, first)
+	tail, err = readAtEnd(src, name, size, first)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch string(tail[len(tail)-4:]) {
 	case "PAR1":
 	case "PARE":
-		return nil, unsupportedf(name, "encrypted parquet file")
+		return nil, nil, unsupportedf(name, "encrypted parquet file")
 	default:
-		return nil, corruptionf(name, "bad footer magic %q", tail[len(tail)-4:])
+		return nil, nil, corruptionf(name, "bad footer magic %q", tail[len(tail)-4:])
 	}
 	footerSize := int64(binary.LittleEndian.Uint32(tail[len(tail)-8:]))
 	switch {
 	case footerSize > size-12:
-		return nil, corruptionf(name, "footer of %d bytes in a file of %d", footerSize, size)
+		return nil, nil, corruptionf(name, "footer of %d bytes in a file of %d", footerSize, size)
 	case footerSize > maxFooterSize:
-		return nil, unsupportedf(name, "footer of %d bytes exceeds %d", footerSize, maxFooterSize)
+		return nil, nil, unsupportedf(name, "footer of %d bytes exceeds %d", footerSize, maxFooterSize)
 	case footerSize+8 > int64(len(tail)):
 		if tail, err = readAtEnd(src, name, size, footerSize+8); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	footer := tail[int64(len(tail))-8-footerSize : len(tail)-8]
+	footer = tail[int64(len(tail))-8-footerSize : len(tail)-8]
 	if n, err := checkThriftStruct(footer); err != nil || n != len(footer) {
-		return nil, corruptionf(name, "malformed footer (%d of %d bytes parsed): %v", n, len(footer), err)
+		return nil, nil, corruptionf(name, "malformed footer (%d of %d bytes parsed): %v", n, len(footer), err)
 	}
-	return footer, nil
+	return tail, footer, nil
 }
 
 func readAtEnd(src *trackedSource, name string, size, n int64) ([]byte, error) {
