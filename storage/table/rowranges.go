@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/lakesql/lakesql/storage/parquetio"
@@ -98,7 +99,7 @@ func (r *reader) stretchStats(columns []columnPages, from, to int64) predicate.S
 	stats := predicate.Stats{RowCount: to - from, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
 	for _, c := range columns {
 		i, _ := slices.BinarySearchFunc(c.pages, from, func(p parquetio.PageStats, row int64) int {
-			return cmpInt64(p.FirstRow, row)
+			return cmp.Compare(p.FirstRow, row)
 		})
 		if i == len(c.pages) || c.pages[i].FirstRow > from {
 			i--
@@ -112,14 +113,4 @@ func (r *reader) stretchStats(columns []columnPages, from, to int64) predicate.S
 		stats.Columns[c.column] = spec.ColumnStats{Min: page.Min, Max: page.Max}
 	}
 	return stats
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
