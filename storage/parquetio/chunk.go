@@ -61,15 +61,7 @@ func (r *Reader) openChunk(src *trackedSource, g, leaf int) (parquet.Pages, erro
 	if _, err := src.ReadAt(data, start); err != nil {
 		return nil, src.classify(r.name, err)
 	}
-	data, err := decodedChunk(r.name, path, data, meta.Codec, meta.TotalUncompressedSize)
-	if err != nil {
-		return nil, err
-	}
-	chunk, ok := r.file.RowGroups()[g].ColumnChunks()[leaf].(*parquet.FileColumnChunk)
-	if !ok {
-		return nil, corruptionf(r.name, "column %s: unexpected chunk layout", path)
-	}
-	return chunk.PagesFrom(&chunkReaderAt{base: start, data: data}), nil
+	return r.pagesAt(g, leaf, start, data, meta.TotalUncompressedSize)
 }
 
 func columnPathString(path []string) string { return strings.Join(path, ".") }

@@ -138,6 +138,9 @@ func (r *Reader) openChunkRows(src *trackedSource, g, leaf int, from, to int64) 
 		pages, err := r.openChunk(src, g, leaf)
 		return pages, from, err
 	}
+	if !supportedCodec(chunk.MetaData.Codec) {
+		return nil, 0, unsupportedf(r.name, "column %s: compression codec %s", columnPathString(chunk.MetaData.PathInSchema), chunk.MetaData.Codec)
+	}
 	locations, err := r.pageLocations(src, g, leaf)
 	if err != nil {
 		return nil, 0, err
@@ -157,7 +160,7 @@ func (r *Reader) openChunkRows(src *trackedSource, g, leaf int, from, to int64) 
 	if err != nil {
 		return nil, 0, err
 	}
-	pages, err = r.pagesAt(g, leaf, start, append(stored, body...))
+	pages, err = r.pagesAt(g, leaf, start, append(stored, body...), 0)
 	return pages, from - locations[first].FirstRowIndex, err
 }
 
@@ -173,16 +176,14 @@ func (r *Reader) readChunkBytes(src *trackedSource, meta *format.ColumnMetaData,
 	return data, nil
 }
 
-// pagesAt decodes stored pages of a column chunk and serves them to
-// parquet-go as the chunk's pages from its start: parquet-go reads pages
-// one after another, so pages left out of the middle go unnoticed.
-func (r *Reader) pagesAt(g, leaf int, start int64, stored []byte) (parquet.Pages, error) {
+// pagesAt decodes stored pages of a column chunk of a supported codec
+// (sizeHint: their uncompressed size, if known) and serves them to parquet-go as the
+// chunk's pages from its start: parquet-go reads pages one after
+// another, so pages left out of the middle go unnoticed.
+func (r *Reader) pagesAt(g, leaf int, start int64, stored []byte, sizeHint int64) (parquet.Pages, error) {
 	meta := &r.meta.RowGroups[g].Columns[leaf].MetaData
 	path := columnPathString(meta.PathInSchema)
-	if !supportedCodec(meta.Codec) {
-		return nil, unsupportedf(r.name, "column %s: compression codec %s", path, meta.Codec)
-	}
-	data, err := decodedChunk(r.name, path, stored, meta.Codec, 0)
+	data, err := decodedChunk(r.name, path, stored, meta.Codec, sizeHint)
 	if err != nil {
 		return nil, err
 	}

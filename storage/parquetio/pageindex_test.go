@@ -2,9 +2,7 @@ package parquetio
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -109,20 +107,7 @@ func readRanges(t *testing.T, r *Reader, columns []ColumnRequest, ranges []RowRa
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer it.Close()
-	var rows [][]any
-	var positions []int64
-	for {
-		row, err := it.Next()
-		if errors.Is(err, io.EOF) {
-			return rows, positions
-		}
-		if err != nil {
-			t.Fatalf("ranges %v: %v", ranges, err)
-		}
-		rows = append(rows, row)
-		positions = append(positions, it.Position())
-	}
+	return drainRows(t, it)
 }
 
 // TestPageStatsBoundTheirPages: each page's bounds hold the values of its

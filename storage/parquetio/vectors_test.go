@@ -60,6 +60,12 @@ func readRowGroups(t testing.TB, r *Reader, requests []ColumnRequest, groups []i
 	if err != nil {
 		t.Fatal(err)
 	}
+	return drainRows(t, it)
+}
+
+// drainRows reads every row of it, with its position, and closes it.
+func drainRows(t testing.TB, it *RowIterator) ([][]any, []int64) {
+	t.Helper()
 	defer it.Close()
 	var rows [][]any
 	var positions []int64
