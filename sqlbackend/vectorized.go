@@ -16,6 +16,7 @@ import (
 	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/sqlbackend/duckplan"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
+	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -41,16 +42,20 @@ func (b *Backend) vectorizeRule(build sql.NodeExecBuilder) analyzer.Rule {
 			return n, transform.SameTree, nil
 		}
 		minRows := executorMinRows(ctx)
-		small := map[sql.Node]string{}
+		onGMS := map[sql.Node]string{}
 		replaced, decisions := duckplan.Replace(n, isVectorLeaf, func(q *duckplan.Query, leaves []sql.Node, original sql.Node) sql.Node {
+			if pointLookup(leaves) {
+				onGMS[original] = "its filter pins whole primary keys, which lakesql's page-indexed lookup reads"
+				return original
+			}
 			if rows, ok := leafRows(ctx, leaves); ok && rows < minRows {
-				small[original] = fmt.Sprintf("its tables hold %d rows, fewer than lakesql_executor_min_rows (%d)", rows, minRows)
+				onGMS[original] = fmt.Sprintf("its tables hold %d rows, fewer than lakesql_executor_min_rows (%d)", rows, minRows)
 				return original
 			}
 			return &vectorNode{backend: b, query: q, leaves: leaves, original: original, build: build}
 		})
 		for i, d := range decisions {
-			if reason, ok := small[d.Node]; ok {
+			if reason, ok := onGMS[d.Node]; ok {
 				decisions[i].Engine, decisions[i].Reason = EngineGMS, reason
 			}
 		}
@@ -119,6 +124,37 @@ func readOnlyStatement(query string) bool {
 		}
 	}
 	return false
+}
+
+// maxPointKeys is how many whole primary keys a read may pin and still be
+// a point lookup that stays on go-mysql-server.
+const maxPointKeys = 64
+
+// pointLookup reports whether the leaves read only the rows of a few
+// whole primary keys: each leaf's pushed filter pins every primary-key
+// column to values, maxPointKeys keys at most in all. lakesql's reader
+// then decodes only the pages that can hold them, where DuckDB takes
+// milliseconds to start and reads whole row groups (issue 17's point
+// selects: 86 a second on go-mysql-server, 60 on DuckDB).
+func pointLookup(leaves []sql.Node) bool {
+	keys := 1
+	for _, leaf := range leaves {
+		t, _ := unwrapTable(leaf)
+		if t.lookup == nil || len(t.schema.PrimaryKeys) == 0 {
+			return false
+		}
+		pinned := predicate.EqualityLiterals(t.lookup.pushdown.Filter)
+		for _, k := range t.schema.PrimaryKeys {
+			values, ok := pinned[t.schema.FieldIndex(k)]
+			if !ok {
+				return false
+			}
+			if keys *= max(len(values), 1); keys > maxPointKeys {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // leafRows are the rows of the leaves' tables at their pins, as the join

@@ -5,6 +5,7 @@ package sqlbackend
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -438,4 +439,40 @@ func TestAggregatesThatReadRowsGoToDuckDB(t *testing.T) {
 			t.Errorf("%s: with the executor on, storage-side aggregate %v, want %v:\n%s", q.sql, q.onDuck, !q.onDuck, plan)
 		}
 	}
+}
+
+// TestPointLookupsStayOnGMS: a read whose filter pins whole primary keys
+// (a few of them) stays on go-mysql-server, whose reader decodes only the
+// pages that can hold them; pinning part of a key, or too many keys, goes
+// to DuckDB. The answers are the same.
+func TestPointLookupsStayOnGMS(t *testing.T) {
+	h := newDuckHarness(t)
+	c := connectAll(h)
+	payTables(c)
+	for _, q := range []struct {
+		sql    string
+		onDuck bool
+	}{
+		{"SELECT * FROM pay WHERE dt = '2024-01-02' AND pay_id = 3", false},
+		{"SELECT amount FROM pay WHERE dt IN ('2024-01-01', '2024-01-02') AND pay_id IN (1, 3, 4) AND status = 'SUCCESS'", false},
+		{"SELECT state FROM os WHERE pay_id = 4", false},
+		{"SELECT * FROM pay WHERE pay_id = 3", true},
+		{"SELECT state FROM os WHERE pay_id >= 3", true},
+		{"SELECT state FROM os WHERE pay_id IN (" + numberList(1, 65) + ")", true},
+	} {
+		sameBothWays(t, c, q.sql, q.onDuck)
+		c.mustExec("SET lakesql_executor = 'duckdb'")
+		if plan := explainPlan(c, q.sql); !q.onDuck && !strings.Contains(plan, "pins whole primary keys") {
+			t.Errorf("%s: EXPLAIN does not say why it stays on go-mysql-server:\n%s", q.sql, plan)
+		}
+	}
+}
+
+// numberList is "from, …, to".
+func numberList(from, to int) string {
+	parts := make([]string, 0, to-from+1)
+	for i := from; i <= to; i++ {
+		parts = append(parts, strconv.Itoa(i))
+	}
+	return strings.Join(parts, ", ")
 }
