@@ -120,6 +120,10 @@ func (w *groupWalk) openRange(c chunkReader, leaf int, rg RowRange, groupRows in
 		c.reset(pages)
 		return nil
 	}
+	if rg.From == rg.To {
+		// No rows to read: the walk moves on to the next range at once.
+		return nil
+	}
 	skipper, ok := c.(rowSkipper)
 	if !ok {
 		return fmt.Errorf("parquetio: %s: this reader reads whole row groups only", w.reader.name)

@@ -158,3 +158,20 @@ func TestPageStatsBoundTheirPages(t *testing.T) {
 		t.Error("page stats of a nested column")
 	}
 }
+
+// TestEmptyRowRangesReadNothing: a range of no rows, even one starting
+// at a page boundary, reads nothing and is no error.
+func TestEmptyRowRangesReadNothing(t *testing.T) {
+	data, fields, rows := pagedFile(t)
+	r, err := Open(bytes.NewReader(data), "ranges.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges := []RowRange{{Group: 0, From: 500, To: 500}, {Group: 0, From: 0, To: 0}, {Group: 1, From: 3, To: 5}}
+	got, positions := readRanges(t, r, requestsOf(fields), ranges)
+	first := r.RowGroups()[1].FirstRow
+	checkRows(t, got, rows[first+3:first+5])
+	if len(positions) != 2 || positions[0] != first+3 {
+		t.Errorf("positions %v, want %d and %d", positions, first+3, first+4)
+	}
+}
