@@ -410,19 +410,28 @@ func TestCharsStoredWithPadding(t *testing.T) {
 	}
 }
 
+// engineCase is a statement and whether DuckDB runs it.
+type engineCase struct {
+	sql    string
+	onDuck bool
+}
+
+// payConn is a connection to a DuckDB harness holding payTables, every
+// translated read on DuckDB however few rows.
+func payConn(t *testing.T) *conn {
+	c := connectAll(newDuckHarness(t))
+	payTables(c)
+	return c
+}
+
 // TestAggregatesThatReadRowsGoToDuckDB: an aggregate without GROUP BY
 // that file metadata cannot answer (a SUM, or a filter on other columns
 // than the partition's) runs on DuckDB when the executor is on, and on
 // the storage-side scan when it is off; one metadata may answer stays on
 // the storage side either way. The answers are the same.
 func TestAggregatesThatReadRowsGoToDuckDB(t *testing.T) {
-	h := newDuckHarness(t)
-	c := connectAll(h)
-	payTables(c)
-	for _, q := range []struct {
-		sql    string
-		onDuck bool
-	}{
+	c := payConn(t)
+	for _, q := range []engineCase{
 		{"SELECT COUNT(*), SUM(amount) FROM pay WHERE dt = '2024-01-02' AND status = 'SUCCESS'", true},
 		{"SELECT SUM(amount), MIN(pay_id) FROM pay", true},
 		{"SELECT COUNT(*) FROM pay WHERE status = 'SUCCESS'", true},
@@ -446,13 +455,8 @@ func TestAggregatesThatReadRowsGoToDuckDB(t *testing.T) {
 // pages that can hold them; pinning part of a key, or too many keys, goes
 // to DuckDB. The answers are the same.
 func TestPointLookupsStayOnGMS(t *testing.T) {
-	h := newDuckHarness(t)
-	c := connectAll(h)
-	payTables(c)
-	for _, q := range []struct {
-		sql    string
-		onDuck bool
-	}{
+	c := payConn(t)
+	for _, q := range []engineCase{
 		{"SELECT * FROM pay WHERE dt = '2024-01-02' AND pay_id = 3", false},
 		{"SELECT amount FROM pay WHERE dt IN ('2024-01-01', '2024-01-02') AND pay_id IN (1, 3, 4) AND status = 'SUCCESS'", false},
 		{"SELECT state FROM os WHERE pay_id = 4", false},

@@ -476,8 +476,8 @@ var volumeCases = []tableCase{
 	},
 	{
 		// One file of 50,000 rows: pages of 20,000 rows (v's cut sooner,
-		// by size) whose column and offset indexes Java's readers use
-		// to skip pages under the filters.
+		// by size) with column and offset indexes, which every reader's
+		// filtered reads must agree with.
 		name: "pk_paged",
 		create: `CREATE TABLE t (id BIGINT NOT NULL, grp INT, v VARCHAR(80), PRIMARY KEY (id))
   PARTITION BY KEY (id) PARTITIONS 1`,
