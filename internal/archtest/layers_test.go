@@ -19,7 +19,7 @@ var layers = []layer{
 		"storage/fileio/errorio",
 		"storage/fileio/fileiotest",
 		"storage/fileio/footercache",
-		"storage/fileio/internal/bytelru",
+		"storage/internal/bytelru",
 		"storage/fileio/localio",
 		"storage/fileio/memio",
 		"storage/fileio/open",

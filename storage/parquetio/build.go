@@ -13,7 +13,7 @@ type readerBuilder struct {
 }
 
 func (b *readerBuilder) cursorFor(n *schemaNode) *leafCursor {
-	c := newLeafCursor()
+	c := newLeafCursor(n.maxRep == 0)
 	b.cursors = append(b.cursors, c)
 	b.leafOf = append(b.leafOf, n.leaf)
 	return c

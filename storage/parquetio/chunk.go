@@ -110,6 +110,8 @@ func checkPageHeader(name, path string, h *format.PageHeader) error {
 // leafCursor walks the (repetition level, definition level, value) entries
 // of one leaf column across the pages of the current row group.
 type leafCursor struct {
+	// flat is set for a column that never repeats: one entry per row.
+	flat   bool
 	pages  parquet.Pages
 	page   parquet.Page
 	values parquet.ValueReader
@@ -120,8 +122,8 @@ type leafCursor struct {
 
 const cursorBufferSize = 512
 
-func newLeafCursor() *leafCursor {
-	return &leafCursor{buf: make([]parquet.Value, 0, cursorBufferSize)}
+func newLeafCursor(flat bool) *leafCursor {
+	return &leafCursor{flat: flat, buf: make([]parquet.Value, 0, cursorBufferSize)}
 }
 
 // reset points the cursor at the pages of a new column chunk.

@@ -14,18 +14,15 @@ type chunkReader interface {
 	// hasMore reports whether the chunk holds values past the consumed
 	// rows.
 	hasMore() (bool, error)
-	close()
-}
-
-// rowSkipper is a chunkReader that can pass over rows at the start of
-// the pages it is given, for walks of row ranges.
-type rowSkipper interface {
+	// skipRows passes over rows at the start of the pages it was given,
+	// for walks of row ranges.
 	skipRows(n int64) error
+	close()
 }
 
 // groupWalk is the row-group bookkeeping RowIterator and VectorIterator
 // share: it opens the chunks of each requested row range (a whole row
-// group, or for RowIterator only the pages of some of its rows) in turn,
+// group, or only the pages of some of its rows) in turn,
 // hands out batches that never span ranges, tracks their file positions,
 // checks that the chunks of each group read whole end with its rows, and
 // keeps the first failure.
@@ -124,16 +121,12 @@ func (w *groupWalk) openRange(c chunkReader, leaf int, rg RowRange, groupRows in
 		// No rows to read: the walk moves on to the next range at once.
 		return nil
 	}
-	skipper, ok := c.(rowSkipper)
-	if !ok {
-		return fmt.Errorf("parquetio: %s: this reader reads whole row groups only", w.reader.name)
-	}
 	pages, skip, err := w.reader.openChunkRows(w.src, rg.Group, leaf, rg.From, rg.To)
 	if err != nil {
 		return err
 	}
 	c.reset(pages)
-	return skipper.skipRows(skip)
+	return c.skipRows(skip)
 }
 
 // checkGroupEnd verifies that every column chunk ended with the group's

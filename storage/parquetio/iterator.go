@@ -1,7 +1,11 @@
 package parquetio
 
 import (
+	"errors"
+	"io"
+
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/parquet-go/parquet-go"
 )
 
 // ColumnRequest selects a file column and the Paimon type to decode it as:
@@ -121,6 +125,9 @@ func (it *RowIterator) decode(rows [][]any) error {
 // skipRows passes over the entries of n rows: each row's first entry and
 // those that repeat within it.
 func (c *leafCursor) skipRows(n int64) error {
+	if c.flat && c.pos == len(c.buf) && c.values == nil {
+		return c.skipFlatPages(n)
+	}
 	for ; n > 0; n-- {
 		if _, err := c.next(); err != nil {
 			return err
@@ -135,6 +142,36 @@ func (c *leafCursor) skipRows(n int64) error {
 			}
 			c.pos++
 		}
+	}
+	return nil
+}
+
+// skipFlatPages passes over n rows of a flat column from a page boundary
+// without decoding their values: a point read's row is one of a page's
+// 20,000, and turning the rows before it into parquet.Values would cost
+// more than the rest of the read. Whole pages go by their row counts, and
+// the page holding the next row is sliced from it.
+func (c *leafCursor) skipFlatPages(n int64) error {
+	for n > 0 && !c.done {
+		c.releasePage()
+		page, err := c.pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			c.done = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if rows := page.NumRows(); rows <= n {
+			n -= rows
+			parquet.Release(page)
+			continue
+		}
+		c.page, c.values = page, page.Slice(n, page.NumRows()).Values()
+		n = 0
+	}
+	if n > 0 {
+		return errMissingValues
 	}
 	return nil
 }

@@ -47,8 +47,8 @@ func (r *Reader) PageStats(rowGroup int, column ColumnRequest) (pages []PageStat
 		return nil, false, err
 	}
 	src := &trackedSource{src: r.src, size: r.size}
-	index := new(format.ColumnIndex)
-	if err := r.readIndex(src, node.name(), chunk.ColumnIndexOffset, chunk.ColumnIndexLength, index); err != nil {
+	index, err := r.columnIndex(src, rowGroup, node.leaf)
+	if err != nil {
 		return nil, false, err
 	}
 	locations, err := r.pageLocations(src, rowGroup, node.leaf)
@@ -70,10 +70,48 @@ func (r *Reader) PageStats(rowGroup int, column ColumnRequest) (pages []PageStat
 	return pages, true, nil
 }
 
-// pageLocations reads and checks the offset index of a column chunk: its
-// pages lie in order within the chunk, the first holding row 0, each
-// holding rows.
+// chunkIndex names the page index of one column chunk in a Footer's
+// cache of decoded ones.
+type chunkIndex struct {
+	rowGroup, leaf int
+	offsets        bool // the offset index, else the column index
+}
+
+// columnIndex reads the column index of a column chunk, decoded once per
+// Footer.
+func (r *Reader) columnIndex(src *trackedSource, rowGroup, leaf int) (*format.ColumnIndex, error) {
+	key := chunkIndex{rowGroup: rowGroup, leaf: leaf}
+	if v, ok := r.decodedIndexes.Load(key); ok {
+		return v.(*format.ColumnIndex), nil
+	}
+	chunk := &r.meta.RowGroups[rowGroup].Columns[leaf]
+	index := new(format.ColumnIndex)
+	if err := r.readIndex(src, columnPathString(chunk.MetaData.PathInSchema), chunk.ColumnIndexOffset, chunk.ColumnIndexLength, index); err != nil {
+		return nil, err
+	}
+	r.decodedIndexes.Store(key, index)
+	return index, nil
+}
+
+// pageLocations reads the offset index of a column chunk, decoded and
+// checked once per Footer.
 func (r *Reader) pageLocations(src *trackedSource, rowGroup, leaf int) ([]format.PageLocation, error) {
+	key := chunkIndex{rowGroup: rowGroup, leaf: leaf, offsets: true}
+	if v, ok := r.decodedIndexes.Load(key); ok {
+		return v.([]format.PageLocation), nil
+	}
+	locations, err := r.readPageLocations(src, rowGroup, leaf)
+	if err != nil {
+		return nil, err
+	}
+	r.decodedIndexes.Store(key, locations)
+	return locations, nil
+}
+
+// readPageLocations reads and checks the offset index of a column chunk:
+// its pages lie in order within the chunk, the first holding row 0, each
+// holding rows.
+func (r *Reader) readPageLocations(src *trackedSource, rowGroup, leaf int) ([]format.PageLocation, error) {
 	chunk := &r.meta.RowGroups[rowGroup].Columns[leaf]
 	meta := &chunk.MetaData
 	path := columnPathString(meta.PathInSchema)
@@ -149,19 +187,42 @@ func (r *Reader) openChunkRows(src *trackedSource, g, leaf int, from, to int64) 
 	last := sort.Search(len(locations), func(i int) bool { return locations[i].FirstRowIndex >= to }) - 1
 	meta := &chunk.MetaData
 	start := meta.DataPageOffset
-	var stored []byte
 	if meta.DictionaryPageOffset != 0 {
 		start = meta.DictionaryPageOffset
-		if stored, err = r.readChunkBytes(src, meta, start, meta.DataPageOffset); err != nil {
-			return nil, 0, err
-		}
 	}
-	body, err := r.readChunkBytes(src, meta, locations[first].Offset, locations[last].Offset+int64(locations[last].CompressedPageSize))
+	skip = from - locations[first].FirstRowIndex
+	readPages := func() ([]byte, error) {
+		return r.decompressedPages(src, meta, start, locations[first], locations[last])
+	}
+	if r.pageCache != nil {
+		key := PageCacheKey{File: r.name, Size: r.size, RowGroup: g, Leaf: leaf, First: first, Last: last}
+		pages, err = r.cachedRangePages(key, start, readPages)
+		return pages, skip, err
+	}
+	data, err := readPages()
 	if err != nil {
 		return nil, 0, err
 	}
-	pages, err = r.pagesAt(g, leaf, start, append(stored, body...), 0)
-	return pages, from - locations[first].FirstRowIndex, err
+	pages, err = r.decodedPagesAt(g, leaf, start, data)
+	return pages, skip, err
+}
+
+// decompressedPages reads the dictionary page of a column chunk, if it
+// has one, and its data pages from first to last, and returns them
+// decompressed.
+func (r *Reader) decompressedPages(src *trackedSource, meta *format.ColumnMetaData, start int64, first, last format.PageLocation) ([]byte, error) {
+	var stored []byte
+	if start != meta.DataPageOffset {
+		var err error
+		if stored, err = r.readChunkBytes(src, meta, start, meta.DataPageOffset); err != nil {
+			return nil, err
+		}
+	}
+	body, err := r.readChunkBytes(src, meta, first.Offset, last.Offset+int64(last.CompressedPageSize))
+	if err != nil {
+		return nil, err
+	}
+	return decodedChunk(r.name, columnPathString(meta.PathInSchema), append(stored, body...), meta.Codec, 0)
 }
 
 // readChunkBytes reads bytes [from, to) of a column chunk.
@@ -182,14 +243,20 @@ func (r *Reader) readChunkBytes(src *trackedSource, meta *format.ColumnMetaData,
 // another, so pages left out of the middle go unnoticed.
 func (r *Reader) pagesAt(g, leaf int, start int64, stored []byte, sizeHint int64) (parquet.Pages, error) {
 	meta := &r.meta.RowGroups[g].Columns[leaf].MetaData
-	path := columnPathString(meta.PathInSchema)
-	data, err := decodedChunk(r.name, path, stored, meta.Codec, sizeHint)
+	data, err := decodedChunk(r.name, columnPathString(meta.PathInSchema), stored, meta.Codec, sizeHint)
 	if err != nil {
 		return nil, err
 	}
+	return r.decodedPagesAt(g, leaf, start, data)
+}
+
+// decodedPagesAt serves pages decodedChunk decompressed to parquet-go,
+// which reads but never writes them.
+func (r *Reader) decodedPagesAt(g, leaf int, start int64, data []byte) (parquet.Pages, error) {
 	chunk, ok := r.file.RowGroups()[g].ColumnChunks()[leaf].(*parquet.FileColumnChunk)
 	if !ok {
-		return nil, corruptionf(r.name, "column %s: unexpected chunk layout", path)
+		meta := &r.meta.RowGroups[g].Columns[leaf].MetaData
+		return nil, corruptionf(r.name, "column %s: unexpected chunk layout", columnPathString(meta.PathInSchema))
 	}
 	return chunk.PagesFrom(&chunkReaderAt{base: start, data: data}), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/spec"
@@ -48,8 +49,9 @@ func pagedFile(t *testing.T) ([]byte, []spec.DataField, [][]any) {
 }
 
 // TestRowRangesReadTheirRows: any row ranges read exactly their rows at
-// their file positions, reading only the pages that hold them, and the
-// same rows when the offset indexes are missing.
+// their file positions, as rows and as vectors, reading only the pages
+// that hold them, and the same rows when the offset indexes are missing
+// and through a page cache, the pages decoded once and shared.
 func TestRowRangesReadTheirRows(t *testing.T) {
 	data, fields, rows := pagedFile(t)
 	r, err := Open(bytes.NewReader(data), "ranges.parquet")
@@ -61,6 +63,7 @@ func TestRowRangesReadTheirRows(t *testing.T) {
 		t.Fatalf("%d row groups, want several", len(groups))
 	}
 	rnd := rand.New(rand.NewPCG(3, 5))
+	cache := &mapPageCache{pages: map[PageCacheKey]*CachedPages{}}
 	for round := range 200 {
 		var ranges []RowRange
 		for range 1 + rnd.IntN(3) {
@@ -83,21 +86,59 @@ func TestRowRangesReadTheirRows(t *testing.T) {
 		}
 		opened := src.read
 		got, positions := readRanges(t, ranged, requestsOf(fields), ranges)
-		var want [][]any
-		var wantPositions []int64
-		for _, rg := range ranges {
-			for i := rg.From; i < rg.To; i++ {
-				want = append(want, rows[groups[rg.Group].FirstRow+i])
-				wantPositions = append(wantPositions, groups[rg.Group].FirstRow+i)
-			}
-		}
+		want, wantPositions := rowsOfRanges(rows, groups, ranges)
 		checkRows(t, got, want)
 		if fmt.Sprint(positions) != fmt.Sprint(wantPositions) {
 			t.Fatalf("ranges %v: positions %v, want %v", ranges, positions, wantPositions)
 		}
+		checkVectorRanges(t, ranged, fields, ranges, want, wantPositions)
+		// Through the page cache, filling it and then served by it.
+		ranged.CachePages(cache)
+		for range 2 {
+			got, _ := readRanges(t, ranged, requestsOf(fields), ranges)
+			checkRows(t, got, want)
+			checkVectorRanges(t, ranged, fields, ranges, want, wantPositions)
+		}
 		if round%4 != 3 && len(ranges) == 1 && ranges[0].To-ranges[0].From < 500 && src.read-opened > int64(len(data))/4 {
 			t.Errorf("ranges %v read %d bytes of a %d-byte file", ranges, src.read-opened, len(data))
 		}
+	}
+	if cache.hits == 0 {
+		t.Fatal("no read was served by the page cache")
+	}
+}
+
+// rowsOfRanges are the rows of a file, of the row groups given, that
+// ranges select, and their file positions.
+func rowsOfRanges(rows [][]any, groups []RowGroup, ranges []RowRange) ([][]any, []int64) {
+	var want [][]any
+	var positions []int64
+	for _, rg := range ranges {
+		for i := rg.From; i < rg.To; i++ {
+			want = append(want, rows[groups[rg.Group].FirstRow+i])
+			positions = append(positions, groups[rg.Group].FirstRow+i)
+		}
+	}
+	return want, positions
+}
+
+// checkVectorRanges reads the flat columns of fields (all but the last)
+// as vectors over ranges, in batches of 7 rows, and wants the rows (less
+// their last column) at the positions given.
+func checkVectorRanges(t *testing.T, r *Reader, fields []spec.DataField, ranges []RowRange, want [][]any, positions []int64) {
+	t.Helper()
+	flat := requestsOf(fields[:len(fields)-1])
+	got, gotPositions, err := readVectorRanges(r, flat, ranges, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trimmed := make([][]any, len(want))
+	for i, row := range want {
+		trimmed[i] = row[:len(flat)]
+	}
+	checkRows(t, got, trimmed)
+	if fmt.Sprint(gotPositions) != fmt.Sprint(positions) {
+		t.Fatalf("ranges %v: vector positions %v, want %v", ranges, gotPositions, positions)
 	}
 }
 
@@ -173,5 +214,66 @@ func TestEmptyRowRangesReadNothing(t *testing.T) {
 	checkRows(t, got, rows[first+3:first+5])
 	if len(positions) != 2 || positions[0] != first+3 {
 		t.Errorf("positions %v, want %d and %d", positions, first+3, first+4)
+	}
+}
+
+// mapPageCache is a PageCache that keeps every page.
+type mapPageCache struct {
+	mu    sync.Mutex
+	pages map[PageCacheKey]*CachedPages
+	hits  int
+}
+
+func (c *mapPageCache) Get(key PageCacheKey) (*CachedPages, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.pages[key]
+	if ok {
+		c.hits++
+	}
+	return p, ok
+}
+
+func (c *mapPageCache) Put(key PageCacheKey, p *CachedPages) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pages[key] = p
+}
+
+// TestCachedPagesAreSharedSafely: readers in several goroutines read the
+// same row ranges through one page cache, as rows and as vectors, and all
+// get their rows (run with -race, this checks that cached pages are only
+// read).
+func TestCachedPagesAreSharedSafely(t *testing.T) {
+	data, fields, rows := pagedFile(t)
+	cache := &mapPageCache{pages: map[PageCacheKey]*CachedPages{}}
+	ranges := []RowRange{{Group: 1, From: 10, To: 900}, {Group: 2, From: 333, To: 334}}
+	groups := func() []RowGroup {
+		r, err := Open(bytes.NewReader(data), "shared.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.RowGroups()
+	}()
+	want, positions := rowsOfRanges(rows, groups, ranges)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			r, err := Open(bytes.NewReader(data), "shared.parquet")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			r.CachePages(cache)
+			for range 10 {
+				got, _ := readRanges(t, r, requestsOf(fields), ranges)
+				checkRows(t, got, want)
+				checkVectorRanges(t, r, fields, ranges, want, positions)
+			}
+		})
+	}
+	wg.Wait()
+	if cache.hits == 0 {
+		t.Fatal("no read was served by the page cache")
 	}
 }

@@ -1,6 +1,7 @@
 package parquetio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,9 +74,19 @@ func vectorizable(n *schemaNode, t spec.DataType) bool {
 // NewVectorIterator reads the requested columns, each of which must pass
 // CanVectorize, from the given row groups in the given order; positions
 // stay file positions.
-func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (it *VectorIterator, err error) {
-	defer recoverCorruption(r.name, &err)
+func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (*VectorIterator, error) {
 	if err := r.checkRowGroups(rowGroups); err != nil {
+		return nil, err
+	}
+	return r.NewVectorRangeIterator(columns, r.wholeGroups(rowGroups))
+}
+
+// NewVectorRangeIterator reads the requested columns, as NewVectorIterator
+// does, from the given row ranges only, in the given order, reading only
+// the pages that hold them where the file has offset indexes.
+func (r *Reader) NewVectorRangeIterator(columns []ColumnRequest, ranges []RowRange) (it *VectorIterator, err error) {
+	defer recoverCorruption(r.name, &err)
+	if err := r.checkRanges(ranges); err != nil {
 		return nil, err
 	}
 	it = &VectorIterator{columns: make([]*vectorColumn, len(columns)), out: make([]*vector.Vector, len(columns))}
@@ -91,7 +102,7 @@ func (r *Reader) NewVectorIterator(columns []ColumnRequest, rowGroups []int) (it
 			chunks, leaves = append(chunks, it.columns[i]), append(leaves, node.leaf)
 		}
 	}
-	it.groupWalk = r.newGroupWalk(r.wholeGroups(rowGroups), chunks, leaves)
+	it.groupWalk = r.newGroupWalk(ranges, chunks, leaves)
 	return it, nil
 }
 
@@ -206,6 +217,25 @@ func (c *vectorColumn) read(v *vector.Vector, n int) error {
 		}
 		off += m
 		c.row += m
+	}
+	return nil
+}
+
+// skipRows makes vectorColumn a rowSkipper: it consumes n rows, page by
+// page, without copying their values.
+func (c *vectorColumn) skipRows(n int64) error {
+	for n > 0 {
+		for c.row == c.rows {
+			if err := c.nextPage(); err != nil {
+				return err
+			}
+		}
+		m := int(min(n, int64(c.rows-c.row)))
+		nonNull := m
+		if c.defs != nil {
+			nonNull = bytes.Count(c.defs[c.row:c.row+m], []byte{byte(c.node.maxDef)})
+		}
+		c.row, c.val, n = c.row+m, c.val+nonNull, n-int64(m)
 	}
 	return nil
 }

@@ -28,7 +28,11 @@ func vectorRequests(r *Reader, requests []ColumnRequest) []ColumnRequest {
 // readVectors decodes the requested columns of the given row groups in
 // batches of batchRows, boxing each value as a row read would hold it.
 func readVectors(r *Reader, requests []ColumnRequest, groups []int, batchRows int) ([][]any, []int64, error) {
-	it, err := r.NewVectorIterator(requests, groups)
+	return readVectorRanges(r, requests, r.wholeGroups(groups), batchRows)
+}
+
+func readVectorRanges(r *Reader, requests []ColumnRequest, ranges []RowRange, batchRows int) ([][]any, []int64, error) {
+	it, err := r.NewVectorRangeIterator(requests, ranges)
 	if err != nil {
 		return nil, nil, err
 	}

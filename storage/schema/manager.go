@@ -37,6 +37,9 @@ type Manager struct {
 
 	mu    sync.Mutex
 	cache map[int64]*spec.TableSchema
+	// latest is the highest schema id the last listing found; -1 before
+	// one.
+	latest int64
 }
 
 // NewManager returns the Manager of the named branch of the table at
@@ -48,7 +51,7 @@ func NewManager(io fileio.FileIO, tableDir, branch string) *Manager {
 	if b := strings.TrimSpace(branch); b != "" && b != mainBranch {
 		dir += "/branch/branch-" + branch
 	}
-	return &Manager{io: io, schemaDir: dir + "/schema", cache: map[int64]*spec.TableSchema{}}
+	return &Manager{io: io, schemaDir: dir + "/schema", cache: map[int64]*spec.TableSchema{}, latest: -1}
 }
 
 // SchemaPath returns the path of schema-<id>.
@@ -148,7 +151,18 @@ func (m *Manager) remember(id int64, s *spec.TableSchema) *spec.TableSchema {
 
 // Latest returns the schema with the highest id. A table without schema
 // files wraps lakeerr.ErrNotFound.
+//
+// Schema ids grow by one (Java's SchemaManager.commit writes
+// schema-(latest+1) with put-if-absent), so once a listing found the
+// highest, checking that its successor does not exist tells that it still
+// is the highest: one existence check instead of a listing, which a
+// server would otherwise make for every statement. Like the schemas
+// cached by id, this assumes schema files are never deleted or replaced
+// under a running reader, which only Java's fast-forward of a branch does.
 func (m *Manager) Latest(ctx context.Context) (*spec.TableSchema, error) {
+	if id := m.knownLatest(); id >= 0 && m.stillLatest(ctx, id) {
+		return m.Schema(ctx, id)
+	}
 	ids, err := m.IDs(ctx)
 	if err != nil {
 		return nil, err
@@ -156,5 +170,22 @@ func (m *Manager) Latest(ctx context.Context) (*spec.TableSchema, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("latest schema: %w: no schema files in %s", lakeerr.ErrNotFound, m.schemaDir)
 	}
-	return m.Schema(ctx, ids[len(ids)-1])
+	id := ids[len(ids)-1]
+	m.mu.Lock()
+	m.latest = id
+	m.mu.Unlock()
+	return m.Schema(ctx, id)
+}
+
+func (m *Manager) knownLatest() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.latest
+}
+
+// stillLatest reports whether schema id has no successor; a failed check
+// is a no, which makes Latest list.
+func (m *Manager) stillLatest(ctx context.Context, id int64) bool {
+	next, err := fileio.Exists(ctx, m.io, m.SchemaPath(id+1))
+	return err == nil && !next
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -173,4 +174,52 @@ func TestManagerConcurrentReadsShareOneSchema(t *testing.T) {
 			t.Fatalf("concurrent reads returned %v and %v", first, got)
 		}
 	}
+}
+
+// listCounter counts the listings that reach a FileIO.
+type listCounter struct {
+	fileio.FileIO
+	lists int
+}
+
+func (l *listCounter) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
+	l.lists++
+	return l.FileIO.List(ctx, dir)
+}
+
+// TestLatestListsOnlyWhenSchemasChanged: Latest lists the schema
+// directory the first time, not again while the newest schema stays the
+// newest, and finds a schema another process added.
+func TestLatestListsOnlyWhenSchemasChanged(t *testing.T) {
+	ctx := context.Background()
+	src := filepath.Join(fixtures.Root(), "paimon-java", "pk_table_with_mor.db", "pk_table_with_mor", "schema")
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "schema"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copySchema := func(id string) {
+		data, err := os.ReadFile(filepath.Join(src, "schema-"+id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "schema", "schema-"+id), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copySchema("0")
+	copySchema("1")
+	fs := &listCounter{FileIO: localio.New()}
+	m := NewManager(fs, dir, "")
+	latest := func(want int64, wantLists int) {
+		t.Helper()
+		s, err := m.Latest(ctx)
+		if err != nil || s.ID != want || fs.lists != wantLists {
+			t.Fatalf("latest = %v, %v after %d listings; want schema %d after %d", s, err, fs.lists, want, wantLists)
+		}
+	}
+	latest(1, 1)
+	latest(1, 1)
+	copySchema("2")
+	latest(2, 2)
+	latest(2, 2)
 }

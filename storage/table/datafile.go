@@ -52,7 +52,7 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
 	}
-	fr, err := openFormat(format, file, p, f)
+	fr, err := r.table.openFormat(format, file, p, f)
 	if err != nil {
 		file.Close()
 		return nil, err

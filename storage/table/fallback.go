@@ -97,6 +97,7 @@ func (t *Table) fallbackBranch(ctx context.Context, branch string) (*Table, erro
 	if err != nil {
 		return nil, err
 	}
+	fb.pages = t.pages
 	actual, _ := t.branches.LoadOrStore(branch, fb)
 	return actual.(*Table), nil
 }

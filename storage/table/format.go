@@ -64,9 +64,14 @@ func dataFileFormat(name string) (string, error) {
 	}
 }
 
+// footerCacheBytes bounds the memory of a table's cached Parquet footers:
+// a few hundred data files' (25 to 50 KB each).
+const footerCacheBytes = 16 << 20
+
 // openFormat reads the header or footer of data file p, open as file,
-// with the reader of its format.
-func openFormat(format string, file fileio.File, p string, meta *spec.DataFileMeta) (formatReader, error) {
+// with the reader of its format; a Parquet footer comes from t's cache
+// when it holds one for a file of the same size.
+func (t *Table) openFormat(format string, file fileio.File, p string, meta *spec.DataFileMeta) (formatReader, error) {
 	if format == formatAvro {
 		r, err := avroio.Open(file, p)
 		if err != nil {
@@ -74,11 +79,26 @@ func openFormat(format string, file fileio.File, p string, meta *spec.DataFileMe
 		}
 		return avroFile{r: r, numRows: meta.RowCount}, nil
 	}
+	pq, err := t.openParquet(file, p)
+	if err != nil {
+		return nil, err
+	}
+	if t.pages != nil {
+		pq.CachePages(t.pages)
+	}
+	return parquetFile{pq}, nil
+}
+
+func (t *Table) openParquet(file fileio.File, p string) (*parquetio.Reader, error) {
+	if f, ok := t.footers.Get(p); ok && f.FileSize() == file.Size() {
+		return parquetio.OpenFooter(file, p, f)
+	}
 	pq, err := parquetio.Open(file, p)
 	if err != nil {
 		return nil, err
 	}
-	return parquetFile{pq}, nil
+	t.footers.Put(p, pq.Footer)
+	return pq, nil
 }
 
 type parquetFile struct{ r *parquetio.Reader }

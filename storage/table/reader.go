@@ -210,6 +210,9 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ranges, err = r.selectedRows(d, ranges, r.residual, len(p.mapping.FileFields())); err != nil {
+		return nil, err
+	}
 	return d.rows(p, ranges)
 }
 
@@ -399,6 +402,10 @@ func (r *reader) records(d *dataFile, groupFilter predicate.Predicate) (*keyValu
 	}
 	ranges, err := r.rowRanges(d, groupFilter)
 	if err != nil {
+		return nil, err
+	}
+	// A key-value read also reads the keys, sequence number and row kind.
+	if ranges, err = r.selectedRows(d, ranges, groupFilter, len(p.mapping.FileFields())+3); err != nil {
 		return nil, err
 	}
 	var keyFilter predicate.Predicate

@@ -10,8 +10,10 @@ import (
 	"sync"
 
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/internal/bytelru"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/manifest"
+	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/snapshot"
@@ -30,6 +32,12 @@ type Table struct {
 	// planner plans reads through a manifest cache shared by every read
 	// of the table.
 	planner *scan.Planner
+	// footers keeps the decoded footers of the Parquet data files read
+	// last, by path: a point read then opens its file without decoding
+	// the footer again. Paimon never rewrites a data file under its name.
+	footers *bytelru.Cache[string, *parquetio.Footer]
+	// pages, when set, keeps the decompressed pages point reads decode.
+	pages *PageCache
 	// branches holds the fallback branches opened so far, by name, so each
 	// read of a table with scan.fallback-branch reuses the branch's
 	// schema and manifest caches.
@@ -56,6 +64,7 @@ func OpenBranch(ctx context.Context, io fileio.FileIO, dir, branch string) (*Tab
 		manifests: manifest.NewReader(io, dir),
 	}
 	t.planner = scan.NewPlanner(t.manifests, scan.NewManifestCache(scan.DefaultCacheEntries))
+	t.footers = bytelru.New[string](footerCacheBytes, (*parquetio.Footer).MemorySize)
 	ids, err := t.schemas.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", dir, err)

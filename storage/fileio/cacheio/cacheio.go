@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/internal/bytelru"
+	"github.com/lakesql/lakesql/storage/internal/bytelru"
 )
 
 // Immutable reports whether p names a Paimon metadata file whose name is a
@@ -39,7 +39,7 @@ func Immutable(p string) bool {
 // to the wrapped FileIO. It is safe for concurrent use.
 type FS struct {
 	fileio.FileIO
-	cache *bytelru.Cache[[]byte]
+	cache *bytelru.Cache[string, []byte]
 }
 
 var (
@@ -52,7 +52,7 @@ var (
 // recently used files are evicted first. A file larger than maxBytes is
 // never cached.
 func New(inner fileio.FileIO, maxBytes int64) *FS {
-	return &FS{FileIO: inner, cache: bytelru.New(maxBytes, func(data []byte) int64 { return int64(len(data)) })}
+	return &FS{FileIO: inner, cache: bytelru.New[string](maxBytes, func(data []byte) int64 { return int64(len(data)) })}
 }
 
 // ReadFile implements fileio.FileIO. The returned slice is the caller's.

@@ -29,7 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lakesql/lakesql/storage/fileio"
-	"github.com/lakesql/lakesql/storage/fileio/internal/bytelru"
+	"github.com/lakesql/lakesql/storage/internal/bytelru"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
@@ -61,7 +61,7 @@ type FS struct {
 	maxBytes int64
 
 	hits, misses atomic.Int64
-	cache        *bytelru.Cache[footer]
+	cache        *bytelru.Cache[string, footer]
 }
 
 // footer is the cached end of one file.
@@ -87,7 +87,7 @@ var (
 // Open.
 func New(inner fileio.FileIO, maxBytes int64) *FS {
 	return &FS{FileIO: inner, maxBytes: maxBytes,
-		cache: bytelru.New(maxBytes, func(e footer) int64 { return int64(len(e.tail)) })}
+		cache: bytelru.New[string](maxBytes, func(e footer) int64 { return int64(len(e.tail)) })}
 }
 
 // Stats describes the cache's use since New.

@@ -5,7 +5,7 @@ import "testing"
 func byteLen(b []byte) int64 { return int64(len(b)) }
 
 func TestEvictsLeastRecentlyUsedToStayWithinBound(t *testing.T) {
-	c := New(10, byteLen)
+	c := New[string](10, byteLen)
 	c.Put("a", make([]byte, 4))
 	c.Put("b", make([]byte, 4))
 	if _, ok := c.Get("a"); !ok { // a is now the most recently used
@@ -26,7 +26,7 @@ func TestEvictsLeastRecentlyUsedToStayWithinBound(t *testing.T) {
 }
 
 func TestPutReplacesAndRefusesOversizedValues(t *testing.T) {
-	c := New(10, byteLen)
+	c := New[string](10, byteLen)
 	c.Put("a", []byte("1234"))
 	c.Put("a", []byte("123456"))
 	if v, _ := c.Get("a"); string(v) != "123456" || c.Bytes() != 6 {
