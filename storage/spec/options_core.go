@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -229,4 +231,67 @@ func (o CoreOptions) CommitMinRetryWait() (time.Duration, error) {
 // CommitMaxRetryWait is the longest wait between commit retries.
 func (o CoreOptions) CommitMaxRetryWait() (time.Duration, error) {
 	return o.durationOption(OptionCommitMaxRetryWait, 10*time.Second)
+}
+
+// ParquetLayout is how Java's Parquet writer lays data files out, from
+// the table's parquet.* options, which Paimon hands to parquet-mr with
+// their prefix (ParquetFileFormat.getParquetConfiguration,
+// RowDataParquetBuilder), and file.compression.zstd-level. A zero field
+// is unset: the writer's default applies.
+type ParquetLayout struct {
+	// PageSize is parquet.page.size, in bytes.
+	PageSize int
+	// PageRowLimit is parquet.page.row.count.limit.
+	PageRowLimit int
+	// RowGroupSize is parquet.block.size, in bytes.
+	RowGroupSize int64
+	// ZstdLevel is file.compression.zstd-level.
+	ZstdLevel int
+}
+
+// Parquet layout options, read as parquet-mr reads them from its Hadoop
+// configuration: plain integers.
+const (
+	OptionParquetPageSize     = "parquet.page.size"
+	OptionParquetPageRowLimit = "parquet.page.row.count.limit"
+	OptionParquetBlockSize    = "parquet.block.size"
+	OptionZstdLevel           = "file.compression.zstd-level"
+)
+
+// ParquetLayout returns the table's Parquet layout options. Sizes and the
+// row limit must be positive when set, as parquet-mr requires.
+func (o CoreOptions) ParquetLayout() (ParquetLayout, error) {
+	var l ParquetLayout
+	var err error
+	if l.PageSize, err = o.positiveInt(OptionParquetPageSize); err != nil {
+		return ParquetLayout{}, err
+	}
+	if l.PageRowLimit, err = o.positiveInt(OptionParquetPageRowLimit); err != nil {
+		return ParquetLayout{}, err
+	}
+	if l.ZstdLevel, err = o.intOption(OptionZstdLevel, 0); err != nil {
+		return ParquetLayout{}, err
+	}
+	block, err := o.optionalLong(OptionParquetBlockSize)
+	if err != nil || block == nil {
+		return l, err
+	}
+	if l.RowGroupSize = *block; l.RowGroupSize <= 0 {
+		return ParquetLayout{}, notPositive(OptionParquetBlockSize, *block)
+	}
+	return l, nil
+}
+
+// positiveInt parses an optional int option that must be positive; 0 is
+// unset.
+func (o CoreOptions) positiveInt(key string) (int, error) {
+	n, err := o.intOption(key, 0)
+	if _, set := o.Get(key); err == nil && set && n <= 0 {
+		return 0, notPositive(key, int64(n))
+	}
+	return n, err
+}
+
+func notPositive(key string, n int64) error {
+	return invalidOption(key, strconv.FormatInt(n, 10), errors.New("not positive"))
 }

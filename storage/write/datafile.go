@@ -72,7 +72,7 @@ func (b *bucketFiles) current() (*dataFile, error) {
 		minSeq: math.MaxInt64, maxSeq: math.MinInt64,
 	}
 	b.count++
-	w, err := parquetio.NewWriter(&f.buf, b.layout.fields(), parquetio.WriterOptions{})
+	w, err := parquetio.NewWriter(&f.buf, b.layout.fields(), b.env.settings.parquet)
 	if err != nil {
 		return nil, err
 	}

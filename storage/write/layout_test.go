@@ -3,6 +3,7 @@ package write
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
+	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -125,5 +127,44 @@ func TestManifestSchemaMatchesJava(t *testing.T) {
 	}
 	if ours == "" || ours != java {
 		t.Fatalf("manifest writer schema differs from Java's:\n ours %s\n java %s", ours, java)
+	}
+}
+
+// TestParquetLayoutOptions: the table options Java's Parquet writer takes
+// (parquet.page.row.count.limit, parquet.block.size) lay out the files
+// lakesql writes too, and a value parquet-mr refuses is refused.
+func TestParquetLayoutOptions(t *testing.T) {
+	fields := []spec.DataField{field("id", notNull(bigintType)), field("name", stringType)}
+	tt := newTestTable(t, catalog.TableDefinition{Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{
+		"bucket": "1", spec.OptionParquetPageRowLimit: "1000", spec.OptionParquetBlockSize: "65536"}})
+	var records []tabletest.Record
+	for i := range 20_000 {
+		records = append(records, tabletest.Insert(int64(i), fmt.Sprintf("name %d", i)))
+	}
+	msgs := tt.writeCommit(tt.writer(), records)
+	r := tt.openDataFile(tt.filePath(msgs[0], msgs[0].NewFiles[0]))
+	groups := r.RowGroups()
+	if len(groups) < 2 {
+		t.Errorf("%d row groups under parquet.block.size 65536", len(groups))
+	}
+	for g, group := range groups {
+		pages, ok, err := r.PageStats(g, parquetio.ColumnRequest{Name: "id", Type: notNull(bigintType)})
+		if err != nil || !ok {
+			t.Fatalf("row group %d: page stats %v, %v", g, ok, err)
+		}
+		for i, p := range pages {
+			end := group.NumRows
+			if i+1 < len(pages) {
+				end = pages[i+1].FirstRow
+			}
+			if end-p.FirstRow > 1000 {
+				t.Errorf("row group %d, page %d holds %d rows under parquet.page.row.count.limit 1000", g, i, end-p.FirstRow)
+			}
+		}
+	}
+	bad := newTestTable(t, catalog.TableDefinition{Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{
+		"bucket": "1", spec.OptionParquetPageRowLimit: "0"}})
+	if _, err := Open(context.Background(), bad.options()); err == nil || !strings.Contains(err.Error(), spec.OptionParquetPageRowLimit) {
+		t.Errorf("parquet.page.row.count.limit 0: %v, want an error naming the option", err)
 	}
 }

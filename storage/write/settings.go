@@ -46,6 +46,8 @@ type tableSettings struct {
 	defaultPartition   string
 	legacyPartition    bool
 	dataFilePrefix     string
+	// parquet lays out the data files (parquet.* options).
+	parquet parquetio.WriterOptions
 
 	engine *lsm.Engine // PK tables
 	// valueColumnTypes are the types of all table columns.
@@ -359,6 +361,12 @@ func (ts *tableSettings) parseBehaviour() error {
 		return err
 	}
 	ts.dataFilePrefix = o.DataFilePrefix()
+	layout, err := o.ParquetLayout()
+	if err != nil {
+		return err
+	}
+	ts.parquet = parquetio.WriterOptions{PageSize: layout.PageSize, PageRowLimit: layout.PageRowLimit,
+		RowGroupSize: layout.RowGroupSize, ZstdLevel: layout.ZstdLevel}
 	if ts.primaryKey {
 		ts.engine, err = lsm.NewEngine(ts.schema, spec.CompareValues)
 	}
