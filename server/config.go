@@ -61,6 +61,10 @@ type Config struct {
 	// outcome, conflicts, latency, scans, statements) over HTTP at
 	// /metrics on this HOST:PORT. Empty disables it.
 	MetricsListen string `json:"metrics_listen"`
+	// PageCacheMB bounds, in MiB, the decompressed Parquet pages that
+	// point and short range reads keep for the next ones, as InnoDB's
+	// buffer pool keeps pages; 0 turns the cache off.
+	PageCacheMB int `json:"page_cache_mb"`
 	// Executor configures the vectorized executor of analytic reads.
 	Executor ExecutorConfig `json:"executor"`
 	Log      LogConfig      `json:"log"`
@@ -126,6 +130,9 @@ const (
 	DefaultShutdownTimeout = 30 * time.Second
 	// DefaultConflictRerunTimeout is InnoDB's default innodb_lock_wait_timeout.
 	DefaultConflictRerunTimeout = 50 * time.Second
+	// DefaultPageCacheMB holds the pages of about 10 M rows of a narrow
+	// table.
+	DefaultPageCacheMB = 256
 )
 
 // DefaultConfig is the configuration without a config file or flags.
@@ -137,6 +144,7 @@ func DefaultConfig() Config {
 		ConnectTimeout:       Duration(DefaultConnectTimeout),
 		ShutdownTimeout:      Duration(DefaultShutdownTimeout),
 		ConflictRerunTimeout: Duration(DefaultConflictRerunTimeout),
+		PageCacheMB:          DefaultPageCacheMB,
 		Log:                  LogConfig{Level: "info", Format: "text"},
 	}
 }

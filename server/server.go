@@ -93,7 +93,8 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 			_ = exec.Close()
 		}
 	}()
-	backendOpts := sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder}
+	backendOpts := sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder,
+		PageCacheBytes: int64(cfg.PageCacheMB) << 20}
 	if exec != nil {
 		backendOpts.Executor = exec
 	}

@@ -443,7 +443,8 @@ func TestMetricsEndpoint(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{`lakesql_commits_total{`, `outcome="committed"`, `lakesql_statements_total{`} {
+	for _, want := range []string{`lakesql_commits_total{`, `outcome="committed"`, `lakesql_statements_total{`,
+		"lakesql_page_cache_hits_total ", "lakesql_page_cache_misses_total ", "lakesql_page_cache_bytes "} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}

@@ -31,6 +31,9 @@ type Options struct {
 	ReadParallelism int
 	// Metrics records commits, scans and statements; nil records nothing.
 	Metrics *metrics.Metrics
+	// PageCacheBytes bounds the decompressed pages point reads keep for
+	// the next ones (table.PageCache); 0 keeps none.
+	PageCacheBytes int64
 	// Executor runs the reads duckplan translates (package duckexec, in
 	// builds with the duckdb_arrow tag); nil runs every statement on
 	// go-mysql-server.
@@ -43,6 +46,9 @@ type Options struct {
 type Backend struct {
 	opts    Options
 	catalog *catalog.Catalog
+
+	// pages is the page cache every opened table shares; nil for none.
+	pages *table.PageCache
 
 	mu     sync.Mutex
 	tables map[string]*table.Table
@@ -58,8 +64,14 @@ func New(opts Options) *Backend {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	var pages *table.PageCache
+	if opts.PageCacheBytes > 0 {
+		pages = table.NewPageCache(opts.PageCacheBytes)
+		opts.Metrics.ObservePageCache(pages)
+	}
 	return &Backend{
 		opts:    opts,
+		pages:   pages,
 		catalog: catalog.NewWithMetastore(opts.FileIO, opts.Warehouse, opts.Now, opts.Metastore),
 		tables:  map[string]*table.Table{},
 	}
@@ -90,6 +102,7 @@ func (b *Backend) OpenTable(ctx context.Context, db, name string) (*table.Table,
 	if err != nil {
 		return nil, err
 	}
+	t.SetPageCache(b.pages)
 	b.mu.Lock()
 	b.tables[dir] = t
 	b.mu.Unlock()

@@ -2,8 +2,13 @@ package sqlbackend
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
 )
 
 // A hash join builds its table on the input the planner takes for the
@@ -62,4 +67,32 @@ func wantEstimate(t *testing.T, plan []string, node string, rows int) {
 		}
 	}
 	t.Errorf("EXPLAIN shows no %q next to %s:\n%s", want, node, strings.Join(plan, "\n"))
+}
+
+// TestFilteredSelectPlansOnce: GMS asks for the row estimate of a pushed
+// filter and for the plan of the lookup that carries it; the statement
+// plans the read once, as a select without a filter does: both read the
+// pinned snapshot's file equally often.
+func TestFilteredSelectPlansOnce(t *testing.T) {
+	fsys := filetest.NewCountingFS(localio.New())
+	warehouse := t.TempDir()
+	h := newHarnessOver(t, warehouse, fsys)
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (k INT NOT NULL, v INT, PRIMARY KEY (k))",
+		"INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+	snapshot := path.Join(warehouse, "d.db", "t", "snapshot", "snapshot-1")
+	readsOf := func(q string, want []string) int {
+		t.Helper()
+		before := fsys.Reads(snapshot)
+		if got := format(c.mustQuery(q)); !slices.Equal(got, want) {
+			t.Fatalf("%s: %v, want %v", q, got, want)
+		}
+		return fsys.Reads(snapshot) - before
+	}
+	whole := readsOf("SELECT v FROM t", []string{"[10]", "[20]", "[30]"})
+	point := readsOf("SELECT v FROM t WHERE k = 2", []string{"[20]"})
+	if whole == 0 || point != whole {
+		t.Errorf("the point select read the snapshot file %d times, the whole select %d", point, whole)
+	}
 }

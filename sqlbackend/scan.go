@@ -3,6 +3,8 @@ package sqlbackend
 import (
 	"errors"
 	"io"
+	"reflect"
+	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -97,7 +99,45 @@ func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
 	if t.timeTravel {
 		return t.t.PlanTimeTravel(ctx, t.pin.timeTravel(), t.filter())
 	}
-	return t.t.PlanPinned(ctx, t.pin.snapshotID, t.filter(), t.staged)
+	planFor := func() (*table.Plan, error) {
+		return t.t.PlanPinned(ctx, t.pin.snapshotID, t.filter(), t.staged)
+	}
+	if len(t.staged) > 0 {
+		return planFor()
+	}
+	return t.plans.plan(t.pin.snapshotID, t.filter(), planFor)
+}
+
+// planMemo keeps the last plan a statement made of a table's pinned
+// snapshot, by pushed filter: GMS's analysis plans the filter for the row
+// estimate (estimateFilteredRows), again for EXPLAIN's summary of the
+// lookup, and each plan reads the snapshot, the schema and the manifests.
+// A statement's table instances share one memo, which keys plans by
+// snapshot and filter; reads with staged changes are not memoized, and
+// plans are not modified by reading them. Filters are compared whole
+// (reflect.DeepEqual): their text could name two filters alike. A nil
+// memo keeps nothing.
+type planMemo struct {
+	mu       sync.Mutex
+	snapshot int64
+	filter   predicate.Predicate
+	last     *table.Plan
+}
+
+func (m *planMemo) plan(snapshot int64, filter predicate.Predicate, planFor func() (*table.Plan, error)) (*table.Plan, error) {
+	if m == nil {
+		return planFor()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last != nil && m.snapshot == snapshot && reflect.DeepEqual(m.filter, filter) {
+		return m.last, nil
+	}
+	p, err := planFor()
+	if err == nil {
+		m.snapshot, m.filter, m.last = snapshot, filter, p
+	}
+	return p, err
 }
 
 // RowCount implements sql.StatisticsTable. The count is exact when the

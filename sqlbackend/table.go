@@ -46,6 +46,9 @@ type Table struct {
 	// rescans keeps the rows of scans the statement repeats (see
 	// rescan.go); nil for tables not resolved by a statement.
 	rescans *rescanSet
+	// plans keeps the statement's last plan of the pinned snapshot (see
+	// planMemo); nil for tables not resolved by a statement.
+	plans *planMemo
 	// rowEstimate is the rows the join planner is told the table has
 	// under its filter (see estimateFilteredRows); nil is the table's
 	// rows.
@@ -75,7 +78,7 @@ var (
 )
 
 func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin, timeTravel bool) (*Table, error) {
-	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel, rescans: &rescanSet{byScan: map[string]*rescans{}}}
+	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel, rescans: &rescanSet{byScan: map[string]*rescans{}}, plans: &planMemo{}}
 	var err error
 	if timeTravel && !p.empty() {
 		tbl.schema, err = snapshotSchema(ctx, t, p)
