@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"path"
+	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
@@ -100,10 +101,20 @@ func startWireServerWith(b *testing.B, warehouse string, payCommits int) (*serve
 	return s, db
 }
 
-// payOptions keeps an uncompacted payment table uncompacted.
+var payPageRows = flag.Int("wire.pagerows", 0, "parquet.page.row.count.limit of the payment table; 0 is Java's default, 20,000")
+
+// payOptions keeps an uncompacted payment table uncompacted, and sets
+// -wire.pagerows.
 func payOptions(commits int) string {
-	if commits == 0 {
+	var options []string
+	if commits > 0 {
+		options = append(options, `"write-only":"true"`)
+	}
+	if *payPageRows > 0 {
+		options = append(options, fmt.Sprintf(`"parquet.page.row.count.limit":"%d"`, *payPageRows))
+	}
+	if len(options) == 0 {
 		return ""
 	}
-	return `COMMENT 'paimon:{"write-only":"true"}'`
+	return `COMMENT 'paimon:{` + strings.Join(options, ",") + `}'`
 }
