@@ -87,6 +87,9 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 		err = fmt.Errorf("table %s changed its schema during the statement; run it again", t.name)
 	}
 	if err == nil {
+		err = w.settle(ctx)
+	}
+	if err == nil {
 		w.applyPendingOverwrite(ctx, t)
 		w.checkKeys = w.checkKeys || keysChecked(ctx, derived)
 	}
@@ -101,7 +104,9 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 func (e *editor) StatementBegin(*sql.Context) {}
 
 // DiscardChanges implements sql.EditOpenerCloser: the failed statement's
-// rows never reach a commit.
+// rows never reach a commit. That is all of its rows, also those written
+// before a row-level checkpoint of INSERT IGNORE or LOAD DATA: a failed
+// statement changes nothing, as in InnoDB.
 func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 	if e.err != nil {
 		return nil
@@ -110,15 +115,22 @@ func (e *editor) DiscardChanges(ctx *sql.Context, _ error) error {
 }
 
 // StatementComplete implements sql.EditOpenerCloser.
-func (e *editor) StatementComplete(ctx *sql.Context) error {
+func (e *editor) StatementComplete(*sql.Context) error {
 	if e.err != nil {
 		return e.err
 	}
-	return mysqlerr.From(e.w.endStatement(ctx, true))
+	e.w.completeStatement()
+	return nil
 }
 
-// Close implements sql.Closer; the writer lives until the transaction ends.
-func (e *editor) Close(*sql.Context) error { return nil }
+// Close implements sql.Closer: the statement has ended, and what it
+// completed becomes messages. The writer lives until the transaction ends.
+func (e *editor) Close(ctx *sql.Context) error {
+	if e.err != nil {
+		return nil
+	}
+	return mysqlerr.From(e.w.settle(ctx))
+}
 
 // Insert implements sql.RowInserter. Under INSERT … ON DUPLICATE KEY
 // UPDATE an existing key is reported as a duplicate, so that GMS applies

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 )
 
 // Session is one client connection. Its transaction pins snapshots and
@@ -123,6 +125,11 @@ func (s *Session) CommitTransaction(ctx *sql.Context, tx sql.Transaction) error 
 	t, ok := tx.(*Transaction)
 	if !ok {
 		return nil
+	}
+	if err := t.writes.settle(ctx); err != nil {
+		t.writes.abort(ctx)
+		endFailedTransaction(ctx)
+		return mysqlerr.From(err)
 	}
 	if t.writes.empty() {
 		// A writer whose statements all failed holds only files no

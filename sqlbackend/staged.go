@@ -62,6 +62,9 @@ type tableWrite struct {
 	// checkKeys makes the commit fail on keys written by commits after
 	// base (see keysChecked).
 	checkKeys bool
+	// unsettled says the writer holds rows of a completed statement that
+	// are not messages yet (see completeStatement).
+	unsettled bool
 }
 
 func (w *tableWrite) hasChanges() bool {
@@ -122,6 +125,7 @@ func writerCompactor(ctx *sql.Context, t *Table) write.BucketCompactor {
 // output then deletes a file no snapshot has, and loses its COMPACT part
 // at commit (see commitStaged), never resurrecting those rows.
 func (w *tableWrite) endStatement(ctx *sql.Context, keep bool) error {
+	w.unsettled = false
 	msgs, err := w.writer.PrepareCommit(ctx)
 	if err != nil {
 		return err
@@ -130,6 +134,33 @@ func (w *tableWrite) endStatement(ctx *sql.Context, keep bool) error {
 		w.stage(ctx, msgs)
 	}
 	return nil
+}
+
+// completeStatement keeps the rows the statement wrote so far; settle
+// turns them into messages once the statement ends. Under INSERT IGNORE
+// and LOAD DATA, GMS completes the statement after every row (its
+// CheckpointingTableEditorIter), and turning each row into messages wrote
+// and compacted one data file per row.
+func (w *tableWrite) completeStatement() { w.unsettled = true }
+
+// settle turns the rows of a completed statement into messages. It runs
+// when the statement's editors close, and, in case they did not, when the
+// next statement opens an editor, reads the table or commits.
+func (w *tableWrite) settle(ctx *sql.Context) error {
+	if !w.unsettled {
+		return nil
+	}
+	return w.endStatement(ctx, true)
+}
+
+// settle settles the transaction's table write, if any.
+func (s *stagedWrites) settle(ctx *sql.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.table == nil {
+		return nil
+	}
+	return s.table.settle(ctx)
 }
 
 // stage adds a completed statement's messages: their data increments as
@@ -184,16 +215,19 @@ func (s *stagedWrites) take() *tableWrite {
 // staged entry names those), so the snapshot the transaction read plus
 // the new files of its statements merge to the same rows as the compacted
 // files would. Only the commit applies the compaction.
-func stagedEntries(ctx *sql.Context, db, name string) []spec.ManifestEntry {
+func stagedEntries(ctx *sql.Context, db, name string) ([]spec.ManifestEntry, error) {
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	tx.writes.mu.Lock()
 	defer tx.writes.mu.Unlock()
 	w := tx.writes.table
 	if w == nil || w.db != db || w.name != name {
-		return nil
+		return nil, nil
+	}
+	if err := w.settle(ctx); err != nil {
+		return nil, err
 	}
 	var entries []spec.ManifestEntry
 	for _, m := range slices.Concat(w.messages, w.deleted) {
@@ -204,7 +238,7 @@ func stagedEntries(ctx *sql.Context, db, name string) []spec.ManifestEntry {
 			entries = append(entries, spec.ManifestEntry{Kind: spec.FileKindDelete, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f})
 		}
 	}
-	return entries
+	return entries, nil
 }
 
 // applyPendingOverwrite turns the transaction's write of t into the

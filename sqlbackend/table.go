@@ -92,7 +92,9 @@ func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin
 		return nil, err
 	}
 	if !timeTravel {
-		tbl.staged = stagedEntries(ctx, db.name, name)
+		if tbl.staged, err = stagedEntries(ctx, db.name, name); err != nil {
+			return nil, err
+		}
 	}
 	return tbl, nil
 }
