@@ -1,0 +1,203 @@
+package wire
+
+import (
+	"bufio"
+	gosql "database/sql"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
+	"github.com/lakesql/lakesql/server"
+)
+
+var (
+	ingestRows  = flag.Int("wire.ingest", 200_000, "payment rows per round of BenchmarkWireInsert and BenchmarkWireLoadData")
+	insertBatch = flag.Int("wire.batch", 5000, "rows per INSERT statement of BenchmarkWireInsert")
+)
+
+// BenchmarkWireInsert measures issue 17's ingest over INSERT: each round
+// loads -wire.ingest new payments (one day of them) into an empty-at-start
+// primary-key table of lakesql and of MariaDB (InnoDB), as multi-row
+// INSERT … VALUES statements of -wire.batch literal rows, in autocommit,
+// one client each, alternately. Both tables must then hold the same rows.
+//
+//	eval "$(.ci/mariadb start)"
+//	go test ./bench/wire -run '^$' -bench WireInsert -benchtime 3x [-wire.ingest N] [-wire.batch N]
+func BenchmarkWireInsert(b *testing.B) {
+	lake, maria := ingestServers(b)
+	var lakeTime, mariaTime time.Duration
+	round := 0
+	for b.Loop() {
+		stmts := insertStatements(round, *ingestRows, *insertBatch)
+		lakeTime += timeExec(b, lake, stmts)
+		mariaTime += timeExec(b, maria, stmts)
+		round++
+	}
+	reportRates(b, float64(round**ingestRows), "rows/s", lakeTime, mariaTime)
+	checkSameIngest(b, lake, maria, round**ingestRows)
+}
+
+// BenchmarkWireLoadData is BenchmarkWireInsert loading each round's
+// payments from a tab-separated file with LOAD DATA LOCAL INFILE.
+//
+//	eval "$(.ci/mariadb start)"
+//	go test ./bench/wire -run '^$' -bench WireLoadData -benchtime 3x [-wire.ingest N]
+func BenchmarkWireLoadData(b *testing.B) {
+	lake, maria := ingestServers(b)
+	servertest.Exec(b, lake, "SET GLOBAL local_infile = 1")
+	var lakeTime, mariaTime time.Duration
+	round := 0
+	for b.Loop() {
+		b.StopTimer()
+		file := ingestTSV(b, round, *ingestRows)
+		b.StartTimer()
+		load := []string{"LOAD DATA LOCAL INFILE '" + file + "' INTO TABLE pay"}
+		lakeTime += timeExec(b, lake, load)
+		mariaTime += timeExec(b, maria, load)
+		os.Remove(file)
+		round++
+	}
+	reportRates(b, float64(round**ingestRows), "rows/s", lakeTime, mariaTime)
+	checkSameIngest(b, lake, maria, round**ingestRows)
+}
+
+// ingestServers returns one connection to an empty payment table on a
+// new lakesql server and one to MariaDB's, both allowed to send local
+// files.
+func ingestServers(b *testing.B) (lake, maria *gosql.DB) {
+	dsn := os.Getenv(mariadbtest.DSNVariable)
+	if dsn == "" {
+		b.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
+	}
+	s := servertest.Start(b, servertest.Config(path.Join(b.TempDir(), "warehouse")), server.Options{})
+	root := s.Connect(b, "root", "")
+	servertest.Exec(b, root, "CREATE DATABASE bench", "USE bench",
+		`CREATE TABLE pay `+payColumns+` PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`)
+	lakeConfig := mysql.NewConfig()
+	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.DBName = "tcp", s.Addr, "root", "bench"
+
+	mariaConfig, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	setup := mariadbtest.OpenLoader(b, dsn)
+	const database = "lakesql_wire_ingest"
+	servertest.Exec(b, setup, "DROP DATABASE IF EXISTS "+database, "CREATE DATABASE "+database, "USE "+database,
+		"CREATE TABLE pay "+payColumns+" ENGINE=InnoDB")
+	b.Cleanup(func() { setup.Exec("DROP DATABASE IF EXISTS " + database) })
+	mariaConfig.DBName = database
+	mariaConfig = overTCP(b, setup, mariaConfig)
+	return openLoaderConn(b, lakeConfig), openLoaderConn(b, mariaConfig)
+}
+
+// openLoaderConn is one connection to cfg that may send any local file.
+func openLoaderConn(b *testing.B, cfg *mysql.Config) *gosql.DB {
+	cfg = cfg.Clone()
+	cfg.AllowAllFiles = true
+	cfg.MaxAllowedPacket = 64 << 20
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db := gosql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// ingestPayment is payment n of round's day: rows of one round never
+// share a key with another round's.
+func ingestPayment(round, rows, n int) payment {
+	return paymentRow(rows, round*rows+n)
+}
+
+// dateText is the payment's day as MySQL writes a DATE.
+func (p payment) dateText() string {
+	return time.Date(2024, 1, 1+p.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+}
+
+// insertStatements are round's rows as INSERT statements of batch rows.
+func insertStatements(round, rows, batch int) []string {
+	var stmts []string
+	var sb strings.Builder
+	for start := 0; start < rows; start += batch {
+		sb.Reset()
+		sb.WriteString("INSERT INTO pay VALUES ")
+		for n := start; n < min(start+batch, rows); n++ {
+			if n > start {
+				sb.WriteByte(',')
+			}
+			p := ingestPayment(round, rows, n)
+			fmt.Fprintf(&sb, "('%s',%d,%d,'%s','%s',%d.%02d)", p.dateText(), p.payID, p.userID, p.channel, p.status, p.cents/100, p.cents%100)
+		}
+		stmts = append(stmts, sb.String())
+	}
+	return stmts
+}
+
+// ingestTSV writes round's rows as a LOAD DATA file.
+func ingestTSV(b *testing.B, round, rows int) string {
+	name := filepath.Join(b.TempDir(), fmt.Sprintf("pay-%d.tsv", round))
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	for n := range rows {
+		p := ingestPayment(round, rows, n)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\t%d.%02d\n", p.dateText(), p.payID, p.userID, p.channel, p.status, p.cents/100, p.cents%100)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return name
+}
+
+// timeExec runs stmts on db and returns the time they took.
+func timeExec(b *testing.B, db *gosql.DB, stmts []string) time.Duration {
+	start := time.Now()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			b.Fatalf("%.80s: %v", s, err)
+		}
+	}
+	return time.Since(start)
+}
+
+// ingestSummary is what both servers must agree on after loading.
+const ingestSummary = "SELECT COUNT(*), COUNT(DISTINCT dt), SUM(amount), SUM(user_id), SUM(pay_id), " +
+	"SUM(LENGTH(channel) + LENGTH(status)) FROM pay"
+
+// checkSameIngest fails unless both tables hold wantRows rows and agree
+// on ingestSummary.
+func checkSameIngest(b *testing.B, lake, maria *gosql.DB, wantRows int) {
+	lakeSummary, mariaSummary := summary(b, lake), summary(b, maria)
+	if lakeSummary != mariaSummary || !strings.HasPrefix(lakeSummary, fmt.Sprint(wantRows, "|")) {
+		b.Fatalf("after loading %d rows: lakesql %q, MariaDB %q", wantRows, lakeSummary, mariaSummary)
+	}
+}
+
+func summary(b *testing.B, db *gosql.DB) string {
+	values := make([]string, 6)
+	ptrs := make([]any, len(values))
+	for i := range values {
+		ptrs[i] = &values[i]
+	}
+	if err := db.QueryRow(ingestSummary).Scan(ptrs...); err != nil {
+		b.Fatal(err)
+	}
+	return strings.Join(values, "|")
+}
