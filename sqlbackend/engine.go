@@ -42,6 +42,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	// Before explainInputRows, which wraps the scans EXPLAIN prints.
 	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
 	appendAfterAll(a, wireResultRule(a.ExecBuilder))
+	appendAfterAll(a, analyzer.Rule{Id: ruleLoadData, Apply: loadDataRule})
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: gmsfix.Parser(sql.GlobalParser)}
 	return engine

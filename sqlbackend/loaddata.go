@@ -1,0 +1,339 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/lakesql/lakesql/planner/loaddata"
+	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// ruleLoadData is the analyzer rule id of loadDataRule.
+const ruleLoadData analyzer.RuleId = 10_019
+
+// erLocalFilesDisabled is ER_CLIENT_LOCAL_FILES_DISABLED.
+const erLocalFilesDisabled = 3948
+
+// loadDataRule runs LOAD DATA into a lakesql table as a loadDataNode: the
+// input is read as MySQL reads it (planner/loaddata) and each line goes
+// into the table's writer as Paimon values, without a SQL row, a
+// conversion through GMS's types or a per-row checkpoint. GMS v0.20's own
+// LOAD DATA also misreads MySQL's input: it drops every escape character
+// instead of resolving \t, \n and \\, reads the unquoted word NULL as NULL,
+// and cannot read a quoted field holding a separator. Statements the node
+// does not cover (user variables, SET, a column list that leaves columns
+// to their defaults, CHECK constraints, types without a converter) stay
+// on GMS.
+func loadDataRule(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	if !wholeStatement(scope, sel) {
+		return n, transform.SameTree, nil
+	}
+	if insert, ok := n.(*plan.InsertInto); ok {
+		if node, ok := newLoadDataNode(insert); ok {
+			return node, transform.NewTree, nil
+		}
+	}
+	// GMS checks a server file's path by its prefix only.
+	if load, ok := loadUnder(n); ok && !load.Local {
+		if _, err := underSecureFilePriv(load.File); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
+	return n, transform.SameTree, nil
+}
+
+// loadUnder finds the LOAD DATA of a statement.
+func loadUnder(n sql.Node) (*plan.LoadData, bool) {
+	var load *plan.LoadData
+	transform.Inspect(n, func(n sql.Node) bool {
+		load, _ = n.(*plan.LoadData)
+		return load == nil
+	})
+	return load, load != nil
+}
+
+// loadDataNode is a LOAD DATA statement into a lakesql table.
+type loadDataNode struct {
+	load   *plan.LoadData
+	table  *Table
+	target *loaddata.Target
+	format loaddata.Format
+}
+
+var _ sql.ExecSourceRel = (*loadDataNode)(nil)
+
+// newLoadDataNode is the node that runs insert, when it is a LOAD DATA
+// the node covers.
+func newLoadDataNode(insert *plan.InsertInto) (*loadDataNode, bool) {
+	if len(insert.OnDupExprs) > 0 || len(insert.Checks()) > 0 || len(insert.Returning) > 0 {
+		return nil, false
+	}
+	table, ok := destinationTable(insert.Destination)
+	if !ok || table.timeTravel {
+		return nil, false
+	}
+	load, columnOf, ok := loadSource(insert.Source, len(table.schema.Fields))
+	if !ok {
+		return nil, false
+	}
+	format, ok := loadFormat(load)
+	if !ok {
+		return nil, false
+	}
+	target, ok := loaddata.NewTarget(table.schema.Fields, columnOf)
+	if !ok {
+		return nil, false
+	}
+	return &loadDataNode{load: load, table: table, target: target, format: format}, true
+}
+
+// destinationTable is the lakesql table an INSERT writes.
+func destinationTable(dest sql.Node) (*Table, bool) {
+	var table *Table
+	transform.Inspect(dest, func(n sql.Node) bool {
+		if rt, ok := n.(*plan.ResolvedTable); ok {
+			table, _ = sql.GetUnderlyingTable(rt.Table).(*Table)
+		}
+		return table == nil
+	})
+	return table, table != nil
+}
+
+// loadSource is the LOAD DATA under an INSERT's source and the table
+// column of each input field. GMS puts the load under a projection of the
+// destination's columns from its fields (in the column list's order);
+// the load fills them itself when every column comes from a field.
+func loadSource(source sql.Node, columns int) (*plan.LoadData, []int, bool) {
+	p, ok := source.(*plan.Project)
+	if !ok || len(p.Projections) != columns {
+		return nil, nil, false
+	}
+	load, ok := p.Child.(*plan.LoadData)
+	if !ok {
+		return nil, nil, false
+	}
+	columnOf := make([]int, columns)
+	filled := make([]bool, columns)
+	for i, e := range p.Projections {
+		f, ok := e.(*expression.GetField)
+		if !ok || f.Index() < 0 || f.Index() >= columns || filled[f.Index()] {
+			return nil, nil, false
+		}
+		filled[f.Index()] = true
+		columnOf[f.Index()] = i
+	}
+	for _, e := range slices.Concat(load.SetExprs, load.UserVars) {
+		if e != nil {
+			return nil, nil, false
+		}
+	}
+	charset := strings.ToLower(load.Charset)
+	return load, columnOf, charset == "" || charset == "utf8mb4" || charset == "utf8" || charset == "utf8mb3" || charset == "binary"
+}
+
+// loadFormat is the statement's input format, when the reader follows it.
+func loadFormat(load *plan.LoadData) (loaddata.Format, bool) {
+	f := loaddata.Format{
+		FieldsTerminatedBy: load.FieldsTerminatedBy,
+		LinesStartingBy:    load.LinesStartingBy,
+		LinesTerminatedBy:  load.LinesTerminatedBy,
+		IgnoreLines:        load.IgnoreNum,
+	}
+	if len(load.FieldsEnclosedBy) > 1 || len(load.FieldsEscapedBy) > 1 || f.FieldsTerminatedBy == "" || f.LinesTerminatedBy == "" {
+		return f, false
+	}
+	if load.FieldsEnclosedBy != "" {
+		f.EnclosedBy = load.FieldsEnclosedBy[0]
+	}
+	if load.FieldsEscapedBy != "" {
+		f.EscapedBy = load.FieldsEscapedBy[0]
+	}
+	// MySQL reads an escape character equal to the quote as a quote.
+	return f, f.EscapedBy == 0 || f.EscapedBy != f.EnclosedBy
+}
+
+func (n *loadDataNode) Resolved() bool       { return true }
+func (n *loadDataNode) Schema() sql.Schema   { return types.OkResultSchema }
+func (n *loadDataNode) Children() []sql.Node { return nil }
+func (n *loadDataNode) IsReadOnly() bool     { return false }
+func (n *loadDataNode) String() string {
+	return fmt.Sprintf("LoadData(%s into %s.%s)", n.load.File, n.table.db.name, n.table.name)
+}
+
+func (n *loadDataNode) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
+	}
+	return n, nil
+}
+
+// RowIter implements sql.ExecSourceRel: the whole load runs on the first
+// Next, which returns its OK result.
+func (n *loadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+	return &loadDataIter{node: n}, nil
+}
+
+type loadDataIter struct {
+	node *loadDataNode
+	done bool
+}
+
+func (it *loadDataIter) Next(ctx *sql.Context) (sql.Row, error) {
+	if it.done {
+		return nil, io.EOF
+	}
+	it.done = true
+	rows, err := it.node.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sql.NewRow(types.NewOkResult(int(rows))), nil
+}
+
+func (it *loadDataIter) Close(*sql.Context) error { return nil }
+
+// run loads the input into the statement's table writer and returns the
+// rows it loaded. Its rows commit with the statement's transaction; a
+// failure leaves none of them.
+func (n *loadDataNode) run(ctx *sql.Context) (int64, error) {
+	e := n.table.editor(ctx, false)
+	if e.err != nil {
+		return 0, e.err
+	}
+	rows, err := n.stream(ctx, e)
+	if err != nil {
+		_ = e.w.endStatement(ctx, false)
+		return 0, mysqlerr.From(err)
+	}
+	e.w.completeStatement()
+	return rows, mysqlerr.From(e.w.settle(ctx))
+}
+
+// stream streams the input's lines into e's writer.
+func (n *loadDataNode) stream(ctx *sql.Context, e *editor) (int64, error) {
+	in, err := n.open(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	r, err := loaddata.NewReader(in, n.format)
+	if err != nil {
+		return 0, err
+	}
+	var rows int64
+	for {
+		line, err := r.Next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return rows, err
+		}
+		rows++
+		if rows%4096 == 0 && ctx.Err() != nil {
+			return rows, ctx.Err()
+		}
+		row, err := n.target.Row(line, rows)
+		if err != nil {
+			return rows, valueError(err)
+		}
+		if err := e.w.writer.Write(ctx, row, spec.RowKindInsert); err != nil {
+			return rows, err
+		}
+	}
+}
+
+// valueError is a refused field as its MySQL error.
+func valueError(err error) error {
+	var ve *loaddata.ValueError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	state := mysql.SSUnknownSQLState
+	switch ve.Code {
+	case loaddata.ErrBadNull:
+		state = mysql.SSConstraintViolation
+	case loaddata.ErrOutOfRange:
+		state = "22003"
+	case loaddata.ErrTooLong:
+		state = mysql.SSDataTooLong
+	case loaddata.ErrWrongValue:
+		state = "22007"
+	}
+	return mysql.NewSQLError(ve.Code, state, "%s", ve.Message)
+}
+
+// open opens the statement's input: the client's file under LOCAL, which
+// local_infile must allow, else the server's, which must lie under
+// secure_file_priv.
+func (n *loadDataNode) open(ctx *sql.Context) (io.ReadCloser, error) {
+	if n.load.Local {
+		if !globalOn("local_infile") {
+			return nil, mysql.NewSQLError(erLocalFilesDisabled, mysql.SSUnknownSQLState,
+				"Loading local data is disabled; this must be enabled on both the client and server sides")
+		}
+		return ctx.LoadInfile(n.load.File)
+	}
+	name, err := underSecureFilePriv(n.load.File)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, sql.ErrLoadDataCannotOpen.New(err.Error())
+	}
+	return f, nil
+}
+
+// underSecureFilePriv resolves name and refuses it unless it lies inside
+// the secure_file_priv directory (when one is set), symbolic links
+// followed, so that "..", a sibling directory sharing its prefix or a
+// link cannot leave it.
+func underSecureFilePriv(name string) (string, error) {
+	_, dir, _ := sql.SystemVariables.GetGlobal("secure_file_priv")
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", sql.ErrLoadDataCannotOpen.New(err.Error())
+	}
+	if d, _ := dir.(string); d != "" {
+		realDir, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return "", sql.ErrSecureFilePriv.New()
+		}
+		absDir, _ := filepath.Abs(realDir)
+		abs, _ := filepath.Abs(real)
+		rel, err := filepath.Rel(absDir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", sql.ErrSecureFilePriv.New()
+		}
+	}
+	return real, nil
+}
+
+// globalOn reads a boolean global variable, which GMS keeps as an int8.
+func globalOn(name string) bool {
+	_, v, _ := sql.SystemVariables.GetGlobal(name)
+	switch x := v.(type) {
+	case int8:
+		return x != 0
+	case int64:
+		return x != 0
+	case bool:
+		return x
+	}
+	return false
+}
