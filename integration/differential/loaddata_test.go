@@ -1,0 +1,106 @@
+package differential
+
+import (
+	gosql "database/sql"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
+	"github.com/lakesql/lakesql/server"
+)
+
+// LOAD DATA LOCAL reads the same files into the same rows as MariaDB:
+// escapes, \N and the word NULL, quoted fields with separators, doubled
+// quotes and line breaks, CRLF lines, IGNORE LINES, LINES STARTING BY, a
+// column list in another order and decimals rounded to the scale.
+func TestLoadDataMatchesMariaDB(t *testing.T) {
+	dsn := os.Getenv(mariadbtest.DSNVariable)
+	if dsn == "" {
+		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
+	}
+	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
+	lakeConfig := mysql.NewConfig()
+	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.AllowAllFiles = "tcp", srv.Addr, "root", true
+	lake := openConfig(t, lakeConfig)
+	maria := mariadbtest.OpenLoader(t, dsn)
+	db := databaseName("loaddata")
+	servertest.Exec(t, lake, "SET GLOBAL local_infile = 1")
+	for _, conn := range []*gosql.DB{lake, maria} {
+		servertest.Exec(t, conn, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db, "USE "+db)
+	}
+	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
+
+	for i, c := range []struct {
+		content, clauses string
+	}{
+		{"1\ta\\tb\t1.50\t2024-01-02\n2\t\\N\t\\N\t\\N\n3\tNULL\t-0.5\t2024-02-29\n4\tx\\\\y\\Nz\t1.005\t2024-12-31\n5\t\t0\t2024-01-01", ""},
+		{"id,a,d,dt\r\n1,\"a,b\",1.00,2024-01-01\r\n2,\"say \"\"hi\"\"\",2.50,2024-01-02\r\n3,NULL,NULL,NULL\r\n4,\"NULL\",3,2024-01-03\r\n5,\"two\r\nlines\",4,2024-01-04\r\n6,a\"b,5,2024-01-05\r\n",
+			`FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' LINES TERMINATED BY '\r\n' IGNORE 1 LINES`},
+		{"junk>>2024-01-05\t7\t9.99\tq\n>>2024-01-06\t8\t0.01\tr\n", `LINES STARTING BY '>>' (dt, id, d, a)`},
+	} {
+		name := filepath.Join(t.TempDir(), "in.txt")
+		if err := os.WriteFile(name, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		table := "t" + string(rune('0'+i))
+		var answers [][]string
+		for _, conn := range []*gosql.DB{lake, maria} {
+			servertest.Exec(t, conn, "CREATE TABLE "+table+" (id INT NOT NULL, a VARCHAR(20), d DECIMAL(10,2), dt DATE, PRIMARY KEY (id))",
+				"LOAD DATA LOCAL INFILE '"+name+"' INTO TABLE "+table+" "+c.clauses)
+			answers = append(answers, textRows(t, conn, "SELECT id, a, HEX(a), d, dt FROM "+table+" ORDER BY id"))
+		}
+		if !slices.Equal(answers[0], answers[1]) || len(answers[0]) == 0 {
+			t.Errorf("LOAD DATA %s of %q:\nlakesql %q\nMariaDB %q", c.clauses, c.content, answers[0], answers[1])
+		}
+	}
+}
+
+func openConfig(t *testing.T, cfg *mysql.Config) *gosql.DB {
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := gosql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// textRows are q's rows as text, NULL for a null.
+func textRows(t *testing.T, db *gosql.DB, q string) []string {
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		values := make([]gosql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range values {
+			ptrs[i] = &values[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(values))
+		for i, v := range values {
+			parts[i] = "NULL"
+			if v.Valid {
+				parts[i] = v.String
+			}
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
