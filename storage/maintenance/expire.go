@@ -324,13 +324,29 @@ func minConsumerNext(ctx context.Context, t *tableCtx) (int64, error) {
 // tags, that snapshots below end are going. CreateTag checks for it after
 // writing its tag, so of a tag and an expiry racing on one snapshot,
 // either expiry sees the tag or CreateTag sees the intent and backs off.
+//
+// An orphan removal of age 0 on another server may delete the put's temp
+// file between its write and its link (localio stages a put in a temp
+// file of snapshot/, and the intent holds no lease). The intent is empty
+// and idempotent, so a put whose temp file vanished is made again.
 func announceExpiry(ctx context.Context, t *tableCtx, end int64) error {
 	p := t.snapshots.ExpiryIntentPath(end)
-	if err := t.io.PutIfAbsent(ctx, p, nil); err != nil && !errors.Is(err, fileio.ErrExist) {
-		return fmt.Errorf("record expiry intent: %w", err)
+	var err error
+	for range putAttempts {
+		err = t.io.PutIfAbsent(ctx, p, nil)
+		if err == nil || errors.Is(err, fileio.ErrExist) {
+			return nil
+		}
+		if !errors.Is(err, fileio.ErrNotExist) {
+			break
+		}
 	}
-	return nil
+	return fmt.Errorf("record expiry intent: %w", err)
 }
+
+// putAttempts bounds the puts of an expiry intent whose temp file
+// vanished.
+const putAttempts = 3
 
 // expiryIntent returns the highest end any expiry intent announces, 0 if
 // none; an intent left by a crashed run stays until a run finishes past

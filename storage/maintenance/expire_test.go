@@ -2,11 +2,18 @@ package maintenance
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"sort"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/storage/fileio"
 
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -188,5 +195,39 @@ func TestExpireKeepsBranchFiles(t *testing.T) {
 	}
 	if len(all) != len(want) {
 		t.Fatalf("branch b reads %d rows, want %d", len(all), len(want))
+	}
+}
+
+// vanishingTemps fails the first puts of expiry intents as localio does
+// when an orphan removal on another server deleted the put's temp file
+// before its link.
+type vanishingTemps struct {
+	fileio.FileIO
+	left int
+}
+
+func (v *vanishingTemps) PutIfAbsent(ctx context.Context, p string, data []byte) error {
+	if strings.HasPrefix(path.Base(p), ".expiring-") && v.left > 0 {
+		v.left--
+		return &os.LinkError{Op: "link", Old: p + ".tmp", New: p, Err: syscall.ENOENT}
+	}
+	return v.FileIO.PutIfAbsent(ctx, p, data)
+}
+
+// An expiry whose intent's temp file vanished puts the intent again, and
+// gives up, with the error, when it keeps vanishing.
+func TestExpiryIntentSurvivesAVanishedTempFile(t *testing.T) {
+	for _, c := range []struct {
+		vanish int
+		fails  bool
+	}{{vanish: putAttempts - 1}, {vanish: putAttempts, fails: true}} {
+		f := newFixture(t, pkTable)
+		buildHistory(f)
+		fsys := &vanishingTemps{FileIO: f.FS, left: c.vanish}
+		_, err := ExpireSnapshots(context.Background(), fsys, f.Dir, ExpireOptions{RetainMin: intp(3),
+			OlderThan: ptr(f.clock.Now()), Now: f.clock.Now})
+		if (err != nil) != c.fails || c.fails && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%d vanished temp files: %v", c.vanish, err)
+		}
 	}
 }
