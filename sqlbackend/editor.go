@@ -123,6 +123,17 @@ func (e *editor) StatementComplete(*sql.Context) error {
 	return nil
 }
 
+// finishStatement ends a statement that wrote through e without GMS's
+// editor calls: kept when err is nil, else undone.
+func (e *editor) finishStatement(ctx *sql.Context, err error) error {
+	if err != nil {
+		_ = e.w.endStatement(ctx, false)
+		return mysqlerr.From(err)
+	}
+	e.w.completeStatement()
+	return mysqlerr.From(e.w.settle(ctx))
+}
+
 // Close implements sql.Closer: the statement has ended, and what it
 // completed becomes messages. The writer lives until the transaction ends.
 func (e *editor) Close(ctx *sql.Context) error {

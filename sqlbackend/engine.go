@@ -38,7 +38,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a := newAnalyzer(pro)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = gmsfix.RebuildCoster(a.Coster, rewritesOn)
-	a.ExecBuilder = gmsfix.ExecBuilder()
+	a.ExecBuilder = gmsfix.ExecBuilder(literalInserts{})
 	// Before explainInputRows, which wraps the scans EXPLAIN prints.
 	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
 	appendAfterAll(a, wireResultRule(a.ExecBuilder))

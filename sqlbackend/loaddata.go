@@ -17,8 +17,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
 
-	"github.com/lakesql/lakesql/planner/loaddata"
-	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
+	"github.com/lakesql/lakesql/planner/ingest"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -70,8 +69,8 @@ func loadUnder(n sql.Node) (*plan.LoadData, bool) {
 type loadDataNode struct {
 	load   *plan.LoadData
 	table  *Table
-	target *loaddata.Target
-	format loaddata.Format
+	target *ingest.Target
+	format ingest.Format
 }
 
 var _ sql.ExecSourceRel = (*loadDataNode)(nil)
@@ -94,7 +93,7 @@ func newLoadDataNode(insert *plan.InsertInto) (*loadDataNode, bool) {
 	if !ok {
 		return nil, false
 	}
-	target, ok := loaddata.NewTarget(table.schema.Fields, columnOf)
+	target, ok := ingest.NewTarget(table.schema.Fields, columnOf)
 	if !ok {
 		return nil, false
 	}
@@ -114,16 +113,33 @@ func destinationTable(dest sql.Node) (*Table, bool) {
 }
 
 // loadSource is the LOAD DATA under an INSERT's source and the table
-// column of each input field. GMS puts the load under a projection of the
-// destination's columns from its fields (in the column list's order);
-// the load fills them itself when every column comes from a field.
+// column of each input field, when every column comes from a field.
 func loadSource(source sql.Node, columns int) (*plan.LoadData, []int, bool) {
-	p, ok := source.(*plan.Project)
-	if !ok || len(p.Projections) != columns {
+	child, columnOf, ok := projectedSource(source, columns)
+	if !ok {
 		return nil, nil, false
 	}
-	load, ok := p.Child.(*plan.LoadData)
+	load, ok := child.(*plan.LoadData)
 	if !ok {
+		return nil, nil, false
+	}
+	for _, e := range slices.Concat(load.SetExprs, load.UserVars) {
+		if e != nil {
+			return nil, nil, false
+		}
+	}
+	charset := strings.ToLower(load.Charset)
+	return load, columnOf, charset == "" || charset == "utf8mb4" || charset == "utf8" || charset == "utf8mb3" || charset == "binary"
+}
+
+// projectedSource is the row source under an INSERT's source and the table
+// column of each of its columns. GMS puts the source under a projection of
+// the destination's columns from the source's (in the column list's
+// order), with defaults for columns the list leaves out: the source fills
+// the table itself when every column comes from one of its columns.
+func projectedSource(source sql.Node, columns int) (sql.Node, []int, bool) {
+	p, ok := source.(*plan.Project)
+	if !ok || len(p.Projections) != columns {
 		return nil, nil, false
 	}
 	columnOf := make([]int, columns)
@@ -136,18 +152,12 @@ func loadSource(source sql.Node, columns int) (*plan.LoadData, []int, bool) {
 		filled[f.Index()] = true
 		columnOf[f.Index()] = i
 	}
-	for _, e := range slices.Concat(load.SetExprs, load.UserVars) {
-		if e != nil {
-			return nil, nil, false
-		}
-	}
-	charset := strings.ToLower(load.Charset)
-	return load, columnOf, charset == "" || charset == "utf8mb4" || charset == "utf8" || charset == "utf8mb3" || charset == "binary"
+	return p.Child, columnOf, true
 }
 
 // loadFormat is the statement's input format, when the reader follows it.
-func loadFormat(load *plan.LoadData) (loaddata.Format, bool) {
-	f := loaddata.Format{
+func loadFormat(load *plan.LoadData) (ingest.Format, bool) {
+	f := ingest.Format{
 		FieldsTerminatedBy: load.FieldsTerminatedBy,
 		LinesStartingBy:    load.LinesStartingBy,
 		LinesTerminatedBy:  load.LinesTerminatedBy,
@@ -201,7 +211,14 @@ func (it *loadDataIter) Next(ctx *sql.Context) (sql.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sql.NewRow(types.NewOkResult(int(rows))), nil
+	return okResult(ctx, rows), nil
+}
+
+// okResult is the result of a statement that wrote rows rows, which is
+// also what ROW_COUNT() returns next, as GMS's accumulator sets it.
+func okResult(ctx *sql.Context, rows int64) sql.Row {
+	ctx.SetLastQueryInfoInt(sql.RowCount, rows)
+	return sql.NewRow(types.NewOkResult(int(rows)))
 }
 
 func (it *loadDataIter) Close(*sql.Context) error { return nil }
@@ -215,12 +232,7 @@ func (n *loadDataNode) run(ctx *sql.Context) (int64, error) {
 		return 0, e.err
 	}
 	rows, err := n.stream(ctx, e)
-	if err != nil {
-		_ = e.w.endStatement(ctx, false)
-		return 0, mysqlerr.From(err)
-	}
-	e.w.completeStatement()
-	return rows, mysqlerr.From(e.w.settle(ctx))
+	return rows, e.finishStatement(ctx, err)
 }
 
 // stream streams the input's lines into e's writer.
@@ -230,7 +242,7 @@ func (n *loadDataNode) stream(ctx *sql.Context, e *editor) (int64, error) {
 		return 0, err
 	}
 	defer in.Close()
-	r, err := loaddata.NewReader(in, n.format)
+	r, err := ingest.NewReader(in, n.format)
 	if err != nil {
 		return 0, err
 	}
@@ -259,19 +271,19 @@ func (n *loadDataNode) stream(ctx *sql.Context, e *editor) (int64, error) {
 
 // valueError is a refused field as its MySQL error.
 func valueError(err error) error {
-	var ve *loaddata.ValueError
+	var ve *ingest.ValueError
 	if !errors.As(err, &ve) {
 		return err
 	}
 	state := mysql.SSUnknownSQLState
 	switch ve.Code {
-	case loaddata.ErrBadNull:
+	case ingest.ErrBadNull:
 		state = mysql.SSConstraintViolation
-	case loaddata.ErrOutOfRange:
+	case ingest.ErrOutOfRange:
 		state = "22003"
-	case loaddata.ErrTooLong:
+	case ingest.ErrTooLong:
 		state = mysql.SSDataTooLong
-	case loaddata.ErrWrongValue:
+	case ingest.ErrWrongValue:
 		state = "22007"
 	}
 	return mysql.NewSQLError(ve.Code, state, "%s", ve.Message)

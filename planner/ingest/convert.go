@@ -1,4 +1,4 @@
-package loaddata
+package ingest
 
 import (
 	"fmt"
@@ -40,7 +40,15 @@ type Converter func(text []byte) (any, error)
 
 // ConverterFor returns the converter of a column of type t, or false for
 // a type LOAD DATA cannot convert here (the statement then runs on GMS).
-func ConverterFor(t spec.DataType) (Converter, bool) {
+func ConverterFor(t spec.DataType) (Converter, bool) { return converterFor(t, false) }
+
+// ExactConverterFor is ConverterFor refusing also the text MySQL would
+// round or cut: more fraction digits than the scale or precision, extra
+// trailing spaces. An INSERT of literals runs on GMS when one is refused,
+// so that whatever MySQL does with it with notes or warnings, GMS does.
+func ExactConverterFor(t spec.DataType) (Converter, bool) { return converterFor(t, true) }
+
+func converterFor(t spec.DataType, exact bool) (Converter, bool) {
 	switch t.Root {
 	case spec.Boolean:
 		return func(b []byte) (any, error) {
@@ -60,15 +68,15 @@ func ConverterFor(t spec.DataType) (Converter, bool) {
 	case spec.Double:
 		return floatConverter(64), true
 	case spec.Decimal:
-		return decimalConverter(t.Precision, t.Scale), true
+		return decimalConverter(t.Precision, t.Scale, exact), true
 	case spec.VarChar:
-		return stringConverter(t.Length, false), true
+		return stringConverter(t.Length, false, exact), true
 	case spec.Char:
-		return stringConverter(t.Length, true), true
+		return stringConverter(t.Length, true, exact), true
 	case spec.Date:
 		return parseDate, true
 	case spec.Timestamp:
-		return timestampConverter(t.Precision), true
+		return timestampConverter(t.Precision, exact), true
 	}
 	return nil, false
 }
@@ -118,14 +126,15 @@ func allDigits(b []byte) bool {
 }
 
 // floatConverter reads decimal floating-point text: digits with an
-// optional point and exponent, no hexadecimal, infinities or NaN.
+// optional point and exponent, no hexadecimal, infinities or NaN. A FLOAT
+// is the DOUBLE narrowed, as MySQL converts text to FLOAT.
 func floatConverter(bits int) Converter {
 	return func(b []byte) (any, error) {
 		if !isDecimalFloat(b) {
 			return nil, badValue("double", b)
 		}
-		f, err := strconv.ParseFloat(string(b), bits)
-		if err != nil {
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || bits == 32 && math.Abs(f) > math.MaxFloat32 {
 			return nil, outOfRange()
 		}
 		if bits == 32 {
@@ -177,11 +186,11 @@ func splitDecimal(b []byte) (whole, fraction []byte, ok bool) {
 
 // decimalConverter reads [+-]digits[.digits], rounding extra fraction
 // digits half away from zero as MySQL does (with a note, not a warning).
-func decimalConverter(precision, scale int) Converter {
+func decimalConverter(precision, scale int, exact bool) Converter {
 	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
 	return func(b []byte) (any, error) {
 		whole, fraction, ok := splitDecimal(b)
-		if !ok {
+		if !ok || exact && len(fraction) > scale {
 			return nil, badValue("decimal", b)
 		}
 		for len(whole) > 0 && whole[0] == '0' {
@@ -249,7 +258,7 @@ func pow10(n int) int64 {
 // trailing spaces are cut, as MySQL does (with a note); any other extra
 // character is too long. CHAR values lose their trailing spaces, as the
 // INSERT path stores them (sqltypes.TrimCharPadding).
-func stringConverter(length int, char bool) Converter {
+func stringConverter(length int, char, exact bool) Converter {
 	return func(b []byte) (any, error) {
 		if !utf8.Valid(b) {
 			return nil, &ValueError{Code: ErrBadValue, Message: fmt.Sprintf("Incorrect string value: '%q'", b)}
@@ -262,7 +271,7 @@ func stringConverter(length int, char bool) Converter {
 			for utf8.RuneCount(cut) > length && len(cut) > 0 && cut[len(cut)-1] == ' ' {
 				cut = cut[:len(cut)-1]
 			}
-			if utf8.RuneCount(cut) > length {
+			if exact || utf8.RuneCount(cut) > length {
 				return nil, &ValueError{Code: ErrTooLong, Message: "Data too long"}
 			}
 			b = cut
@@ -327,7 +336,7 @@ func daysSinceEpoch(y, m, d int) int64 {
 // timestampConverter reads 'YYYY-MM-DD HH:MM:SS[.fraction]' (or a date
 // alone, at midnight); fraction digits beyond the column's precision are
 // rounded half up, as MySQL rounds them.
-func timestampConverter(precision int) Converter {
+func timestampConverter(precision int, exact bool) Converter {
 	return func(b []byte) (any, error) {
 		bad := &ValueError{Code: ErrWrongValue, Message: fmt.Sprintf("Incorrect datetime value: '%s'", b)}
 		y, mo, d, rest, ok := splitDate(b)
@@ -337,7 +346,7 @@ func timestampConverter(precision int) Converter {
 		var clock [3]int
 		nanos := int64(0)
 		if len(rest) > 0 {
-			if clock, nanos, ok = splitClock(rest, precision); !ok {
+			if clock, nanos, ok = splitClock(rest, precision, exact); !ok {
 				return nil, bad
 			}
 		}
@@ -348,7 +357,7 @@ func timestampConverter(precision int) Converter {
 
 // splitClock reads ' HH:MM:SS[.fraction]' (or 'T' for the space) and the
 // fraction in nanoseconds, rounded to precision digits.
-func splitClock(b []byte, precision int) (clock [3]int, nanos int64, ok bool) {
+func splitClock(b []byte, precision int, exact bool) (clock [3]int, nanos int64, ok bool) {
 	if len(b) < 9 || b[0] != ' ' && b[0] != 'T' || b[3] != ':' || b[6] != ':' {
 		return clock, 0, false
 	}
@@ -369,6 +378,9 @@ func splitClock(b []byte, precision int) (clock [3]int, nanos int64, ok bool) {
 		return clock, 0, false
 	}
 	digits := fraction[1:]
+	if exact && len(digits) > precision {
+		return clock, 0, false
+	}
 	for i := range precision {
 		nanos *= 10
 		if i < len(digits) {

@@ -2,7 +2,7 @@
 // (sql/sql_load.cc, READ_INFO) and converts its fields into Paimon values
 // exactly, for the backend to stream into a table writer without
 // evaluating SQL per row.
-package loaddata
+package ingest
 
 import (
 	"bufio"

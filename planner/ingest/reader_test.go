@@ -1,4 +1,4 @@
-package loaddata
+package ingest
 
 import (
 	"fmt"

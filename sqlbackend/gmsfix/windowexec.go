@@ -47,18 +47,28 @@ import (
 type windowBuilder struct {
 	// exec is the builder windowBuilder overrides; it builds the children.
 	exec sql.NodeExecBuilder
+	// first are tried before it, in order.
+	first []sql.NodeExecBuilder
 }
 
-// ExecBuilder is GMS's executor with plan.Window built by windowBuilder.
-func ExecBuilder() sql.NodeExecBuilder {
-	w := &windowBuilder{}
+// ExecBuilder is GMS's executor with plan.Window built by windowBuilder,
+// and the nodes first build (a nil iterator where they do not) built
+// their way.
+func ExecBuilder(first ...sql.NodeExecBuilder) sql.NodeExecBuilder {
+	w := &windowBuilder{first: first}
 	w.exec = rowexec.NewOverrideBuilder(w)
 	return w.exec
 }
 
-// Build implements sql.NodeExecBuilder: nil for every node but a Window,
-// which the overridden builder then builds as usual.
+// Build implements sql.NodeExecBuilder: nil for every node but a Window
+// and those first build, which the overridden builder then builds as
+// usual.
 func (w *windowBuilder) Build(ctx *sql.Context, n sql.Node, row sql.Row) (sql.RowIter, error) {
+	for _, b := range w.first {
+		if iter, err := b.Build(ctx, n, row); iter != nil || err != nil {
+			return iter, err
+		}
+	}
 	win, ok := n.(*plan.Window)
 	if !ok {
 		return nil, nil
