@@ -50,10 +50,12 @@ func TestLiteralInsertMatchesGMS(t *testing.T) {
 			taken++
 		}
 		_, fastErr := c.query("INSERT INTO fast VALUES " + values)
+		fastCount := format(c.mustQuery("SELECT ROW_COUNT()"))
 		c.mustExec("SET lakesql_planner_rewrites = OFF")
 		_, slowErr := c.query("INSERT INTO slow VALUES " + values)
-		if outcome(fastErr) != outcome(slowErr) {
-			t.Errorf("%s: literal path %v, GMS %v", values, fastErr, slowErr)
+		slowCount := format(c.mustQuery("SELECT ROW_COUNT()"))
+		if outcome(fastErr) != outcome(slowErr) || !slices.Equal(fastCount, slowCount) {
+			t.Errorf("%s: literal path %v, ROW_COUNT() %v; GMS %v, %v", values, fastErr, fastCount, slowErr, slowCount)
 		}
 	}
 	if taken < 5 {
