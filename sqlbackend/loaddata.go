@@ -235,7 +235,16 @@ func (n *loadDataNode) run(ctx *sql.Context) (int64, error) {
 	return rows, e.finishStatement(ctx, err)
 }
 
-// stream streams the input's lines into e's writer.
+// loadBatchRows is the number of rows the reading goroutine of a load
+// hands its writer at a time; two batches at most wait between them.
+const loadBatchRows = 1024
+
+// loadProgressRows is how often a load logs how far it got.
+const loadProgressRows = 1 << 20
+
+// stream reads and converts the input on a goroutine of its own and
+// writes its rows into e's writer on this one, so that on two cores
+// parsing and writing overlap.
 func (n *loadDataNode) stream(ctx *sql.Context, e *editor) (int64, error) {
 	in, err := n.open(ctx)
 	if err != nil {
@@ -246,25 +255,82 @@ func (n *loadDataNode) stream(ctx *sql.Context, e *editor) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	batches, stop := make(chan [][]any, 2), make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(batches)
+		defer func() {
+			if p := recover(); p != nil {
+				readErr = fmt.Errorf("LOAD DATA reader panicked: %v", p)
+			}
+		}()
+		readErr = n.read(ctx, r, batches, stop)
+	}()
 	var rows int64
-	for {
+	var writeErr error
+	for batch := range batches {
+		if writeErr == nil {
+			writeErr = n.write(ctx, e, batch, rows)
+			if writeErr != nil {
+				close(stop)
+			}
+		}
+		rows += int64(len(batch))
+	}
+	if writeErr != nil {
+		return rows, writeErr
+	}
+	return rows, readErr
+}
+
+// write writes a batch of rows; before is the number of rows the load
+// wrote before it.
+func (n *loadDataNode) write(ctx *sql.Context, e *editor, batch [][]any, before int64) error {
+	for _, row := range batch {
+		if err := e.w.writer.Write(ctx, row, spec.RowKindInsert); err != nil {
+			return err
+		}
+	}
+	if after := before + int64(len(batch)); after/loadProgressRows > before/loadProgressRows {
+		ctx.GetLogger().Infof("LOAD DATA into %s.%s: %d rows so far", n.table.db.name, n.table.name, after)
+	}
+	return nil
+}
+
+// read converts the input's lines into rows and sends them in batches,
+// until the input ends, a line fails, the statement is cancelled or the
+// writer stops.
+func (n *loadDataNode) read(ctx *sql.Context, r *ingest.Reader, out chan<- [][]any, stop <-chan struct{}) error {
+	batch := make([][]any, 0, loadBatchRows)
+	send := func() bool {
+		select {
+		case out <- batch:
+			batch = make([][]any, 0, loadBatchRows)
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	for number := int64(1); ; number++ {
 		line, err := r.Next()
 		if err == io.EOF {
-			return rows, nil
+			if len(batch) > 0 {
+				send()
+			}
+			return nil
 		}
 		if err != nil {
-			return rows, err
+			return err
 		}
-		rows++
-		if rows%4096 == 0 && ctx.Err() != nil {
-			return rows, ctx.Err()
+		if number%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		row, err := n.target.Row(line, rows)
+		row, err := n.target.Row(line, number)
 		if err != nil {
-			return rows, valueError(err)
+			return valueError(err)
 		}
-		if err := e.w.writer.Write(ctx, row, spec.RowKindInsert); err != nil {
-			return rows, err
+		if batch = append(batch, row); len(batch) == loadBatchRows && !send() {
+			return nil
 		}
 	}
 }

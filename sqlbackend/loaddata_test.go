@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,4 +111,29 @@ func setSecureFilePriv(t *testing.T, dir any) {
 	if err := sql.SystemVariables.AssignValues(map[string]any{"secure_file_priv": dir}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A bad line after several batches of good ones fails the load, numbered
+// by its row, and leaves nothing of it.
+func TestLoadDataFailingLateLeavesNothing(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, true)
+	c := h.connect()
+	c.mustExec("USE pay")
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		amount := "1.00"
+		if i == 4000 {
+			amount = "one"
+		}
+		fmt.Fprintf(&b, "2026-04-16\t%d\t%s\tOK\n", i, amount)
+	}
+	_, err := c.query("LOAD DATA INFILE '" + loadFile(t, b.String()) + "' INTO TABLE payments")
+	var se *mysql.SQLError
+	if !errors.As(err, &se) || se.Num != 1366 || !strings.Contains(se.Message, "for column 'amount' at row 4000") {
+		t.Fatalf("got %v", err)
+	}
+	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[0]")
+	c.mustExec("LOAD DATA INFILE '" + loadFile(t, strings.ReplaceAll(b.String(), "one", "2.00")) + "' INTO TABLE payments")
+	wantRows(t, c, "SELECT COUNT(*), SUM(amount) FROM payments", "[5000 5001.00]")
 }
