@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +94,10 @@ func ingestServers(b *testing.B) (lake, maria *gosql.DB) {
 	setup := mariadbtest.OpenLoader(b, dsn)
 	const database = "lakesql_wire_ingest"
 	servertest.Exec(b, setup, "DROP DATABASE IF EXISTS "+database, "CREATE DATABASE "+database, "USE "+database,
-		"CREATE TABLE pay "+payColumns+" ENGINE=InnoDB")
+		"CREATE TABLE pay "+payColumns+" ENGINE=InnoDB",
+		// BenchmarkWireLargeInsert's statement; connections opened after
+		// this take it.
+		"SET GLOBAL max_allowed_packet = 1073741824")
 	b.Cleanup(func() { setup.Exec("DROP DATABASE IF EXISTS " + database) })
 	mariaConfig.DBName = database
 	mariaConfig = overTCP(b, setup, mariaConfig)
@@ -200,4 +205,43 @@ func summary(b *testing.B, db *gosql.DB) string {
 		b.Fatal(err)
 	}
 	return strings.Join(values, "|")
+}
+
+var insertMB = flag.Int("wire.insertmb", 50, "size in MB of the one INSERT statement of BenchmarkWireLargeInsert")
+
+// BenchmarkWireLargeInsert measures issue 17's memory bound: one INSERT
+// statement of -wire.insertmb MB of payment rows into an empty table, on
+// a lakesql server running in this process. It reports how far the
+// process's resident set grew during the statement, as a multiple of the
+// statement's size (goal ≤ 4), and its rows per second against MariaDB
+// running the same statement.
+//
+//	eval "$(.ci/mariadb start)"
+//	go test ./bench/wire -run '^$' -bench WireLargeInsert -benchtime 1x [-wire.insertmb N]
+func BenchmarkWireLargeInsert(b *testing.B) {
+	lake, maria := ingestServers(b)
+	var stmt string
+	rows := 0
+	for rows = 10_000; ; rows += 10_000 {
+		if stmt = insertStatements(0, rows, rows)[0]; len(stmt) >= *insertMB<<20 {
+			break
+		}
+	}
+	var lakeTime, mariaTime time.Duration
+	var growth int64
+	round := 0
+	for b.Loop() {
+		stmt := insertStatements(round, rows, rows)
+		runtime.GC()
+		debug.FreeOSMemory()
+		before := residentBytes(b)
+		p := watchPeaks(b, b.TempDir(), func() { lakeTime += timeExec(b, lake, stmt) })
+		growth = max(growth, p.rss-before)
+		mariaTime += timeExec(b, maria, stmt)
+		round++
+	}
+	reportRates(b, float64(round*rows), "rows/s", lakeTime, mariaTime)
+	b.ReportMetric(float64(growth)/float64(len(stmt)), "rss-growth/statement")
+	b.ReportMetric(float64(len(stmt))/(1<<20), "statement-MB")
+	checkSameIngest(b, lake, maria, round*rows)
 }

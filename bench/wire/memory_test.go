@@ -1,0 +1,99 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// peaks are the largest resident set, spill directory size and Go heap
+// seen: what the resident set holds beyond the Go heap is DuckDB's.
+type peaks struct{ rss, spill, goHeap int64 }
+
+// watchPeaks runs f while sampling this process's resident set and the
+// size of the spill directory every 20 ms.
+func watchPeaks(b *testing.B, spillDir string, f func()) peaks {
+	var (
+		p    peaks
+		mu   sync.Mutex
+		done = make(chan struct{})
+		wg   sync.WaitGroup
+	)
+	sample := func() {
+		rss, spill, heap := residentBytes(b), dirBytes(spillDir), goHeapBytes()
+		mu.Lock()
+		p.rss, p.spill, p.goHeap = max(p.rss, rss), max(p.spill, spill), max(p.goHeap, heap)
+		mu.Unlock()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				sample()
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	sample()
+	return p
+}
+
+// residentBytes is VmRSS of this process, from /proc/self/status.
+func residentBytes(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status:", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		fields := bytes.Fields(sc.Bytes())
+		if len(fields) == 3 && string(fields[0]) == "VmRSS:" {
+			kb, err := strconv.ParseInt(string(fields[1]), 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmRSS in /proc/self/status")
+	return 0
+}
+
+// goHeapBytes is the memory the Go heap has mapped and not returned to
+// the operating system, live or not.
+func goHeapBytes() int64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	return int64(sample[0].Value.Uint64() - sample[1].Value.Uint64())
+}
+
+// dirBytes is the total size of the files under dir; files removed while
+// it walks are skipped.
+func dirBytes(dir string) int64 {
+	var total int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			total += info.Size()
+		}
+		return nil
+	})
+	return total
+}
