@@ -1,7 +1,6 @@
 package sqlbackend
 
 import (
-	"io"
 	"strconv"
 
 	"github.com/dolthub/go-mysql-server/sql"
@@ -36,7 +35,7 @@ func (literalInserts) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIte
 		return nil, nil
 	}
 	if node, ok := newLiteralInsertNode(insert); ok {
-		return &literalInsertIter{node: node}, nil
+		return &writeOnceIter{write: node.write}, nil
 	}
 	return nil, nil
 }
@@ -158,31 +157,11 @@ func literalText(v any, t spec.DataType) ([]byte, bool) {
 	return nil, false
 }
 
-// literalInsertIter writes the rows on its first Next, which returns the
-// OK result.
-type literalInsertIter struct {
-	node *literalInsertNode
-	done bool
-}
-
-func (it *literalInsertIter) Next(ctx *sql.Context) (sql.Row, error) {
-	if it.done {
-		return nil, io.EOF
-	}
-	it.done = true
-	if err := it.node.write(ctx); err != nil {
-		return nil, err
-	}
-	return okResult(ctx, int64(len(it.node.rows))), nil
-}
-
-func (it *literalInsertIter) Close(*sql.Context) error { return nil }
-
 // write writes the rows as one statement of the transaction.
-func (n *literalInsertNode) write(ctx *sql.Context) error {
+func (n *literalInsertNode) write(ctx *sql.Context) (int64, error) {
 	e := n.table.editor(ctx, false)
 	if e.err != nil {
-		return e.err
+		return 0, e.err
 	}
 	var err error
 	for _, row := range n.rows {
@@ -190,5 +169,5 @@ func (n *literalInsertNode) write(ctx *sql.Context) error {
 			break
 		}
 	}
-	return e.finishStatement(ctx, err)
+	return int64(len(n.rows)), e.finishStatement(ctx, err)
 }

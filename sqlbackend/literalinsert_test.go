@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql/plan"
 )
 
 const literalColumns = `(id INT NOT NULL, b BOOLEAN, ti TINYINT, si SMALLINT, bi BIGINT, f DOUBLE,
@@ -87,8 +89,25 @@ func TestBulkInsertTakesTheLiteralPath(t *testing.T) {
 	if n := literalRowsOf("INSERT INTO fast (dt, id, v) VALUES ('2024-01-01', 1, 'a'), ('2024-01-02', 2, NULL)"); n != -1 {
 		t.Errorf("a column list leaving columns to their defaults took the literal path")
 	}
-	if n := literalRowsOf("INSERT INTO fast VALUES " + literalRows[0] + "," + literalRows[1] + "," + literalRows[3]); n != 3 {
+	exact := "INSERT INTO fast VALUES " + literalRows[0] + "," + literalRows[1] + "," + literalRows[3]
+	if n := literalRowsOf(exact); n != 3 {
 		t.Errorf("an INSERT of three rows of exact values took the literal path with %d rows", n)
+	}
+	// The engine builds it so, unless rewrites are off.
+	for _, on := range []bool{true, false} {
+		c.mustExec(fmt.Sprintf("SET lakesql_planner_rewrites = %v", on))
+		n, err := h.engine.AnalyzeQuery(c.context(), exact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iter, err := h.engine.Analyzer.ExecBuilder.Build(c.context(), n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, literal := iter.(*writeOnceIter); literal != on {
+			t.Errorf("rewrites %v: the engine built %T", on, iter)
+		}
+		_ = iter.Close(c.context())
 	}
 }
 
@@ -100,12 +119,13 @@ func literalPathRows(t *testing.T, h *harness, c *conn, q string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	iter, err := literalInserts{}.Build(c.context(), n, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if iter == nil {
+	insert, ok := n.(*plan.InsertInto)
+	if !ok {
 		return -1
 	}
-	return len(iter.(*literalInsertIter).node.rows)
+	node, ok := newLiteralInsertNode(insert)
+	if !ok {
+		return -1
+	}
+	return len(node.rows)
 }

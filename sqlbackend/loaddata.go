@@ -193,35 +193,32 @@ func (n *loadDataNode) WithChildren(children ...sql.Node) (sql.Node, error) {
 
 // RowIter implements sql.ExecSourceRel: the whole load runs on the first
 // Next, which returns its OK result.
-func (n *loadDataNode) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
-	return &loadDataIter{node: n}, nil
+func (n *loadDataNode) RowIter(*sql.Context, sql.Row) (sql.RowIter, error) {
+	return &writeOnceIter{write: n.run}, nil
 }
 
-type loadDataIter struct {
-	node *loadDataNode
-	done bool
+// writeOnceIter runs a statement that writes rows on its first Next,
+// which returns the statement's OK result.
+type writeOnceIter struct {
+	write func(*sql.Context) (rows int64, err error)
+	done  bool
 }
 
-func (it *loadDataIter) Next(ctx *sql.Context) (sql.Row, error) {
+func (it *writeOnceIter) Next(ctx *sql.Context) (sql.Row, error) {
 	if it.done {
 		return nil, io.EOF
 	}
 	it.done = true
-	rows, err := it.node.run(ctx)
+	rows, err := it.write(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return okResult(ctx, rows), nil
-}
-
-// okResult is the result of a statement that wrote rows rows, which is
-// also what ROW_COUNT() returns next, as GMS's accumulator sets it.
-func okResult(ctx *sql.Context, rows int64) sql.Row {
+	// ROW_COUNT() returns it next, as GMS's accumulator sets it.
 	ctx.SetLastQueryInfoInt(sql.RowCount, rows)
-	return sql.NewRow(types.NewOkResult(int(rows)))
+	return sql.NewRow(types.NewOkResult(int(rows))), nil
 }
 
-func (it *loadDataIter) Close(*sql.Context) error { return nil }
+func (it *writeOnceIter) Close(*sql.Context) error { return nil }
 
 // run loads the input into the statement's table writer and returns the
 // rows it loaded. Its rows commit with the statement's transaction; a

@@ -104,19 +104,13 @@ func ingestServers(b *testing.B) (lake, maria *gosql.DB) {
 	return openLoaderConn(b, lakeConfig), openLoaderConn(b, mariaConfig)
 }
 
-// openLoaderConn is one connection to cfg that may send any local file.
+// openLoaderConn is openOneConn to cfg allowed to send any local file
+// and statements of up to 1 GB.
 func openLoaderConn(b *testing.B, cfg *mysql.Config) *gosql.DB {
 	cfg = cfg.Clone()
 	cfg.AllowAllFiles = true
-	cfg.MaxAllowedPacket = 64 << 20
-	connector, err := mysql.NewConnector(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	db := gosql.OpenDB(connector)
-	db.SetMaxOpenConns(1)
-	b.Cleanup(func() { db.Close() })
-	return db
+	cfg.MaxAllowedPacket = 1 << 30
+	return openOneConn(b, cfg)
 }
 
 // ingestPayment is payment n of round's day: rows of one round never

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-sql-driver/mysql"
-
 	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
@@ -25,9 +23,7 @@ func TestLoadDataMatchesMariaDB(t *testing.T) {
 		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
 	}
 	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
-	lakeConfig := mysql.NewConfig()
-	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.AllowAllFiles = "tcp", srv.Addr, "root", true
-	lake := openConfig(t, lakeConfig)
+	lake := mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
 	maria := mariadbtest.OpenLoader(t, dsn)
 	db := databaseName("loaddata")
 	servertest.Exec(t, lake, "SET GLOBAL local_infile = 1")
@@ -59,17 +55,6 @@ func TestLoadDataMatchesMariaDB(t *testing.T) {
 			t.Errorf("LOAD DATA %s of %q:\nlakesql %q\nMariaDB %q", c.clauses, c.content, answers[0], answers[1])
 		}
 	}
-}
-
-func openConfig(t *testing.T, cfg *mysql.Config) *gosql.DB {
-	connector, err := mysql.NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := gosql.OpenDB(connector)
-	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 // textRows are q's rows as text, NULL for a null.
