@@ -137,3 +137,15 @@ func TestLoadDataFailingLateLeavesNothing(t *testing.T) {
 	c.mustExec("LOAD DATA INFILE '" + loadFile(t, strings.ReplaceAll(b.String(), "one", "2.00")) + "' INTO TABLE payments")
 	wantRows(t, c, "SELECT COUNT(*), SUM(amount) FROM payments", "[5000 5001.00]")
 }
+
+// An append table (no primary key) takes a load too, duplicates kept.
+func TestLoadDataIntoAppendTable(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	createPayments(t, h, false)
+	c := h.connect()
+	c.mustExec("USE pay")
+	name := loadFile(t, "2026-04-16\t1\t1.00\tOK\n2026-04-16\t1\t1.00\tOK\n2026-04-17\t2\t\\N\t\\N\n")
+	c.mustExec("LOAD DATA INFILE '" + name + "' INTO TABLE payments")
+	wantRows(t, c, "SELECT dt, pay_id, amount, status FROM payments ORDER BY dt, pay_id",
+		"[2026-04-16 1 1.00 OK]", "[2026-04-16 1 1.00 OK]", "[2026-04-17 2 <nil> <nil>]")
+}
