@@ -28,7 +28,7 @@ const ruleLoadData analyzer.RuleId = 10_019
 const erLocalFilesDisabled = 3948
 
 // loadDataRule runs LOAD DATA into a lakesql table as a loadDataNode: the
-// input is read as MySQL reads it (planner/loaddata) and each line goes
+// input is read as MySQL reads it (planner/ingest) and each line goes
 // into the table's writer as Paimon values, without a SQL row, a
 // conversion through GMS's types or a per-row checkpoint. GMS v0.20's own
 // LOAD DATA also misreads MySQL's input: it drops every escape character
