@@ -357,14 +357,7 @@ func TestFailedStatementLeavesNoFiles(t *testing.T) {
 	if _, err := c.query("INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'OK'), ('2026-04-16', 2, 'x', 'BAD')"); err == nil {
 		t.Fatal("bad row accepted")
 	}
-	var data []string
-	_ = filepath.WalkDir(warehouse, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), "data-") {
-			data = append(data, path)
-		}
-		return nil
-	})
-	if len(data) != 0 {
+	if data := dataFiles(t, warehouse); len(data) != 0 {
 		t.Fatalf("failed statement left data files: %v", data)
 	}
 }

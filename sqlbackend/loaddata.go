@@ -375,28 +375,42 @@ func (n *loadDataNode) open(ctx *sql.Context) (io.ReadCloser, error) {
 }
 
 // underSecureFilePriv resolves name and refuses it unless it lies inside
-// the secure_file_priv directory (when one is set), symbolic links
-// followed, so that "..", a sibling directory sharing its prefix or a
-// link cannot leave it.
+// the secure_file_priv directory (when one is set), before and after
+// symbolic links are followed, so that "..", a sibling directory sharing
+// its prefix or a link cannot leave it, and a refused path says nothing
+// of whether the file exists.
 func underSecureFilePriv(name string) (string, error) {
 	_, dir, _ := sql.SystemVariables.GetGlobal("secure_file_priv")
+	d, _ := dir.(string)
+	if d != "" && !inside(d, name) {
+		return "", sql.ErrSecureFilePriv.New()
+	}
 	real, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return "", sql.ErrLoadDataCannotOpen.New(err.Error())
 	}
-	if d, _ := dir.(string); d != "" {
-		realDir, err := filepath.EvalSymlinks(d)
-		if err != nil {
-			return "", sql.ErrSecureFilePriv.New()
-		}
-		absDir, _ := filepath.Abs(realDir)
-		abs, _ := filepath.Abs(real)
-		rel, err := filepath.Rel(absDir, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", sql.ErrSecureFilePriv.New()
-		}
+	if d == "" {
+		return real, nil
+	}
+	realDir, err := filepath.EvalSymlinks(d)
+	if err != nil || !inside(realDir, real) {
+		return "", sql.ErrSecureFilePriv.New()
 	}
 	return real, nil
+}
+
+// inside reports whether path lies inside dir, both made absolute.
+func inside(dir, path string) bool {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // globalOn reads a boolean global variable, which GMS keeps as an int8.

@@ -31,8 +31,10 @@ const (
 	// VarPlannerRewrites, ON by default, turns lakesql's planner rewrites
 	// on or off for reads: filter pushdown into scans, the PRIMARY index
 	// and so lookup joins, aggregates answered from manifests and COUNT(*)
-	// from row counts. OFF leaves plain go-mysql-server plans over full
-	// scans, which the differential tests compare rewritten plans with. A
+	// from row counts; and for INSERT … VALUES of exact literals, written
+	// straight into the table writer (literalinsert.go). OFF leaves plain
+	// go-mysql-server plans over full scans and GMS's INSERT, which the
+	// differential tests compare the rewritten ones with. A
 	// DELETE on an append table needs its pushed partition filter, so it
 	// fails with rewrites OFF.
 	VarPlannerRewrites = "lakesql_planner_rewrites"

@@ -119,11 +119,6 @@ func ingestPayment(round, rows, n int) payment {
 	return paymentRow(rows, round*rows+n)
 }
 
-// dateText is the payment's day as MySQL writes a DATE.
-func (p payment) dateText() string {
-	return time.Date(2024, 1, 1+p.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
-}
-
 // insertStatements are round's rows as INSERT statements of batch rows.
 func insertStatements(round, rows, batch int) []string {
 	var stmts []string
@@ -135,8 +130,7 @@ func insertStatements(round, rows, batch int) []string {
 			if n > start {
 				sb.WriteByte(',')
 			}
-			p := ingestPayment(round, rows, n)
-			fmt.Fprintf(&sb, "('%s',%d,%d,'%s','%s',%d.%02d)", p.dateText(), p.payID, p.userID, p.channel, p.status, p.cents/100, p.cents%100)
+			sb.WriteString(ingestPayment(round, rows, n).sqlValues())
 		}
 		stmts = append(stmts, sb.String())
 	}
@@ -153,8 +147,7 @@ func ingestTSV(b *testing.B, round, rows int) string {
 	defer f.Close()
 	w := bufio.NewWriter(f)
 	for n := range rows {
-		p := ingestPayment(round, rows, n)
-		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%s\t%d.%02d\n", p.dateText(), p.payID, p.userID, p.channel, p.status, p.cents/100, p.cents%100)
+		w.WriteString(ingestPayment(round, rows, n).tsv())
 	}
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
@@ -47,8 +48,21 @@ func (p payment) values() []any {
 
 // tsv is the row as a tab-separated line for LOAD DATA.
 func (p payment) tsv() string {
-	return fmt.Sprintf("2024-01-%02d\t%d\t%d\t%s\t%s\t%d.%02d\n", 1+p.day, p.payID, p.userID, p.channel, p.status, p.cents/100, p.cents%100)
+	return fmt.Sprintf("%s\t%d\t%d\t%s\t%s\t%s\n", p.dateText(), p.payID, p.userID, p.channel, p.status, p.amountText())
 }
+
+// sqlValues is the row as the tuple of an INSERT … VALUES.
+func (p payment) sqlValues() string {
+	return fmt.Sprintf("('%s',%d,%d,'%s','%s',%s)", p.dateText(), p.payID, p.userID, p.channel, p.status, p.amountText())
+}
+
+// dateText is the payment's day as MySQL writes a DATE.
+func (p payment) dateText() string {
+	return time.Date(2024, 1, 1+p.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+}
+
+// amountText is the payment's amount as MySQL writes a DECIMAL(18,2).
+func (p payment) amountText() string { return fmt.Sprintf("%d.%02d", p.cents/100, p.cents%100) }
 
 // payColumns is the payment table's columns and primary key, the same in
 // lakesql and MariaDB.

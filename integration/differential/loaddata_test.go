@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
@@ -49,43 +48,11 @@ func TestLoadDataMatchesMariaDB(t *testing.T) {
 		for _, conn := range []*gosql.DB{lake, maria} {
 			servertest.Exec(t, conn, "CREATE TABLE "+table+" (id INT NOT NULL, a VARCHAR(20), d DECIMAL(10,2), dt DATE, PRIMARY KEY (id))",
 				"LOAD DATA LOCAL INFILE '"+name+"' INTO TABLE "+table+" "+c.clauses)
-			answers = append(answers, textRows(t, conn, "SELECT id, a, HEX(a), d, dt FROM "+table+" ORDER BY id"))
+			answers = append(answers, servertest.Column[string](t, conn, "SELECT CONCAT_WS('|', id, COALESCE(a, 'NULL'), "+
+				"COALESCE(HEX(a), 'NULL'), COALESCE(d, 'NULL'), COALESCE(dt, 'NULL')) FROM "+table+" ORDER BY id"))
 		}
 		if !slices.Equal(answers[0], answers[1]) || len(answers[0]) == 0 {
 			t.Errorf("LOAD DATA %s of %q:\nlakesql %q\nMariaDB %q", c.clauses, c.content, answers[0], answers[1])
 		}
 	}
-}
-
-// textRows are q's rows as text, NULL for a null.
-func textRows(t *testing.T, db *gosql.DB, q string) []string {
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		values := make([]gosql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range values {
-			ptrs[i] = &values[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(values))
-		for i, v := range values {
-			parts[i] = "NULL"
-			if v.Valid {
-				parts[i] = v.String
-			}
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -439,9 +440,12 @@ func (t *Target) Row(line []Field, number int64) ([]any, error) {
 			continue
 		}
 		v, err := t.converters[col](field.Text)
-		if err != nil {
-			e := err.(*ValueError)
+		var e *ValueError
+		if errors.As(err, &e) {
 			return nil, &ValueError{Code: e.Code, Message: fmt.Sprintf("%s for column '%s' at row %d", e.Message, f.Name, number)}
+		}
+		if err != nil {
+			return nil, err
 		}
 		row[col] = v
 	}
