@@ -274,6 +274,13 @@ func runIncident(t *testing.T, writeOnly bool) {
 		options += `,"write-only":"true"`
 	}
 	for _, s := range []string{
+		// Each Flink process's FlinkCatalog creates the catalog's default
+		// database when it finds none, and Paimon's JdbcCatalog does not
+		// tolerate a concurrent creator: when the job and the compactor
+		// below start together on a fresh catalog key, one of them fails on
+		// the duplicate key (CI, 2026-12-06). A catalog that already holds
+		// it, as any long-lived one does, leaves nothing to race on.
+		"CREATE DATABASE `default`",
 		"CREATE DATABASE pay",
 		`CREATE TABLE pay.payments (
 		  dt VARCHAR(10) NOT NULL, pay_id BIGINT NOT NULL, amount DECIMAL(18,2), status VARCHAR(16),
