@@ -100,8 +100,9 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 func (w *tableWrite) request(user string, id int64, watermark *int64) commit.Request {
 	req := commit.Request{
 		CommitUser: user, Identifier: id, Watermark: watermark,
-		Messages:  slices.Concat(w.messages, w.deleted, w.compaction),
-		Overwrite: w.overwrite,
+		Messages:       slices.Concat(w.messages, w.deleted, w.compaction),
+		Overwrite:      w.overwrite,
+		ReadSnapshotID: w.base,
 	}
 	if w.checkKeys {
 		req.KeyCheck = &commit.KeyCheck{BaseSnapshotID: w.base}

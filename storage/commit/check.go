@@ -33,7 +33,7 @@ func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot
 	in.Delta = inc.entries
 	in.Base = inPartitionsOf(inc.entries, live)
 	if err := CheckConflicts(*in); err != nil {
-		return nil, err
+		return nil, r.attributeDeletion(ctx, err, in.BaseSnapshotID, latest)
 	}
 	if keyErr != nil {
 		return nil, keyErr

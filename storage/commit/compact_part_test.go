@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -51,5 +52,53 @@ func TestCompactPartErrorOnlyAfterTheDataPartLanded(t *testing.T) {
 	_, err = h.committer(nil).Commit(ctx, Request{CommitUser: "rewriter", Identifier: 1, Messages: []Message{rewrite}})
 	if !errors.As(err, &ce) || ce.CommitKind != spec.CommitKindOverwrite || errors.As(err, &cpe) {
 		t.Fatalf("failed data part: err = %v; want the bare conflict of the OVERWRITE part", err)
+	}
+}
+
+// A compaction that lost its inputs names the snapshot that deleted them,
+// not the latest one, which after an inline writer's data part is its own
+// APPEND; and says so when no snapshot since the writer's read did.
+func TestDeletedFileConflictNamesTheDeleter(t *testing.T) {
+	h := newHarness(t, false)
+	setupForOverwrite(h)
+	stale := compactionOfA(h).Messages[0] // planned on snapshot 3
+	h.commit(compactionOfA(h))            // snapshot 4 replaces a1, a2
+	h.commitFiles("other", 1, h.appendMsg("2024-01-02", fileSpec{name: "b2", rows: 1}))
+
+	stale.NewFiles = []spec.DataFileMeta{h.file(fileSpec{name: "n1", rows: 4})}
+	stale.CompactAfter = []spec.DataFileMeta{h.file(fileSpec{name: "c2", rows: 30, compacted: true})}
+	h.placeFiles([]Message{stale})
+	ce := compactConflict(t, h, Request{CommitUser: "inline", Identifier: 1, Messages: []Message{stale}, ReadSnapshotID: 3})
+	if ce.BaseSnapshotID != 3 || ce.Conflicting.ID != 4 || ce.Conflicting.CommitUser != "compactor" || ce.Detail != "" {
+		t.Fatalf("conflict %v; want read snapshot 3, conflicting snapshot 4 of the compactor", ce)
+	}
+
+	ghost := h.appendMsg("2024-01-02", fileSpec{name: "n2", rows: 1})
+	ghost.CompactBefore = []spec.DataFileMeta{h.file(fileSpec{name: "never-committed", rows: 1})}
+	ghost.CompactAfter = []spec.DataFileMeta{h.file(fileSpec{name: "c3", rows: 1, compacted: true})}
+	h.placeFiles([]Message{ghost})
+	ce = compactConflict(t, h, Request{CommitUser: "inline", Identifier: 2, Messages: []Message{ghost}, ReadSnapshotID: 6})
+	if ce.Conflicting.ID != 7 || !strings.Contains(ce.Detail, "no snapshot after snapshot 6 deleted the named files") {
+		t.Fatalf("conflict %v; want the latest snapshot 7, and a note that none deleted the file", ce)
+	}
+}
+
+// compactConflict commits req and returns the conflict of its compact part.
+func compactConflict(t *testing.T, h *harness, req Request) *ConflictError {
+	t.Helper()
+	_, err := h.committer(nil).Commit(context.Background(), req)
+	var cpe *CompactPartError
+	var ce *ConflictError
+	if !errors.As(err, &cpe) || !errors.As(err, &ce) || ce.Kind != DeletedFileNotLive {
+		t.Fatalf("err = %v; want a CompactPartError wrapping DeletedFileNotLive", err)
+	}
+	return ce
+}
+
+func TestAttributeDeletedFilesNeedsTheWholeHistory(t *testing.T) {
+	ce := &ConflictError{Kind: DeletedFileNotLive, BaseSnapshotID: 3, Conflicting: SnapshotRef{ID: 9}, Files: []string{"f"}}
+	attributeDeletedFiles(ce, []SnapshotDelta{{Snapshot: SnapshotRef{ID: 4}}}, false)
+	if ce.Conflicting.ID != 9 || ce.Detail != "" {
+		t.Fatalf("partial history changed the report: %v", ce)
 	}
 }

@@ -157,7 +157,9 @@ type ConflictError struct {
 	// BaseSnapshotID is the snapshot the writer read; 0 for an empty table.
 	BaseSnapshotID int64
 	// Conflicting is the snapshot the commit conflicts with: the latest one,
-	// or for OverwriteTargetChanged the first one that touched the target.
+	// or for OverwriteTargetChanged the first one that touched the target,
+	// or for DeletedFileNotLive the first one after the writer's read that
+	// deleted a named file (see Request.ReadSnapshotID).
 	Conflicting SnapshotRef
 	Locations   []Location
 	// Files names the offending files, at most maxReportedFiles of them;

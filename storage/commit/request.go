@@ -38,6 +38,11 @@ type Request struct {
 	// read the old row) set it; blind upserts are last-writer-wins, as in
 	// Paimon, and leave it nil.
 	KeyCheck *KeyCheck
+	// ReadSnapshotID is the snapshot the writer read and planned its
+	// files and compactions against; 0 when unknown or the table was
+	// empty. It decides nothing: a conflict report names it, and the
+	// snapshot after it that deleted a file this commit builds on.
+	ReadSnapshotID int64
 }
 
 // Overwrite says which partitions an OVERWRITE replaces, and against which

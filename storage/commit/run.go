@@ -160,7 +160,7 @@ func (r *run) waitToRetry(ctx context.Context, out attemptOutcome, attempt, loss
 // nothing to publish, the outcome.
 func (r *run) plan(ctx context.Context, p *part, n int, checkedUpTo int64, latest *spec.Snapshot) (*preparation, attemptOutcome, error) {
 	if n == 1 && p.overwrite == nil {
-		p.baseSnapshotID = idOf(latest)
+		p.baseSnapshotID = readBase(r.req.ReadSnapshotID, idOf(latest))
 	}
 	landedIn, err := r.landed(ctx, p, latest, checkedUpTo)
 	if err != nil || landedIn != 0 {

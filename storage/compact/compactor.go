@@ -181,7 +181,7 @@ func (c *compaction) attempt(ctx context.Context, attempt int) (Result, error) {
 	if c.opts.hooks.beforeCommit != nil {
 		c.opts.hooks.beforeCommit(attempt)
 	}
-	return c.commit(ctx, s, outs)
+	return c.commit(ctx, s, snap.ID, outs)
 }
 
 func (c *compaction) plan(ctx context.Context, cfg *tableConfig, snap *spec.Snapshot, filter *partitionFilter) ([]*job, error) {
@@ -290,10 +290,11 @@ func writtenBy(outs []*output) []string {
 
 // commit publishes the outputs as one COMPACT snapshot. A commit that did
 // not land deletes the written files; one whose outcome stays unknown
-// leaves them, since the snapshot may reference them.
-func (c *compaction) commit(ctx context.Context, s *spec.TableSchema, outs []*output) (Result, error) {
+// leaves them, since the snapshot may reference them. read is the
+// snapshot the compaction planned on.
+func (c *compaction) commit(ctx context.Context, s *spec.TableSchema, read int64, outs []*output) (Result, error) {
 	res := Result{}
-	req := commit.Request{CommitUser: c.opts.Identity.User(), Identifier: c.opts.Identity.next()}
+	req := commit.Request{CommitUser: c.opts.Identity.User(), Identifier: c.opts.Identity.next(), ReadSnapshotID: read}
 	for _, o := range outs {
 		if len(o.message.CompactBefore) == 0 && len(o.message.CompactAfter) == 0 {
 			continue
