@@ -152,9 +152,15 @@ func (c *Catalog) checkDatabaseExists(ctx context.Context, db string) error {
 }
 
 // isTable reports whether dir holds a schema file
-// (AbstractCatalog.tableExistsInFileSystem).
+// (AbstractCatalog.tableExistsInFileSystem). Every statement asks it of
+// the tables it names, so it looks for the schema-0 every table starts
+// with, one request, before listing the schema directory.
 func (c *Catalog) isTable(ctx context.Context, dir string) (bool, error) {
-	ids, err := schema.NewManager(c.io, dir, "").IDs(ctx)
+	m := schema.NewManager(c.io, dir, "")
+	if first, err := fileio.Exists(ctx, c.io, m.SchemaPath(0)); err != nil || first {
+		return first, err
+	}
+	ids, err := m.IDs(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -132,7 +132,13 @@ func (pl *Planning) Finish(entries [][]spec.ManifestEntry) (*Plan, error) {
 			return nil, err
 		}
 	}
-	kept := pl.decide(merger.Live())
+	return pl.FinishLive(merger.Live())
+}
+
+// FinishLive is Finish given the live files merged already; it does not
+// modify them.
+func (pl *Planning) FinishLive(live []spec.ManifestEntry) (*Plan, error) {
+	kept := pl.decide(live)
 	if err := pl.buildSplits(kept, deletionFiles(pl.in.Index)); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -58,11 +59,55 @@ func (p *Planner) Plan(ctx context.Context, in Input) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := p.readManifests(ctx, pl.PruneManifests(metas))
+	kept := pl.PruneManifests(metas)
+	if len(in.Staged) > 0 {
+		entries, err := p.readManifests(ctx, kept)
+		if err != nil {
+			return nil, err
+		}
+		return pl.Finish(append(entries, in.Staged))
+	}
+	live, err := p.liveFiles(ctx, kept)
 	if err != nil {
 		return nil, err
 	}
-	return pl.Finish(append(entries, in.Staged))
+	return pl.FinishLive(live)
+}
+
+// liveFiles returns the live files of manifests, in commit order, merged
+// once and cached under their names: manifests never change, so the same
+// list always merges into the same files, and the point selects of one
+// partition, each with its own filter, plan without merging again.
+func (p *Planner) liveFiles(ctx context.Context, metas []spec.ManifestFileMeta) ([]spec.ManifestEntry, error) {
+	key := liveKey(metas)
+	if item, ok := p.cache.get(key); ok {
+		return item.entries, nil
+	}
+	entries, err := p.readManifests(ctx, metas)
+	if err != nil {
+		return nil, err
+	}
+	merger := manifest.NewMerger()
+	for _, es := range entries {
+		if err := merger.Add(es); err != nil {
+			return nil, err
+		}
+	}
+	live := merger.Live()
+	p.cache.put(&cacheItem{name: key, weight: len(live), entries: live})
+	return live, nil
+}
+
+// liveKey names the merged live files of manifests in the cache, apart
+// from any manifest's own name, which never holds a NUL byte.
+func liveKey(metas []spec.ManifestFileMeta) string {
+	var b strings.Builder
+	b.WriteString("\x00live")
+	for i := range metas {
+		b.WriteByte(0)
+		b.WriteString(metas[i].FileName)
+	}
+	return b.String()
 }
 
 // DataManifests returns the manifests of a snapshot's base and delta

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/predicate"
@@ -57,5 +58,47 @@ func TestManifestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	put("huge", 11)
 	if _, ok := c.get("huge"); ok || c.Len() != 2 {
 		t.Errorf("an item over the budget was cached (%d items)", c.Len())
+	}
+}
+
+// TestCachedLiveFilesPlanAsMerged plans filters of the same and of other
+// days through one cache, each twice and in turn, and finds every plan
+// equal to a plan without a cache: the cached live files of a manifest
+// list serve any filter.
+func TestCachedLiveFilesPlanAsMerged(t *testing.T) {
+	bt := newBenchTable(t, 10, 2_000, 100)
+	day, key := predicate.ColumnOf(0, benchSchema.Fields[0]), predicate.ColumnOf(1, benchSchema.Fields[1])
+	var filters []predicate.Predicate
+	for _, d := range []spec.DateValue{20010, 20010, 20050, 20010} {
+		for _, k := range []int64{-1, 5_500, 1_999_000} {
+			f, err := predicate.Leaf(day, predicate.OpEq, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k >= 0 {
+				g, err := predicate.Leaf(key, predicate.OpEq, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f = predicate.And(f, g)
+			}
+			filters = append(filters, f)
+		}
+	}
+	cached, uncached := NewPlanner(bt.reader, NewManifestCache(DefaultCacheEntries)), NewPlanner(bt.reader, nil)
+	for _, f := range append(filters, nil) {
+		in := Input{Snapshot: bt.snapshot, Schema: bt.schema, Filter: f,
+			SchemaOf: func(int64) (*spec.TableSchema, error) { return bt.schema, nil }}
+		got, err := cached.Plan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := uncached.Plan(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Splits, want.Splits) || !reflect.DeepEqual(got.Explain, want.Explain) {
+			t.Fatalf("filter %v: cached plan differs:\n%s\nwant\n%s", f, got.Explain.String(), want.Explain.String())
+		}
 	}
 }

@@ -26,14 +26,17 @@ const (
 )
 
 // Manager reads the snapshot/ and tag/ directories of one branch of a table.
-// It caches nothing: snapshot files are immutable, but which ones exist
-// changes under concurrent commits and expiry.
+// Which snapshots exist changes under concurrent commits and expiry, and a
+// rollback lets a later commit write another snapshot under an old id, so
+// it caches no listing and no file: only the decoding of the files it read
+// last, reused when a file reads back byte for byte the same.
 type Manager struct {
 	io       fileio.FileIO
 	tableDir string
 	// branchDir is the directory holding this branch's snapshot/ and tag/:
 	// the table directory for the main branch, else branch/branch-<name>.
 	branchDir string
+	decoded   decodedSnapshots
 }
 
 // NewManager returns a Manager for the named branch ("" means main).
@@ -72,11 +75,15 @@ func (m *Manager) Snapshot(ctx context.Context, id int64) (*spec.Snapshot, error
 	if err != nil {
 		return nil, fmt.Errorf("read snapshot %d: %w", id, err)
 	}
+	if s, ok := m.decoded.get(id, data); ok {
+		return s, nil
+	}
 	s, err := spec.DecodeSnapshot(data)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot file %s: %w", p, err)
 	}
-	return s, nil
+	m.decoded.put(id, data, s)
+	return s.Clone(), nil
 }
 
 func (m *Manager) notFound(ctx context.Context, id int64) error {

@@ -210,3 +210,29 @@ func TestCorruptSnapshotIsReportedWithItsPath(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A snapshot read again is decoded once, but a rollback that frees an id
+// for another commit's snapshot is read as the new file, and what a caller
+// does to a snapshot it got stays its own.
+func TestSnapshotDecodingFollowsTheFile(t *testing.T) {
+	ctx := context.Background()
+	fs, m := fakeTable(t, 1, 1000, 2000)
+	first, err := m.Snapshot(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Properties = map[string]string{"mine": "x"}
+	again, err := m.Snapshot(ctx, 2)
+	if err != nil || again.TimeMillis != 2000 || again.Properties != nil {
+		t.Fatalf("second read: %+v, %v; want the file's snapshot, untouched by the first caller", again, err)
+	}
+	again.TimeMillis = 1
+	if err := fs.Delete(ctx, m.SnapshotPath(2)); err != nil {
+		t.Fatal(err)
+	}
+	putSnapshot(t, fs, m, 2, 3000)
+	rewritten, err := m.Snapshot(ctx, 2)
+	if err != nil || rewritten.TimeMillis != 3000 {
+		t.Fatalf("after the id was reused: %+v, %v; want the new file's commit time 3000", rewritten, err)
+	}
+}

@@ -1,5 +1,7 @@
 package spec
 
+import "maps"
+
 // CommitKind is the kind of change a snapshot records.
 // Mirrors org.apache.paimon.Snapshot.CommitKind.
 type CommitKind string
@@ -50,4 +52,13 @@ type Snapshot struct {
 	Properties           map[string]string
 	NextRowID            *int64
 	Operation            *string
+}
+
+// Clone returns a copy of s whose maps are its own. The pointer fields are
+// shared: nothing assigns through them.
+func (s *Snapshot) Clone() *Snapshot {
+	c := *s
+	c.LogOffsets = maps.Clone(s.LogOffsets)
+	c.Properties = maps.Clone(s.Properties)
+	return &c
 }
