@@ -83,6 +83,7 @@ func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
 		analyzer.Rule{Id: ruleEstimateFilteredRows, Apply: estimateFilteredRows})
 	appendAfterAll(a, analyzer.Rule{Id: ruleExplainInputs, Apply: explainInputRows})
 	gmsfix.InsertSubqueryRules(a)
+	gmsfix.RoutinesOnlyWhereRead(a)
 	return a
 }
 
