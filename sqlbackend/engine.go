@@ -57,6 +57,7 @@ func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
 		{Id: ruleRefuseSecondaryIndexes, Apply: refuseSecondaryIndexes},
 		{Id: ruleDeferPushdown, Apply: deferFilterPushdown},
 		gmsfix.WindowOuterColumns,
+		gmsfix.LikeEscapes,
 	} {
 		b.AddPreAnalyzeRule(r.Id, r.Apply)
 	}

@@ -81,3 +81,30 @@ func unquoteIdent(t token, src string) string {
 	body = strings.TrimSuffix(body, "`")
 	return strings.ReplaceAll(body, "``", "`")
 }
+
+// keepPatternEscapes doubles the backslash of \% and \_ in the string
+// literal t. MySQL keeps both characters of these two escapes: LIKE reads
+// them as a literal % and _, and anywhere else the string holds them as
+// written. Vitess drops the backslash, so GMS stored '50\%' as 50% and
+// read LIKE '50\%' as the wildcard pattern 50%.
+func (rw *rewriter) keepPatternEscapes(t token) {
+	lit := rw.src[t.start:t.end]
+	if !strings.Contains(lit, `\%`) && !strings.Contains(lit, `\_`) {
+		return
+	}
+	var b strings.Builder
+	b.Grow(len(lit) + 4)
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if c == '\\' && i+1 < len(lit) {
+			i++
+			if lit[i] == '%' || lit[i] == '_' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('\\')
+			c = lit[i]
+		}
+		b.WriteByte(c)
+	}
+	rw.replace(t.start, t.end, b.String())
+}

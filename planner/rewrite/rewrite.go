@@ -129,10 +129,13 @@ func (rw *rewriter) body(sc *scanner, st statement) (lastEnd int, err error) {
 		if t.kind == tokEnd || t.kind == tokSemicolon {
 			return lastEnd, nil
 		}
-		if t.kind == tokWord {
+		switch t.kind {
+		case tokWord:
 			if err := rw.word(sc, st, before, prev, t); err != nil {
 				return 0, err
 			}
+		case tokString:
+			rw.keepPatternEscapes(t)
 		}
 		// sc.pos is the end of the last token read, which is past t when a
 		// rule consumed a whole clause.

@@ -214,3 +214,19 @@ func TestRewriteErrors(t *testing.T) {
 		})
 	}
 }
+
+// MySQL keeps the backslash of \% and \_; vitess drops it unless it is
+// doubled. Other escapes, and an escaped backslash before % or _, stay.
+func TestRewriteKeepsPatternEscapes(t *testing.T) {
+	for in, want := range map[string]string{
+		`SELECT * FROM t WHERE v LIKE '50\%'`:         `SELECT * FROM t WHERE v LIKE '50\\%'`,
+		`INSERT INTO t VALUES ('a\_b', "c\%", 'd\n')`: `INSERT INTO t VALUES ('a\\_b', "c\\%", 'd\n')`,
+		`SELECT 'a\\%', 'b\'\%', '%_'`:                `SELECT 'a\\%', 'b\'\\%', '%_'`,
+		"SELECT `x\\%` FROM t -- '\\%'":               "SELECT `x\\%` FROM t -- '\\%'",
+	} {
+		r, err := Rewrite(in)
+		if err != nil || r.Query != want {
+			t.Errorf("Rewrite(%s) = %q, %v; want %s", in, r.Query, err, want)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package gmsfix
+
+import (
+	"strings"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+)
+
+// ruleLikeEscapes is the analyzer rule id of spellOutLikeEscapes.
+const ruleLikeEscapes analyzer.RuleId = 10_104
+
+// LikeEscapes is spellOutLikeEscapes, a pre-analysis rule.
+var LikeEscapes = analyzer.Rule{Id: ruleLikeEscapes, Apply: spellOutLikeEscapes}
+
+// spellOutLikeEscapes gives a LIKE whose constant pattern holds a
+// backslash, and that names no ESCAPE, the ESCAPE '\' it has by default.
+// GMS's simplifyFilters turns a LIKE without ESCAPE whose wildcards are
+// all escaped into an equality with the pattern as written, backslashes
+// included: v LIKE '50\%' became v = '50\%' and missed the value 50%.
+// It leaves a LIKE with an ESCAPE alone, and GMS matches that one right.
+func spellOutLikeEscapes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	return spellOutIn(n)
+}
+
+// spellOutIn rewrites the LIKEs of n and of the subqueries in its
+// expressions, which the pre-analysis rules do not visit on their own.
+func spellOutIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		switch e := e.(type) {
+		case *plan.Subquery:
+			q, same, err := spellOutIn(e.Query)
+			if err != nil || same {
+				return e, transform.SameTree, err
+			}
+			return e.WithQuery(q), transform.NewTree, nil
+		case *expression.Like:
+			if e.Escape != nil || !constantHoldsBackslash(e.RightChild) {
+				return e, transform.SameTree, nil
+			}
+			return expression.NewLike(e.LeftChild, e.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
+		}
+		return e, transform.SameTree, nil
+	})
+}
+
+func constantHoldsBackslash(e sql.Expression) bool {
+	lit, ok := e.(*expression.Literal)
+	if !ok {
+		return false
+	}
+	s, ok := lit.Value().(string)
+	return ok && strings.Contains(s, `\`)
+}
