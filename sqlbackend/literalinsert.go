@@ -31,7 +31,19 @@ type literalInserts struct{}
 // Build implements sql.NodeExecBuilder: nil unless n is such an INSERT.
 func (literalInserts) Build(ctx *sql.Context, n sql.Node, _ sql.Row) (sql.RowIter, error) {
 	insert, ok := n.(*plan.InsertInto)
-	if !ok || !rewritesOn(ctx) {
+	if !ok {
+		return nil, nil
+	}
+	if s, ok := ctx.Session.(*Session); ok {
+		if pending := s.takePendingValues(ctx.Query()); pending != nil {
+			node, err := newBulkInsertNode(insert, pending)
+			if err != nil {
+				return nil, err
+			}
+			return &writeOnceIter{write: node.write}, nil
+		}
+	}
+	if !rewritesOn(ctx) {
 		return nil, nil
 	}
 	if node, ok := newLiteralInsertNode(insert); ok {

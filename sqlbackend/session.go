@@ -41,6 +41,9 @@ type Session struct {
 	// alter is the table-level part of an ALTER TABLE being run, set when
 	// its text is parsed and taken by the CALL it became.
 	alter *pendingAlter
+	// values are the tuples of a bulk INSERT being run, set when its text
+	// is parsed and taken by the literal path (see bulkvalues.go).
+	values *pendingValues
 }
 
 var _ sql.TransactionSession = (*Session)(nil)
