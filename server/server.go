@@ -94,7 +94,7 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 		}
 	}()
 	backendOpts := sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder,
-		PageCacheBytes: int64(cfg.PageCacheMB) << 20}
+		PageCacheBytes: int64(cfg.PageCacheMB) << 20, WriteBufferBytes: int64(cfg.WriteBufferMB) << 20}
 	if exec != nil {
 		backendOpts.Executor = exec
 	}

@@ -34,6 +34,10 @@ type Options struct {
 	// PageCacheBytes bounds the decompressed pages point reads keep for
 	// the next ones (table.PageCache); 0 keeps none.
 	PageCacheBytes int64
+	// WriteBufferBytes bounds, when positive, what each transaction's
+	// table writer buffers in memory before it writes files, below the
+	// table's write-buffer-size (Paimon's default is 256 MiB).
+	WriteBufferBytes int64
 	// Executor runs the reads duckplan translates (package duckexec, in
 	// builds with the duckdb_arrow tag); nil runs every statement on
 	// go-mysql-server.

@@ -92,6 +92,8 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		NewUUID:   b.opts.NewUUID,
 		SpillDir:  b.opts.SpillDir,
 		Compactor: writerCompactor(ctx, t),
+
+		MaxMemoryBudget: b.opts.WriteBufferBytes,
 	})
 	if err != nil {
 		return nil, err

@@ -156,3 +156,24 @@ func TestUnspillableBufferFlushes(t *testing.T) {
 	tt.commit(msgs)
 	assertRows(t, "rows", tt.Read(), model.rows())
 }
+
+// MaxMemoryBudget caps a table's write-buffer-size: the same rows spill
+// under the cap, and write no spill file without it.
+func TestMaxMemoryBudgetCapsTheTablesBuffer(t *testing.T) {
+	records := randomChanges(3000, pkModel{})
+	for _, capped := range []bool{false, true} {
+		tt := newTestTable(t, spillTableDefinition())
+		opts := tt.options()
+		if capped {
+			opts.MaxMemoryBudget = 16 << 10
+		}
+		w := tt.open(opts)
+		tt.writeAll(w, records)
+		if n := countFiles(t, opts.SpillDir); (n > 0) != capped {
+			t.Errorf("capped %v: %d spill files", capped, n)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -38,6 +38,10 @@ type Options struct {
 	// MemoryBudget, when positive, replaces the table's write-buffer-size as
 	// the memory all buffers and open files of the TableWriter may hold.
 	MemoryBudget int64
+	// MaxMemoryBudget, when positive, bounds the budget (the table's
+	// write-buffer-size or MemoryBudget) from above: a server caps every
+	// writer, whatever its tables ask.
+	MaxMemoryBudget int64
 	// IgnorePreviousFiles starts every bucket from sequence number 0
 	// without looking at the table's files, as Java does for a static
 	// INSERT OVERWRITE, whose commit replaces them.
@@ -150,6 +154,9 @@ func Open(ctx context.Context, opts Options) (*TableWriter, error) {
 	budget := settings.bufferSize
 	if opts.MemoryBudget > 0 {
 		budget = opts.MemoryBudget
+	}
+	if opts.MaxMemoryBudget > 0 {
+		budget = min(budget, opts.MaxMemoryBudget)
 	}
 	w := &TableWriter{
 		env: &writerEnv{io: opts.FileIO, tableDir: t.Dir(), settings: settings, now: opts.Now,
