@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -47,12 +48,23 @@ import (
 // minBulkRows is the fewest tuples worth the scan: a few rows parse fast.
 const minBulkRows = 8
 
+// maxKeptBytes bounds the statements whose rows the parse keeps converted
+// for the write, rather than converting them again: a 5000-row INSERT is
+// about 0.5 MB, and its rows cost a few times that. Tests set it to 0 to
+// stream.
+var maxKeptBytes = 4 << 20
+
 // pendingValues are the tuples of the INSERT being run (see above).
 type pendingValues struct {
 	query  string
 	db     string
 	table  string
 	values *ingest.ValuesInsert
+	// rows are the tuples converted for schemaID with columnOf, when the
+	// statement is small enough to keep them (maxKeptBytes).
+	rows     [][]any
+	schemaID int64
+	columnOf []int
 }
 
 // setPendingValues records the bulk values of the statement being parsed;
@@ -139,10 +151,19 @@ func (s *Session) bulkValues(ctx *sql.Context, query string) (*pendingValues, bo
 		return nil, false
 	}
 	convert, ok := newTupleConverter(schema.Fields, columnOf)
-	if !ok || v.Each(func(row []ingest.Literal) error { _, err := convert.row(row); return err }) != nil {
+	if !ok {
 		return nil, false
 	}
-	return &pendingValues{query: query, db: db, table: v.Table, values: v}, true
+	pending := &pendingValues{query: query, db: db, table: v.Table, values: v, schemaID: schema.ID, columnOf: columnOf}
+	keep := len(query) <= maxKeptBytes
+	err = v.Each(func(lits []ingest.Literal) error {
+		row, err := convert.row(lits)
+		if keep && err == nil {
+			pending.rows = append(pending.rows, row)
+		}
+		return err
+	})
+	return pending, err == nil
 }
 
 // tupleColumns maps each value of a tuple to its table column: every
@@ -262,6 +283,8 @@ type bulkInsertNode struct {
 	table   *Table
 	values  *ingest.ValuesInsert
 	convert *tupleConverter
+	// rows are the rows the parse converted, when they fit this plan.
+	rows [][]any
 }
 
 // newBulkInsertNode checks that insert is the one-row plan of pending and
@@ -286,7 +309,11 @@ func newBulkInsertNode(insert *plan.InsertInto, pending *pendingValues) (*bulkIn
 	if !ok {
 		return nil, errBulkValuesUnwritable
 	}
-	return &bulkInsertNode{table: table, values: pending.values, convert: convert}, nil
+	node := &bulkInsertNode{table: table, values: pending.values, convert: convert}
+	if table.schema.ID == pending.schemaID && slices.Equal(columnOf, pending.columnOf) {
+		node.rows = pending.rows
+	}
+	return node, nil
 }
 
 // write streams the tuples into the table as one statement of the
@@ -296,6 +323,9 @@ func (n *bulkInsertNode) write(ctx *sql.Context) (int64, error) {
 	e := n.table.editor(ctx, false)
 	if e.err != nil {
 		return 0, e.err
+	}
+	if n.rows != nil {
+		return n.writeKept(ctx, e)
 	}
 	var rows int64
 	err := n.values.Each(func(lits []ingest.Literal) error {
@@ -307,4 +337,15 @@ func (n *bulkInsertNode) write(ctx *sql.Context) (int64, error) {
 		return e.w.writer.Write(ctx, row, spec.RowKindInsert)
 	})
 	return rows, e.finishStatement(ctx, err)
+}
+
+// writeKept writes the rows the parse converted.
+func (n *bulkInsertNode) writeKept(ctx *sql.Context, e *editor) (int64, error) {
+	var err error
+	for _, row := range n.rows {
+		if err = e.w.writer.Write(ctx, row, spec.RowKindInsert); err != nil {
+			break
+		}
+	}
+	return int64(len(n.rows)), e.finishStatement(ctx, err)
 }

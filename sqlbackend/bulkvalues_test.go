@@ -43,6 +43,17 @@ func exactTuples(n int) []string {
 // statement) as on GMS; a statement with one value the bulk path cannot
 // convert exactly is parsed whole.
 func TestBulkValuesMatchGMS(t *testing.T) {
+	t.Run("kept", testBulkValuesMatchGMS)
+	t.Run("streamed", func(t *testing.T) {
+		defer func(kept int) { maxKeptBytes = kept }(maxKeptBytes)
+		maxKeptBytes = 0
+		testBulkValuesMatchGMS(t)
+	})
+}
+
+// testBulkValuesMatchGMS is TestBulkValuesMatchGMS with the rows kept from
+// the parse or converted again as they are written (maxKeptBytes).
+func testBulkValuesMatchGMS(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
 	c.mustExec("CREATE DATABASE lit", "USE lit",
@@ -89,7 +100,9 @@ func TestBulkValuesMatchGMS(t *testing.T) {
 }
 
 // into is the bulk statement q into table.
-func into(q, table string) string { return strings.Replace(q, "INSERT INTO target", "INSERT INTO "+table, 1) }
+func into(q, table string) string {
+	return strings.Replace(q, "INSERT INTO target", "INSERT INTO "+table, 1)
+}
 
 func firstDifference(a, b []string) int {
 	for i := range min(len(a), len(b)) {
