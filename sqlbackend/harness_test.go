@@ -12,6 +12,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/shopspring/decimal"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 )
@@ -32,15 +33,12 @@ func newHarness(t testing.TB, warehouse string) *harness {
 // newHarnessOver is newHarness with the warehouse reached through fsys.
 func newHarnessOver(t testing.TB, warehouse string, fsys fileio.FileIO) *harness {
 	t.Helper()
-	clock := time.UnixMilli(1_767_225_600_000) // 2026-01-01, advanced per call
+	clock := clocktest.New(time.UnixMilli(1_767_225_600_000)) // 2026-01-01, advanced per call
 	b := New(Options{
 		FileIO:    fsys,
 		Warehouse: warehouse,
-		Now: func() time.Time {
-			clock = clock.Add(time.Millisecond)
-			return clock
-		},
-		SpillDir: t.TempDir(),
+		Now:       clock.Tick(time.Millisecond),
+		SpillDir:  t.TempDir(),
 	})
 	return &harness{t: t, backend: b, engine: NewEngine(b, nil)}
 }

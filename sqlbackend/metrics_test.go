@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/clocktest"
 	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/table"
@@ -15,13 +16,9 @@ import (
 // newMetricsHarness is a harness whose backend records into m.
 func newMetricsHarness(t *testing.T, m *metrics.Metrics) *harness {
 	t.Helper()
-	clock := time.UnixMilli(1_767_225_600_000)
 	b := New(Options{
 		FileIO: localio.New(), Warehouse: t.TempDir(), SpillDir: t.TempDir(), Metrics: m,
-		Now: func() time.Time {
-			clock = clock.Add(time.Millisecond)
-			return clock
-		},
+		Now: clocktest.New(time.UnixMilli(1_767_225_600_000)).Tick(time.Millisecond),
 	})
 	return &harness{t: t, backend: b, engine: NewEngine(b, nil)}
 }

@@ -27,14 +27,18 @@ type mergeTreeWriter struct {
 	bufferBytes int64
 	spills      []*spillRun
 	scratch     []any
+	// aheadFrom, when non-negative, is where the files flushAhead wrote
+	// start: the next flush hands them to the inline compaction.
+	aheadFrom int
 }
 
 func newMergeTreeWriter(env *writerEnv, dir string, nextSeq int64) *mergeTreeWriter {
 	return &mergeTreeWriter{
-		env:     env,
-		files:   newBucketFiles(env, dir, keyValueLayout{settings: env.settings}),
-		nextSeq: nextSeq,
-		buffer:  &recordBuffer{},
+		env:       env,
+		files:     newBucketFiles(env, dir, keyValueLayout{settings: env.settings}),
+		nextSeq:   nextSeq,
+		buffer:    &recordBuffer{},
+		aheadFrom: -1,
 	}
 }
 
@@ -82,10 +86,25 @@ func (w *mergeTreeWriter) sortedRun() *sortedRun {
 // see them.
 func (w *mergeTreeWriter) flush(ctx context.Context) error {
 	written := len(w.files.written)
+	if w.aheadFrom >= 0 {
+		written, w.aheadFrom = w.aheadFrom, -1
+	}
 	if err := w.flushBuffer(ctx); err != nil || w.inline == nil {
 		return err
 	}
 	return w.inline.flushed(ctx, w.files.written[written:])
+}
+
+// flushAhead writes the buffer as level-0 files and leaves telling the
+// inline compaction to the next flush. It touches nothing but this
+// bucket's own state and files, so the buckets of a TableWriter flush
+// ahead at the same time (see TableWriter.flushAhead), while compactions,
+// which draw names from the writer's shared generator, run one by one.
+func (w *mergeTreeWriter) flushAhead(ctx context.Context) error {
+	if w.aheadFrom < 0 {
+		w.aheadFrom = len(w.files.written)
+	}
+	return w.flushBuffer(ctx)
 }
 
 // flushBuffer merges the buffer and the spilled runs through the merge

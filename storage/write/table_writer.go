@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/lakesql/lakesql/storage/commit"
@@ -410,6 +412,10 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 		return nil, err
 	}
 	partitions := w.sortedPartitions()
+	if err := w.flushAhead(ctx, partitions); err != nil {
+		w.err = err
+		return nil, err
+	}
 	// Every bucket flushes before any hands its files over, so that after a
 	// failed flush all files stay with their writers, which Abort and Close
 	// delete, rather than in messages nobody receives.
@@ -432,6 +438,36 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 	w.used = 0
 	w.prepared = msgs
 	return msgs, nil
+}
+
+// flushAhead writes the buffers of the merge-tree buckets as level-0
+// files, up to GOMAXPROCS buckets at a time: at the end of a large load
+// the flush is most of the work, and each bucket's is its own. The
+// inline compactions that may follow run afterwards, one bucket at a time.
+func (w *TableWriter) flushAhead(ctx context.Context, partitions []*partitionWriters) error {
+	var ahead []*mergeTreeWriter
+	for _, p := range partitions {
+		for _, b := range sortedBuckets(p) {
+			if m, ok := b.writer.(*mergeTreeWriter); ok && m.buffer.len()+len(m.spills) > 0 {
+				ahead = append(ahead, m)
+			}
+		}
+	}
+	if len(ahead) < 2 {
+		return nil
+	}
+	errs := make([]error, len(ahead))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, m := range ahead {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = m.flushAhead(ctx)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // handOver drains a flushed bucket writer into its commit message.

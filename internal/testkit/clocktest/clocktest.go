@@ -47,3 +47,14 @@ func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
 	c.Advance(d)
 	return ctx.Err()
 }
+
+// Tick advances the clock by step and returns the new time: pass it where
+// every reading must differ from the last, as successive commits' times do.
+func (c *Clock) Tick(step time.Duration) func() time.Time {
+	return func() time.Time {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.now = c.now.Add(step)
+		return c.now
+	}
+}
