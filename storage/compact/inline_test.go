@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
@@ -17,14 +18,17 @@ import (
 // sorted-run count of each request and whether it changed files.
 type recordingCompactor struct {
 	inner write.BucketCompactor
+	mu    sync.Mutex
 	runs  []int
 	// changed counts the requests that replaced files.
 	changed int
 }
 
 func (r *recordingCompactor) CompactBucket(ctx context.Context, b write.BucketCompaction) (write.CompactedFiles, error) {
-	r.runs = append(r.runs, sortedRunsOf(b.Files))
 	res, err := r.inner.CompactBucket(ctx, b)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.runs = append(r.runs, sortedRunsOf(b.Files))
 	if len(res.Before) > 0 {
 		r.changed++
 	}

@@ -14,7 +14,8 @@ import (
 // BucketCompactor compacts one bucket of a primary-key table for a
 // TableWriter, after its flushes (Options.Compactor). Package compact
 // implements it (compact.InlineCompactor); the interface is declared here
-// because package compact depends on this one.
+// because package compact depends on this one. PrepareCommit compacts
+// several buckets at once, so it must be safe for concurrent use.
 type BucketCompactor interface {
 	// CompactBucket asks the table's compaction strategy for a unit over
 	// the bucket's files and rewrites it into the bucket directory. It

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lakesql/lakesql/storage/internal/ids"
 	"os"
 	"slices"
 
@@ -98,13 +99,26 @@ func (w *mergeTreeWriter) flush(ctx context.Context) error {
 // flushAhead writes the buffer as level-0 files and leaves telling the
 // inline compaction to the next flush. It touches nothing but this
 // bucket's own state and files, so the buckets of a TableWriter flush
-// ahead at the same time (see TableWriter.flushAhead), while compactions,
-// which draw names from the writer's shared generator, run one by one.
+// ahead at the same time (see TableWriter.prepareAhead).
 func (w *mergeTreeWriter) flushAhead(ctx context.Context) error {
 	if w.aheadFrom < 0 {
 		w.aheadFrom = len(w.files.written)
 	}
 	return w.flushBuffer(ctx)
+}
+
+// compactAhead is prepare after flushAhead, with the files of its
+// compactions named from seed rather than the writer's shared generator,
+// so that buckets compact at the same time and their files are named the
+// same whatever order they run in.
+func (w *mergeTreeWriter) compactAhead(ctx context.Context, seed string) error {
+	if w.inline == nil {
+		return w.prepare(ctx)
+	}
+	shared := w.inline.request.NewUUID
+	w.inline.request.NewUUID = ids.Derived(seed)
+	defer func() { w.inline.request.NewUUID = shared }()
+	return w.prepare(ctx)
 }
 
 // flushBuffer merges the buffer and the spilled runs through the merge

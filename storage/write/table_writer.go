@@ -56,8 +56,9 @@ type Options struct {
 	// and writers with IgnorePreviousFiles, never compact. A compaction
 	// may rewrite files of earlier PrepareCommits of this TableWriter, so
 	// every message it returned must be committed, in order, or the
-	// TableWriter aborted. nil: no compaction (a compaction service does
-	// it, as with write-only).
+	// TableWriter aborted. PrepareCommit compacts several buckets at once.
+	// nil: no compaction (a compaction service does it, as with
+	// write-only).
 	Compactor BucketCompactor
 	// Leases hands out the write lease the TableWriter holds from Open to
 	// Close or Abort (see package lease): it keeps orphan removal from
@@ -412,7 +413,7 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 		return nil, err
 	}
 	partitions := w.sortedPartitions()
-	if err := w.flushAhead(ctx, partitions); err != nil {
+	if err := w.prepareAhead(ctx, partitions); err != nil {
 		w.err = err
 		return nil, err
 	}
@@ -440,30 +441,45 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 	return msgs, nil
 }
 
-// flushAhead writes the buffers of the merge-tree buckets as level-0
-// files, up to GOMAXPROCS buckets at a time: at the end of a large load
-// the flush is most of the work, and each bucket's is its own. The
-// inline compactions that may follow run afterwards, one bucket at a time.
-func (w *TableWriter) flushAhead(ctx context.Context, partitions []*partitionWriters) error {
+// prepareAhead flushes the merge-tree buckets that hold rows and runs
+// their inline compactions, up to GOMAXPROCS buckets at a time: at the end
+// of a large load, or of an INSERT that wrote every bucket, flushing and
+// compacting are most of the work, and each bucket's is its own. Each
+// bucket's compaction names its files from one draw of the shared
+// generator, made in bucket order before any starts.
+func (w *TableWriter) prepareAhead(ctx context.Context, partitions []*partitionWriters) error {
 	var ahead []*mergeTreeWriter
+	var seeds []string
 	for _, p := range partitions {
 		for _, b := range sortedBuckets(p) {
 			if m, ok := b.writer.(*mergeTreeWriter); ok && m.buffer.len()+len(m.spills) > 0 {
 				ahead = append(ahead, m)
+				seeds = append(seeds, w.env.newUUID())
 			}
 		}
 	}
 	if len(ahead) < 2 {
 		return nil
 	}
-	errs := make([]error, len(ahead))
+	return runEach(runtime.GOMAXPROCS(0), len(ahead), func(i int) error {
+		if err := ahead[i].flushAhead(ctx); err != nil {
+			return err
+		}
+		return ahead[i].compactAhead(ctx, seeds[i])
+	})
+}
+
+// runEach runs do(0) … do(n-1), at most parallelism at a time, and
+// returns their errors joined.
+func runEach(parallelism, n int, do func(i int) error) error {
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, m := range ahead {
+	slots := make(chan struct{}, parallelism)
+	for i := range n {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			errs[i] = m.flushAhead(ctx)
+			errs[i] = do(i)
 		})
 	}
 	wg.Wait()
