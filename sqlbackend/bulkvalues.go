@@ -33,7 +33,9 @@ import (
 //     that one-row INSERT.
 //  3. Building it, the literal path finds the session's pending bulk
 //     values of this very statement and streams all tuples into the
-//     table's writer, converting each again rather than holding them.
+//     table's writer: the rows step 1 converted, for a statement of up to
+//     maxKeptBytes, else each tuple converted again, so that a large
+//     statement is never held as rows.
 //
 // The statement is recognized by identity: the pending values name the
 // query string object the client's statement arrived in, which only that
@@ -97,29 +99,31 @@ func sameString(a, b string) bool {
 // parseBulkValues parses the head of query, when query is the client's
 // statement and a bulk INSERT of exact literals, and records its values
 // for the literal path; ok is false when query is to be parsed whole.
-func (p rewritingParser) parseBulkValues(ctx context.Context, query string, options ast.ParserOptions) (stmt ast.Statement, ok bool, err error) {
+// A head that does not parse leaves the whole statement to the parser,
+// whose error names the right place.
+func (p rewritingParser) parseBulkValues(ctx context.Context, query string, options ast.ParserOptions) (ast.Statement, bool) {
 	sc, isSQL := ctx.(*sql.Context)
 	if !isSQL {
-		return nil, false, nil
+		return nil, false
 	}
 	s, isLakesql := sc.Session.(*Session)
 	if !isLakesql || !sameString(query, sc.Query()) {
-		return nil, false, nil
+		return nil, false
 	}
 	s.setPendingValues(nil)
 	pending, ok := s.bulkValues(sc, query)
 	if !ok {
-		return nil, false, nil
+		return nil, false
 	}
-	stmt, _, _, err = p.Parser.ParseWithOptions(ctx, pending.values.Head, ';', false, options)
+	stmt, _, _, err := p.Parser.ParseWithOptions(ctx, pending.values.Head, ';', false, options)
 	if err != nil {
-		return nil, false, nil
+		return nil, false
 	}
 	// The statement skips rewrite, which clears what an earlier statement
 	// that failed before writing left pending.
 	s.setPendingOverwrite(nil)
 	s.setPendingValues(pending)
-	return stmt, true, nil
+	return stmt, true
 }
 
 // bulkValues scans query and converts every value (see above).

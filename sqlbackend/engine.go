@@ -123,8 +123,8 @@ func (p rewritingParser) Parse(ctx *sql.Context, query string, multi bool) (ast.
 }
 
 func (p rewritingParser) ParseWithOptions(ctx context.Context, query string, delimiter rune, multi bool, options ast.ParserOptions) (ast.Statement, string, string, error) {
-	if stmt, ok, err := p.parseBulkValues(ctx, query, options); ok || err != nil {
-		return stmt, sql.RemoveSpaceAndDelimiter(query, delimiter), "", err
+	if stmt, ok := p.parseBulkValues(ctx, query, options); ok {
+		return stmt, sql.RemoveSpaceAndDelimiter(query, delimiter), "", nil
 	}
 	q, err := p.rewrite(ctx, query)
 	if err != nil {

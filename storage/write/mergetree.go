@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lakesql/lakesql/storage/internal/ids"
 	"os"
 	"slices"
 
+	"github.com/lakesql/lakesql/storage/internal/ids"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
 )

@@ -449,17 +449,19 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]commit.Message, erro
 // generator, made in bucket order before any starts.
 func (w *TableWriter) prepareAhead(ctx context.Context, partitions []*partitionWriters) error {
 	var ahead []*mergeTreeWriter
-	var seeds []string
 	for _, p := range partitions {
 		for _, b := range sortedBuckets(p) {
 			if m, ok := b.writer.(*mergeTreeWriter); ok && m.buffer.len()+len(m.spills) > 0 {
 				ahead = append(ahead, m)
-				seeds = append(seeds, w.env.newUUID())
 			}
 		}
 	}
 	if len(ahead) < 2 {
 		return nil
+	}
+	seeds := make([]string, len(ahead))
+	for i := range seeds {
+		seeds[i] = w.env.newUUID()
 	}
 	return runEach(runtime.GOMAXPROCS(0), len(ahead), func(i int) error {
 		if err := ahead[i].flushAhead(ctx); err != nil {
