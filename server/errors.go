@@ -41,6 +41,9 @@ func clientError(err error) error {
 		return nil
 	}
 	se := sql.CastSQLError(err)
+	if numbered, ok := dataError(se); ok {
+		return numbered
+	}
 	if se.Num == mysql.ERUnknownError {
 		if m := embeddedSQLError.FindStringSubmatch(se.Message); m != nil {
 			num, _ := strconv.Atoi(m[1])
@@ -53,4 +56,42 @@ func clientError(err error) error {
 		se.State = state
 	}
 	return se
+}
+
+// dataErrors are the errors go-mysql-server raises for a value a column
+// cannot hold, with the number and SQLSTATE MySQL gives them in strict
+// mode. go-mysql-server sends them as 1105 (HY000), which drivers cannot
+// tell from a server fault (JDBC raises DataTruncation for class 22); by
+// then only the text is left, so the text of each kind is matched, alone
+// or after the prefix of an error that wraps it.
+var dataErrors = []struct {
+	text  *regexp.Regexp
+	code  int
+	state string
+}{
+	// types.ErrLengthBeyondLimit
+	{regexp.MustCompile(`(^|: )string '.*' is too large for column '.*'$`), mysql.ERDataTooLong, "22001"},
+	// sql.ErrValueOutOfRange
+	{regexp.MustCompile(`(^|: )\S+ out of range for \S+$`), mysql.ERWarnDataOutOfRange, "22003"},
+	// types.ErrConvertToDecimalLimit
+	{regexp.MustCompile(`(^|: )Out of range value for column\b`), mysql.ERWarnDataOutOfRange, "22003"},
+	// types.ErrConvertingToTime
+	{regexp.MustCompile(`(^|: )Incorrect datetime value: '.*'$`), erTruncatedWrongValue, "22007"},
+}
+
+// erTruncatedWrongValue is ER_TRUNCATED_WRONG_VALUE, "Incorrect datetime
+// value", which vitess does not name.
+const erTruncatedWrongValue = 1292
+
+// dataError numbers a 1105 whose text is one of dataErrors'.
+func dataError(se *mysql.SQLError) (*mysql.SQLError, bool) {
+	if se.Num != mysql.ERUnknownError {
+		return se, false
+	}
+	for _, d := range dataErrors {
+		if d.text.MatchString(se.Message) {
+			return mysql.NewSQLError(d.code, d.state, "%s", se.Message), true
+		}
+	}
+	return se, false
 }

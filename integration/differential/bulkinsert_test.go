@@ -2,12 +2,15 @@ package differential
 
 import (
 	gosql "database/sql"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
@@ -120,4 +123,56 @@ func randomBulkTuple(r *rand.Rand, id int) string {
 		null(fmt.Sprintf("'2024-%02d-%02d %02d:%02d:%02d.%03d'", 1+r.IntN(12), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000))),
 	}
 	return "(" + strings.Join(values, ", ") + ")"
+}
+
+// A value a column cannot hold fails an INSERT with MariaDB's error
+// number, on the bulk path and on go-mysql-server's.
+func TestDataErrorsMatchMariaDB(t *testing.T) {
+	dsn := os.Getenv(mariadbtest.DSNVariable)
+	if dsn == "" {
+		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
+	}
+	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
+	lake := mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
+	maria := mariadbtest.OpenLoader(t, dsn)
+	db := databaseName("dataerrors")
+	for _, conn := range []*gosql.DB{lake, maria} {
+		servertest.Exec(t, conn, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db, "USE "+db,
+			"CREATE TABLE t "+bulkColumns)
+	}
+	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
+	var exact string
+	for id := range 9 {
+		exact += fmt.Sprintf("(%d, 1, 1, 1, 1, 1, 'a', 'b', '2024-01-01', NULL), ", 100+id)
+	}
+	for _, bad := range []string{
+		"(1, 1, 1, 1, 1, 1, 'abcdefghijklmnopqrstuvwxyz', 'b', '2024-01-01', NULL)",
+		"(1, 1, 1, 1, 1, 1, 'a', 'abcdef', '2024-01-01', NULL)",
+		"(1, 1, 300, 1, 1, 1, 'a', 'b', '2024-01-01', NULL)",
+		"(1, 1, 1, 1, 1, 123456789.5, 'a', 'b', '2024-01-01', NULL)",
+		"(1, 1, 1, 1, 1, 1, 'a', 'b', '2024-13-01', NULL)",
+	} {
+		for _, q := range []string{"INSERT INTO t VALUES " + bad, "INSERT INTO t VALUES " + exact + bad} {
+			var codes []string
+			for _, conn := range []*gosql.DB{lake, maria} {
+				_, err := conn.Exec(q)
+				codes = append(codes, errorNumber(err))
+			}
+			if codes[0] != codes[1] {
+				t.Errorf("%.150s: lakesql %s, MariaDB %s", q, codes[0], codes[1])
+			}
+		}
+	}
+}
+
+// errorNumber is the MySQL error number of err, or "ok".
+func errorNumber(err error) string {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return fmt.Sprint(me.Number)
+	}
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
 }
