@@ -73,6 +73,12 @@ func TestPagePruningKeepsEveryMatch(t *testing.T) {
 		predicate.Or(leaf(2, predicate.OpEq, text(48_388)), leaf(1, predicate.OpEq, int32(163_000))),
 		leaf(2, predicate.OpEq, "changed"),
 		predicate.Not(leaf(0, predicate.OpLt, int32(49_990))),
+		// k is NOT NULL and within [0, n) in every row group: the first
+		// conjunct holds and late materialization drops it, the second
+		// alone is left, or nothing.
+		predicate.And(leaf(0, predicate.OpGe, int32(0)), leaf(1, predicate.OpEq, int32(409_990))),
+		predicate.And(leaf(0, predicate.OpLt, int32(n)), leaf(0, predicate.OpGe, int32(-5))),
+		predicate.And(leaf(0, predicate.OpLt, int32(n)), leaf(2, predicate.OpEq, text(16_500))),
 	}
 	for name, tt := range map[string]*tabletest.Table{"append": appendTable, "primary key": pkTable} {
 		tbl := tt.Open()

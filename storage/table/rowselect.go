@@ -28,6 +28,10 @@ const selectionGap = 256
 // from the file or has another type there (its values would need the
 // schema's conversion first).
 func (r *reader) selectedRows(d *dataFile, ranges []parquetio.RowRange, pred predicate.Predicate, readColumns int) ([]parquetio.RowRange, error) {
+	pred, err := r.withoutHeldConjuncts(d, ranges, pred)
+	if err != nil {
+		return nil, err
+	}
 	columns := predicate.Columns(pred)
 	pq := d.parquet()
 	if isTrue(pred) || len(ranges) == 0 || len(columns) >= readColumns || pq == nil {
@@ -107,4 +111,55 @@ func (s *selection) add(group int, row int64) {
 		}
 	}
 	s.ranges = append(s.ranges, parquetio.RowRange{Group: group, From: row, To: row + 1})
+}
+
+// withoutHeldConjuncts drops from pred the conjuncts the statistics of
+// the row groups of ranges prove TRUE for every row: on a partitioned
+// table the filter of a point read keeps dt = D, which every row of the
+// partition's files holds, and which would otherwise be decoded and
+// compared row by row. A conjunct holds when its negation cannot be TRUE
+// on any of the groups and its columns cannot be NULL (a NULL makes both
+// UNKNOWN). Only which rows are fetched depends on it: every fetched row
+// still passes the whole residual filter.
+func (r *reader) withoutHeldConjuncts(d *dataFile, ranges []parquetio.RowRange, pred predicate.Predicate) (predicate.Predicate, error) {
+	conjuncts := predicate.Conjuncts(pred)
+	kept := conjuncts[:0:0]
+	for _, c := range conjuncts {
+		held, err := r.holdsIn(d, ranges, c)
+		if err != nil {
+			return nil, err
+		}
+		if !held {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(conjuncts) {
+		return pred, nil
+	}
+	return predicate.And(kept...), nil
+}
+
+// holdsIn reports whether conjunct c is TRUE for every row of the groups
+// of ranges, by the groups' statistics.
+func (r *reader) holdsIn(d *dataFile, ranges []parquetio.RowRange, c predicate.Predicate) (bool, error) {
+	columns := predicate.Columns(c)
+	for _, col := range columns {
+		if r.schema.Fields[col].Type.Nullable {
+			return false, nil
+		}
+	}
+	negation := predicate.Not(c)
+	for i, rg := range ranges {
+		if i > 0 && ranges[i-1].Group == rg.Group {
+			continue
+		}
+		stats, err := r.rowGroupStats(d, rg.Group, columns)
+		if err != nil {
+			return false, err
+		}
+		if negation.Test(stats) != predicate.Cannot {
+			return false, nil
+		}
+	}
+	return len(ranges) > 0, nil
 }
