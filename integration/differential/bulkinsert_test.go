@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
-	"github.com/lakesql/lakesql/server"
 )
 
 // bulkColumns are the columns of TestBulkInsertMatchesMariaDB's table, one
@@ -28,19 +25,7 @@ const bulkColumns = `(id INT NOT NULL, b BOOLEAN, ti TINYINT, bi BIGINT, f DOUBL
 // signed and zero numbers, decimals to the scale, dates, NULLs, and
 // statements long enough to keep or to stream their rows.
 func TestBulkInsertMatchesMariaDB(t *testing.T) {
-	dsn := os.Getenv(mariadbtest.DSNVariable)
-	if dsn == "" {
-		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
-	}
-	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
-	lake := mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
-	maria := mariadbtest.OpenLoader(t, dsn)
-	db := databaseName("bulkinsert")
-	for _, conn := range []*gosql.DB{lake, maria} {
-		servertest.Exec(t, conn, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db, "USE "+db,
-			"CREATE TABLE t "+bulkColumns)
-	}
-	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
+	lake, maria := pairedDatabases(t, "bulkinsert", "CREATE TABLE t "+bulkColumns)
 
 	r := rand.New(rand.NewPCG(17, 31))
 	id := 0
@@ -128,19 +113,7 @@ func randomBulkTuple(r *rand.Rand, id int) string {
 // A value a column cannot hold fails an INSERT with MariaDB's error
 // number, on the bulk path and on go-mysql-server's.
 func TestDataErrorsMatchMariaDB(t *testing.T) {
-	dsn := os.Getenv(mariadbtest.DSNVariable)
-	if dsn == "" {
-		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
-	}
-	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
-	lake := mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
-	maria := mariadbtest.OpenLoader(t, dsn)
-	db := databaseName("dataerrors")
-	for _, conn := range []*gosql.DB{lake, maria} {
-		servertest.Exec(t, conn, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db, "USE "+db,
-			"CREATE TABLE t "+bulkColumns)
-	}
-	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
+	lake, maria := pairedDatabases(t, "dataerrors", "CREATE TABLE t "+bulkColumns)
 	var exact string
 	for id := range 9 {
 		exact += fmt.Sprintf("(%d, 1, 1, 1, 1, 1, 'a', 'b', '2024-01-01', NULL), ", 100+id)

@@ -1,6 +1,7 @@
 package differential
 
 import (
+	gosql "database/sql"
 	"flag"
 	"fmt"
 	"os"
@@ -47,4 +48,24 @@ func warehouseDir(t *testing.T) string {
 // process id from another run of this test at the same time.
 func databaseName(what string) string {
 	return fmt.Sprintf("rq_%d_%s", os.Getpid(), what)
+}
+
+// pairedDatabases starts a lakesql server and returns a connection to it
+// and one to the MariaDB of .ci/mariadb (skipping without it), both in a
+// new database named for what, where setup has run; the MariaDB database
+// is dropped when the test ends. Both connections may send local files.
+func pairedDatabases(t *testing.T, what string, setup ...string) (lake, maria *gosql.DB) {
+	dsn := os.Getenv(mariadbtest.DSNVariable)
+	if dsn == "" {
+		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
+	}
+	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
+	lake = mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
+	maria = mariadbtest.OpenLoader(t, dsn)
+	db := databaseName(what)
+	for _, conn := range []*gosql.DB{lake, maria} {
+		servertest.Exec(t, conn, append([]string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db, "USE " + db}, setup...)...)
+	}
+	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
+	return lake, maria
 }

@@ -7,9 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
-	"github.com/lakesql/lakesql/server"
 )
 
 // LOAD DATA LOCAL reads the same files into the same rows as MariaDB:
@@ -17,19 +15,8 @@ import (
 // quotes and line breaks, CRLF lines, IGNORE LINES, LINES STARTING BY, a
 // column list in another order and decimals rounded to the scale.
 func TestLoadDataMatchesMariaDB(t *testing.T) {
-	dsn := os.Getenv(mariadbtest.DSNVariable)
-	if dsn == "" {
-		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
-	}
-	srv := servertest.Start(t, servertest.Config(warehouseDir(t)), server.Options{})
-	lake := mariadbtest.OpenLoader(t, "root@tcp("+srv.Addr+")/")
-	maria := mariadbtest.OpenLoader(t, dsn)
-	db := databaseName("loaddata")
+	lake, maria := pairedDatabases(t, "loaddata")
 	servertest.Exec(t, lake, "SET GLOBAL local_infile = 1")
-	for _, conn := range []*gosql.DB{lake, maria} {
-		servertest.Exec(t, conn, "DROP DATABASE IF EXISTS "+db, "CREATE DATABASE "+db, "USE "+db)
-	}
-	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
 
 	for i, c := range []struct {
 		content, clauses string
