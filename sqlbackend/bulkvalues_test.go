@@ -190,3 +190,31 @@ func TestBulkValuesBelongToTheirStatement(t *testing.T) {
 		t.Errorf("a bulk plan for another table built with %v, want errBulkValuesUnwritable", err)
 	}
 }
+
+// A client that allows several statements a query (the mysql command-line
+// client) sends its INSERTs through Parse, which takes the bulk path too,
+// for a text that is one statement.
+func TestBulkValuesThroughMultiStatementParse(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE b", "USE b", "CREATE TABLE log (id INT, v VARCHAR(10))")
+	var tuples []string
+	for i := range 10 {
+		tuples = append(tuples, fmt.Sprintf("(%d, 'v%d')", i, i))
+	}
+	for q, bulk := range map[string]bool{
+		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + ";":             true,
+		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + "; SELECT 1": false,
+	} {
+		ctx := c.context().WithQuery(q)
+		stmt, _, rest, err := h.engine.Parser.Parse(ctx, q, true)
+		c.session.setPendingValues(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		insert := stmt.(*ast.Insert)
+		if rows := len(insert.Rows.(*ast.AliasedValues).Values); (rows == 1) != bulk || (rest == "") != bulk {
+			t.Errorf("%.60s…: %d rows parsed, remainder %q; bulk path expected: %v", q, rows, rest, bulk)
+		}
+	}
+}

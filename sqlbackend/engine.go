@@ -113,7 +113,12 @@ func (p rewritingParser) ParseSimple(query string) (ast.Statement, error) {
 	return stmt, parseError(err)
 }
 
+// Parse is what the server calls for a client that declared
+// CLIENT_MULTI_STATEMENTS, as the mysql command-line client does.
 func (p rewritingParser) Parse(ctx *sql.Context, query string, multi bool) (ast.Statement, string, string, error) {
+	if stmt, ok := p.parseBulkValues(ctx, query, sql.LoadSqlMode(ctx).ParserOptions()); ok {
+		return stmt, sql.RemoveSpaceAndDelimiter(query, ';'), "", nil
+	}
 	q, err := p.rewrite(ctx, query)
 	if err != nil {
 		return nil, "", "", err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lakesql/lakesql/internal/testkit/mariadbtest"
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
@@ -25,11 +26,14 @@ const bulkColumns = `(id INT NOT NULL, b BOOLEAN, ti TINYINT, bi BIGINT, f DOUBL
 // signed and zero numbers, decimals to the scale, dates, NULLs, and
 // statements long enough to keep or to stream their rows.
 func TestBulkInsertMatchesMariaDB(t *testing.T) {
-	lake, maria := pairedDatabases(t, "bulkinsert", "CREATE TABLE t "+bulkColumns)
+	lake, maria, lakeDSN := pairedDatabases(t, "bulkinsert", "CREATE TABLE t "+bulkColumns)
+	// The mysql command-line client allows several statements a query;
+	// the server then parses through another entry.
+	lakeMulti := mariadbtest.OpenLoader(t, lakeDSN+"?multiStatements=true")
 
 	r := rand.New(rand.NewPCG(17, 31))
 	id := 0
-	for _, rows := range []int{8, 50, 2000, 9, 45_000} {
+	for i, rows := range []int{8, 50, 2000, 9, 45_000, 300} {
 		var tuples []string
 		for range rows {
 			id++
@@ -37,7 +41,11 @@ func TestBulkInsertMatchesMariaDB(t *testing.T) {
 		}
 		q := "INSERT INTO t VALUES " + strings.Join(tuples, ", ")
 		var affected []int64
-		for _, conn := range []*gosql.DB{lake, maria} {
+		lakesql := lake
+		if i%2 == 1 {
+			lakesql = lakeMulti
+		}
+		for _, conn := range []*gosql.DB{lakesql, maria} {
 			res, err := conn.Exec(q)
 			if err != nil {
 				t.Fatalf("%.200s…: %v", q, err)
@@ -113,7 +121,7 @@ func randomBulkTuple(r *rand.Rand, id int) string {
 // A value a column cannot hold fails an INSERT with MariaDB's error
 // number, on the bulk path and on go-mysql-server's.
 func TestDataErrorsMatchMariaDB(t *testing.T) {
-	lake, maria := pairedDatabases(t, "dataerrors", "CREATE TABLE t "+bulkColumns)
+	lake, maria, _ := pairedDatabases(t, "dataerrors", "CREATE TABLE t "+bulkColumns)
 	var exact string
 	for id := range 9 {
 		exact += fmt.Sprintf("(%d, 1, 1, 1, 1, 1, 'a', 'b', '2024-01-01', NULL), ", 100+id)

@@ -52,9 +52,10 @@ func databaseName(what string) string {
 
 // pairedDatabases starts a lakesql server and returns a connection to it
 // and one to the MariaDB of .ci/mariadb (skipping without it), both in a
-// new database named for what, where setup has run; the MariaDB database
-// is dropped when the test ends. Both connections may send local files.
-func pairedDatabases(t *testing.T, what string, setup ...string) (lake, maria *gosql.DB) {
+// new database named for what, where setup has run, and the DSN of that
+// database on lakesql; the MariaDB database is dropped when the test
+// ends. Both connections may send local files.
+func pairedDatabases(t *testing.T, what string, setup ...string) (lake, maria *gosql.DB, lakeDSN string) {
 	dsn := os.Getenv(mariadbtest.DSNVariable)
 	if dsn == "" {
 		t.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
@@ -67,5 +68,5 @@ func pairedDatabases(t *testing.T, what string, setup ...string) (lake, maria *g
 		servertest.Exec(t, conn, append([]string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db, "USE " + db}, setup...)...)
 	}
 	t.Cleanup(func() { maria.Exec("DROP DATABASE IF EXISTS " + db) })
-	return lake, maria
+	return lake, maria, "root@tcp(" + srv.Addr + ")/" + db
 }

@@ -15,7 +15,7 @@ import (
 // quotes and line breaks, CRLF lines, IGNORE LINES, LINES STARTING BY, a
 // column list in another order and decimals rounded to the scale.
 func TestLoadDataMatchesMariaDB(t *testing.T) {
-	lake, maria := pairedDatabases(t, "loaddata")
+	lake, maria, _ := pairedDatabases(t, "loaddata")
 	servertest.Exec(t, lake, "SET GLOBAL local_infile = 1")
 
 	for i, c := range []struct {
