@@ -44,10 +44,11 @@ import (
 // prepared statement is parsed by ParseOneWithOptions, which never takes
 // this path. The client's statement arrives through ParseWithOptions, or
 // through Parse when the client allows several statements a query (the
-// scanner takes only a text that is one statement). A one-row plan whose pending values are missing cannot occur
-// without a second parse of the same string object within the statement,
-// and a bulk plan the literal path cannot write fails the statement
-// (errBulkValuesUnwritable) instead of writing its first row alone.
+// scanner takes only a text that is one statement). A one-row plan whose
+// pending values are missing cannot occur without a second parse of the
+// same string object within the statement, and a bulk plan the literal
+// path cannot write fails the statement (errBulkValuesUnwritable) instead
+// of writing its first row alone.
 
 // minBulkRows is the fewest tuples worth the scan: a few rows parse fast.
 const minBulkRows = 8

@@ -203,7 +203,7 @@ func TestBulkValuesThroughMultiStatementParse(t *testing.T) {
 		tuples = append(tuples, fmt.Sprintf("(%d, 'v%d')", i, i))
 	}
 	for q, bulk := range map[string]bool{
-		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + ";":             true,
+		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + ";":          true,
 		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + "; SELECT 1": false,
 	} {
 		ctx := c.context().WithQuery(q)
