@@ -110,8 +110,9 @@ func newWireResult(n sql.Node, build sql.NodeExecBuilder) (*wireResult, bool) {
 			}
 		case types.NumberTypeImpl_:
 			if !types.IsUnsigned(t) {
-				w.encoded = append(w.encoded, column{i, t})
-				schema[i].Type = encodedType{t}
+				typ := columnTextType(t)
+				w.encoded = append(w.encoded, column{i, typ})
+				schema[i].Type = encodedType{typ}
 			}
 		default:
 			if types.IsDateType(t) {
@@ -248,4 +249,33 @@ func roundDecimal(v any, t types.DecimalType_) (any, error) {
 		return d, nil
 	}
 	return d.Round(scale), nil
+}
+
+// columnTextType is t, or for a DOUBLE or FLOAT t that writes its values
+// as MySQL does.
+func columnTextType(t types.NumberTypeImpl_) sql.Type {
+	if types.IsFloat(t) {
+		return mysqlFloat{t}
+	}
+	return t
+}
+
+// mysqlFloat is a DOUBLE or FLOAT column type whose values are written as
+// MySQL writes them (planner/sqltypes.DoubleText and FloatText): GMS
+// writes a DOUBLE 1234567 as 1.234567e+06 and 1e15 as 1e+15, where MySQL
+// writes 1234567 and 1e15.
+type mysqlFloat struct{ columnType }
+
+func (t mysqlFloat) SQL(ctx *sql.Context, dest []byte, v any) (sqltypes.Value, error) {
+	if v == nil {
+		return sqltypes.NULL, nil
+	}
+	converted, _, err := t.Convert(ctx, v)
+	if err != nil {
+		return sqltypes.Value{}, err
+	}
+	if text, ok := lakesqltypes.FloatValueText(converted); ok {
+		return sqltypes.MakeTrusted(t.Type(), append(dest, text...)), nil
+	}
+	return t.columnType.SQL(ctx, dest, v)
 }

@@ -3,20 +3,25 @@ package sqlbackend
 import (
 	"errors"
 	"io"
+	"strconv"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/server"
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/shopspring/decimal"
+
+	lakesqltypes "github.com/lakesql/lakesql/planner/sqltypes"
 )
 
 // A statement whose rows go to the wire gets the wireResult root, and
 // the handler then sends exactly what it sends without it: the same text
 // and type of every value (GMS's RowToSQL over each schema) and the same
 // column metadata (every property GMS's schemaToFields derives from a
-// column's type).
+// column's type). DOUBLE and FLOAT values are the exception: their text
+// is MySQL's (1234567, 1e15) where GMS's is Go's (1.234567e+06, 1e+15).
 func TestWireResultSendsWhatGMSSends(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
@@ -28,7 +33,8 @@ func TestWireResultSendsWhatGMSSends(t *testing.T) {
 		(1, '2024-01-02', '2024-01-02 10:30:00.125', 'a', -5, 7, -128, true, 1.5, 0.30000000000000004, -0.01, 12345678901234567890.12345, 99999999),
 		(2, '1000-01-01', '1970-01-01 00:00:00', '', 2147483647, 4294967295, 127, false, -0.0, 1e300, 99999999.99, -0.00001, -1),
 		(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-		(4, '2024-02-29', '2024-02-29 23:59:59.999', 'ü', 0, 0, 0, NULL, 3.4e38, -2.5e-300, 7, 1.5, 0)`)
+		(4, '2024-02-29', '2024-02-29 23:59:59.999', 'ü', 0, 0, 0, NULL, 3.4e38, -2.5e-300, 7, 1.5, 0),
+		(5, '2024-03-01', '2024-03-01 00:00:00', 'x', 1, 1, 1, true, 123456.7, 1234567, 1, 1, 1)`)
 	ctx := c.context()
 	if schema, _ := wireValues(t, c, "SELECT * FROM t", true); !isEncoded(schema[1].Type) || isEncoded(schema[3].Type) {
 		t.Fatalf("the wire path's schema is %v: no wireResult root", schema)
@@ -61,8 +67,8 @@ func TestWireResultSendsWhatGMSSends(t *testing.T) {
 		for r := range plainRows {
 			for i := range plainRows[r] {
 				p, w := plainRows[r][i], wiredRows[r][i]
-				if p.Type() != w.Type() || p.ToString() != w.ToString() {
-					t.Errorf("%s: row %d column %s is sent as %v %q, want %v %q", q, r, plain[i].Name, w.Type(), w.ToString(), p.Type(), p.ToString())
+				if want := mysqlText(t, p); p.Type() != w.Type() || w.ToString() != want {
+					t.Errorf("%s: row %d column %s is sent as %v %q, want %v %q", q, r, plain[i].Name, w.Type(), w.ToString(), p.Type(), want)
 				}
 			}
 		}
@@ -71,6 +77,27 @@ func TestWireResultSendsWhatGMSSends(t *testing.T) {
 	if got := rows[0][0].ToString() + " " + rows[0][1].ToString(); got != "-0.01 12345678901234567890.12345" {
 		t.Errorf("decimals are sent as %s", got)
 	}
+	_, rows = wireValues(t, c, "SELECT f, x FROM t WHERE id IN (2, 5) ORDER BY id", true)
+	if got := rows[0][1].ToString() + " " + rows[1][0].ToString() + " " + rows[1][1].ToString(); got != "1e300 123457 1234567" {
+		t.Errorf("floats are sent as %s, want MySQL's 1e300 123457 1234567", got)
+	}
+}
+
+// mysqlText is the text MySQL sends for the value GMS sent as v: the same,
+// but for DOUBLE and FLOAT values.
+func mysqlText(t *testing.T, v sqltypes.Value) string {
+	bits := map[querypb.Type]int{sqltypes.Float64: 64, sqltypes.Float32: 32}[v.Type()]
+	if bits == 0 || v.IsNull() {
+		return v.ToString()
+	}
+	f, err := strconv.ParseFloat(v.ToString(), bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bits == 32 {
+		return lakesqltypes.FloatText(float32(f))
+	}
+	return lakesqltypes.DoubleText(f)
 }
 
 // A DECIMAL value wireResult rounds and formats with the type that does

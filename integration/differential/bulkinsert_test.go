@@ -157,3 +157,29 @@ func errorNumber(err error) string {
 	}
 	return err.Error()
 }
+
+// DOUBLE and FLOAT values reach the client as the text MariaDB (and MySQL)
+// sends: 1234567 and 1e15, not Go's 1.234567e+06 and 1e+15; a FLOAT to 6
+// significant digits.
+func TestFloatTextMatchesMariaDB(t *testing.T) {
+	lake, maria, _ := pairedDatabases(t, "floattext", "CREATE TABLE t (id INT NOT NULL, f DOUBLE, g FLOAT, PRIMARY KEY (id))")
+	values := []string{"1e14", "1e15", "1234567", "12345678.25", "123456.7", "0.1", "0.000015", "1e-15", "1.5e-16",
+		"3.4e38", "-2.5e-20", "123456789012345680", "0.30000000000000004", "1e300", "0", "-1", "999999.5", "0.000001234567"}
+	var tuples []string
+	for i, v := range values {
+		g := v
+		if v == "1e300" {
+			g = "NULL"
+		}
+		tuples = append(tuples, fmt.Sprintf("(%d, %s, %s)", i, v, g))
+	}
+	for _, conn := range []*gosql.DB{lake, maria} {
+		servertest.Exec(t, conn, "INSERT INTO t VALUES "+strings.Join(tuples, ", "))
+	}
+	for _, query := range []string{"SELECT f FROM t ORDER BY id", "SELECT g FROM t ORDER BY id", "SELECT f * 2 FROM t ORDER BY id"} {
+		got, want := servertest.Column[gosql.NullString](t, lake, query), servertest.Column[gosql.NullString](t, maria, query)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\nlakesql %v\nMariaDB %v", query, got, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	vitess "github.com/dolthub/vitess/go/sqltypes"
 
+	lakesqltypes "github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/duckplan"
 )
 
@@ -40,6 +41,11 @@ func rowText(t *testing.T, e *Executor, q *duckplan.Query, sources ...duckplan.S
 		}
 		values := make([]string, len(row))
 		for i, v := range row {
+			// The row path's wireResult writes floats as MySQL does.
+			if f, ok := lakesqltypes.FloatValueText(v); ok && types.IsFloat(q.Schema[i].Type) {
+				values[i] = f
+				continue
+			}
 			text, err := q.Schema[i].Type.SQL(ctx, nil, v)
 			if err != nil {
 				t.Fatalf("column %d: %v", i, err)

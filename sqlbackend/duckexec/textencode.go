@@ -293,12 +293,18 @@ func genericText(text func(ctx *gms.Context, dst []byte, v any) ([]byte, bool, e
 }
 
 // valueText encodes as the row path does: the Go value duckdb-go scans
-// from DuckDB, v, through the column's conversion and t's SQL method.
+// from DuckDB, v, through the column's conversion and t's SQL method, but
+// a DOUBLE or FLOAT as MySQL writes it (the row path's wireResult does the
+// same).
 func valueText(t gms.Type, convert convertFunc) func(ctx *gms.Context, dst []byte, v any) ([]byte, bool, error) {
+	float := types.IsFloat(t)
 	return func(ctx *gms.Context, dst []byte, v any) ([]byte, bool, error) {
 		converted, err := convert(v)
 		if err != nil {
 			return nil, false, err
+		}
+		if text, ok := lakesqltypes.FloatValueText(converted); ok && float {
+			return append(dst, text...), false, nil
 		}
 		text, err := t.SQL(ctx, nil, converted)
 		if err != nil {
