@@ -70,6 +70,7 @@ func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
 		gmsfix.DerivedTypes,
 		{Id: ruleAggregate, Apply: pushAggregates},
 		gmsfix.DecimalHashKeys,
+		gmsfix.FloatTexts,
 		{Id: ruleRecheckLookupKeys, Apply: recheckConvertedLookupKeys},
 		gmsfix.ExplainRows,
 	} {

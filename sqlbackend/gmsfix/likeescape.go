@@ -24,27 +24,12 @@ var LikeEscapes = analyzer.Rule{Id: ruleLikeEscapes, Apply: spellOutLikeEscapes}
 // included: v LIKE '50\%' became v = '50\%' and missed the value 50%.
 // It leaves a LIKE with an ESCAPE alone, and GMS matches that one right.
 func spellOutLikeEscapes(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return spellOutIn(n)
-}
-
-// spellOutIn rewrites the LIKEs of n and of the subqueries in its
-// expressions, which the pre-analysis rules do not visit on their own.
-func spellOutIn(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-	return transform.NodeExprsWithOpaque(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
-		switch e := e.(type) {
-		case *plan.Subquery:
-			q, same, err := spellOutIn(e.Query)
-			if err != nil || same {
-				return e, transform.SameTree, err
-			}
-			return e.WithQuery(q), transform.NewTree, nil
-		case *expression.Like:
-			if e.Escape != nil || !constantHoldsBackslash(e.RightChild) {
-				return e, transform.SameTree, nil
-			}
-			return expression.NewLike(e.LeftChild, e.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
+	return withSubqueries(n, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		like, ok := e.(*expression.Like)
+		if !ok || like.Escape != nil || !constantHoldsBackslash(like.RightChild) {
+			return e, transform.SameTree, nil
 		}
-		return e, transform.SameTree, nil
+		return expression.NewLike(like.LeftChild, like.RightChild, expression.NewLiteral(`\`, types.LongText)), transform.NewTree, nil
 	})
 }
 
