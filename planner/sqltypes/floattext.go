@@ -21,11 +21,13 @@ func DoubleText(f float64) string {
 	return floatText(f, -1, 64)
 }
 
-// FloatText is a FLOAT as MySQL writes it: rounded to 6 significant digits
-// (FLT_DIG), then laid out as DoubleText lays out its digits: 123457 for
-// 123456.7, 1234570 for 1234567.8, 0.333333.
+// FloatText is a FLOAT laid out as DoubleText lays out a DOUBLE, with the
+// shortest digits that read back as the float32: 1234567.8 and 1e15.
+// MySQL rounds a FLOAT to 6 significant digits (1234570); lakesql keeps
+// every digit, so that a FLOAT read over SQL equals what Java Paimon and
+// Flink read from the same file.
 func FloatText(f float32) string {
-	return floatText(float64(f), 6, 32)
+	return floatText(float64(f), -1, 32)
 }
 
 // FloatValueText is DoubleText of a float64 and FloatText of a float32;

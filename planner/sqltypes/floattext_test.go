@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The texts are MariaDB 10.11's for the same values (SELECT of a DOUBLE or
-// FLOAT column, and CONCAT of a DOUBLE), which follow MySQL's my_gcvt.
+// The texts are MariaDB 10.11's for the same values (SELECT of a DOUBLE
+// column, and CONCAT of a DOUBLE), which follow MySQL's my_gcvt.
 func TestDoubleText(t *testing.T) {
 	for f, want := range map[float64]string{
 		1e14: "100000000000000", 1e15: "1e15", 1e16: "1e16",
@@ -26,12 +26,14 @@ func TestDoubleText(t *testing.T) {
 	}
 }
 
+// A FLOAT keeps its shortest float32 digits (MySQL would show 6), laid
+// out as a DOUBLE is.
 func TestFloatText(t *testing.T) {
 	for f, want := range map[float32]string{
-		1e15: "1e15", 123456.7: "123457", 1234567.8: "1234570", 0.1: "0.1", 1.5e-5: "0.000015",
-		3.4e38: "3.4e38", 1e-40: "9.99995e-41", -2.5: "-2.5", 100: "100", 0.000001234567: "0.00000123457",
-		12.3456789: "12.3457", 999999.5: "1000000", 1e-14: "0.00000000000001", 2.5e-15: "0.0000000000000025",
-		123456789012345680: "1.23457e17", 1.0 / 3: "0.333333",
+		1e15: "1e15", 123456.7: "123456.7", 1234567.8: "1234567.8", 0.1: "0.1", 1.5e-5: "0.000015",
+		3.4e38: "3.4e38", 1e-40: "1e-40", -2.5: "-2.5", 100: "100", 0.000001234567: "0.000001234567",
+		12.3456789: "12.345679", 1e-14: "0.00000000000001", 2.5e-15: "0.0000000000000025",
+		123456789012345680: "1.2345679e17", 1.0 / 3: "0.33333334", 1.17549435e-38: "1.1754944e-38",
 	} {
 		if got := FloatText(f); got != want {
 			t.Errorf("FloatText(%v) = %s, want %s", f, got, want)

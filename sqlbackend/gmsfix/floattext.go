@@ -22,7 +22,7 @@ const ruleFloatTexts analyzer.RuleId = 10_105
 var FloatTexts = analyzer.Rule{Id: ruleFloatTexts, Apply: writeFloatsAsMySQL}
 
 // writeFloatsAsMySQL makes CONCAT, CONCAT_WS and CAST(… AS CHAR) turn a
-// DOUBLE or FLOAT argument into MySQL's text of it (planner/sqltypes
+// DOUBLE or FLOAT argument into text laid out as MySQL's (planner/sqltypes
 // DoubleText and FloatText), as result rows already are: GMS writes
 // 1e15 as 1000000000000000 and 1.5e-16 as 0.00000000000000015 there.
 func writeFloatsAsMySQL(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
