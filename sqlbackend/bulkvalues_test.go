@@ -143,11 +143,7 @@ func TestBulkValuesBelongToTheirStatement(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
 	c.mustExec("CREATE DATABASE b", "USE b", "CREATE TABLE log (id INT, v VARCHAR(10))")
-	var tuples []string
-	for i := range 20 {
-		tuples = append(tuples, fmt.Sprintf("(%d, 'v%d')", i, i))
-	}
-	q := "INSERT INTO log VALUES " + strings.Join(tuples, ", ")
+	q := logInsert(20)
 	c.mustExec("PREPARE s FROM '"+strings.ReplaceAll(q, "'", "''")+"'", "EXECUTE s", "EXECUTE s")
 	c.mustExec(q, strings.Clone(q))
 	if got := format(c.mustQuery("SELECT COUNT(*), COUNT(DISTINCT id) FROM log")); !slices.Equal(got, []string{"[80 20]"}) {
@@ -198,13 +194,9 @@ func TestBulkValuesThroughMultiStatementParse(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
 	c.mustExec("CREATE DATABASE b", "USE b", "CREATE TABLE log (id INT, v VARCHAR(10))")
-	var tuples []string
-	for i := range 10 {
-		tuples = append(tuples, fmt.Sprintf("(%d, 'v%d')", i, i))
-	}
 	for q, bulk := range map[string]bool{
-		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + ";":          true,
-		"INSERT INTO log VALUES " + strings.Join(tuples, ", ") + "; SELECT 1": false,
+		logInsert(10) + ";":          true,
+		logInsert(10) + "; SELECT 1": false,
 	} {
 		ctx := c.context().WithQuery(q)
 		stmt, _, rest, err := h.engine.Parser.Parse(ctx, q, true)
@@ -217,4 +209,13 @@ func TestBulkValuesThroughMultiStatementParse(t *testing.T) {
 			t.Errorf("%.60s…: %d rows parsed, remainder %q; bulk path expected: %v", q, rows, rest, bulk)
 		}
 	}
+}
+
+// logInsert is an INSERT of n rows into log (id INT, v VARCHAR(10)).
+func logInsert(n int) string {
+	tuples := make([]string, n)
+	for i := range tuples {
+		tuples[i] = fmt.Sprintf("(%d, 'v%d')", i, i)
+	}
+	return "INSERT INTO log VALUES " + strings.Join(tuples, ", ")
 }
