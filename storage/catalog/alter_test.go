@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -464,6 +465,38 @@ func TestAlterReappliesChangesAfterLosingRace(t *testing.T) {
 	assertNames(t, "columns", fieldNames(s), "k", "dt", "v", "n", "theirs", "ours")
 	if s.Fields[4].ID != 4 || s.Fields[5].ID != 5 {
 		t.Fatalf("field ids %d, %d", s.Fields[4].ID, s.Fields[5].ID)
+	}
+	assertSchemaIDs(t, c, 0, 1, 2)
+}
+
+// A Derived change is computed again from the schema that won the race,
+// so it extends the winner's option instead of overwriting it.
+func TestAlterRederivesDerivedChangesAfterLosingRace(t *testing.T) {
+	c := newAlterCatalog(t)
+	ctx := context.Background()
+	appendColumn := func(col string) Derived {
+		return func(s *spec.TableSchema) ([]SchemaChange, error) {
+			list := s.Options["file-index.bloom-filter.columns"]
+			if list != "" {
+				list += ","
+			}
+			return []SchemaChange{SetOption{Key: "file-index.bloom-filter.columns", Value: list + col}}, nil
+		}
+	}
+	racing := &interleavedAlter{FileIO: c.io, competitor: func() error {
+		_, err := c.AlterTable(ctx, "db", "t", appendColumn("v"))
+		return err
+	}}
+	s, err := New(racing, c.warehouse, testClock).AlterTable(ctx, "db", "t", appendColumn("n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Options["file-index.bloom-filter.columns"]; s.ID != 2 || got != "v,n" {
+		t.Fatalf("schema %d has columns option %q, want schema 2 with v,n", s.ID, got)
+	}
+	failing := Derived(func(*spec.TableSchema) ([]SchemaChange, error) { return nil, errors.New("refused") })
+	if _, err := c.AlterTable(ctx, "db", "t", failing); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("failing Derived change: %v", err)
 	}
 	assertSchemaIDs(t, c, 0, 1, 2)
 }

@@ -67,6 +67,14 @@ type RemoveOption struct {
 	Key string
 }
 
+// Derived is a change computed from the schema it applies to, with the
+// changes before it in the same AlterTable applied: AlterTable re-applies
+// its changes to the new latest schema after losing the race for the next
+// schema id, so a change that edits a value (one more column in a list
+// option) must be derived from that schema, not from the one the caller
+// read. The schema passed is read only.
+type Derived func(*spec.TableSchema) ([]SchemaChange, error)
+
 func (ch AddColumn) applyTo(a *alteration) error {
 	switch {
 	case strings.TrimSpace(ch.Name) == "":
@@ -186,6 +194,19 @@ func (ch SetOption) applyTo(a *alteration) error {
 		return err
 	}
 	a.next.Options[ch.Key] = ch.Value
+	return nil
+}
+
+func (d Derived) applyTo(a *alteration) error {
+	changes, err := d(a.next)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		if err := ch.applyTo(a); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
