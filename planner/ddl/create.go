@@ -3,8 +3,10 @@ package ddl
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/storage/catalog"
@@ -49,6 +51,9 @@ type Spec struct {
 	// KEY (), which buckets by the primary key.
 	BucketKey []string
 	Buckets   int
+	// Indexes are the INDEX, KEY, UNIQUE, FULLTEXT and SPATIAL clauses,
+	// with the USING that GMS drops; not the primary key.
+	Indexes []IndexDef
 }
 
 // ParseCreateTable re-parses the text of a CREATE TABLE statement (GMS's
@@ -112,8 +117,54 @@ func ParseCreateTable(query string) (Spec, error) {
 		if err := checkEngine(create.TableSpec.TableOpts); err != nil {
 			return Spec{}, err
 		}
+		if s.Indexes, err = indexClauses(create.TableSpec.Indexes); err != nil {
+			return Spec{}, err
+		}
 	}
 	return s, nil
+}
+
+// indexClauses reads the secondary index clauses of CREATE TABLE.
+func indexClauses(defs []*sqlparser.IndexDefinition) ([]IndexDef, error) {
+	var out []IndexDef
+	for _, d := range defs {
+		if d.Info.Primary {
+			continue
+		}
+		def := IndexDef{Name: d.Info.Name.String(), Constraint: indexConstraint(d.Info)}
+		for _, c := range d.Columns {
+			col := sql.IndexColumn{Name: c.Column.String()}
+			if c.Length != nil {
+				n, err := strconv.ParseInt(string(c.Length.Val), 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("%w: key part %s: length %s", ErrSyntax, col.Name, c.Length.Val)
+				}
+				col.Length = n
+			}
+			def.Columns = append(def.Columns, col)
+		}
+		for _, o := range d.Options {
+			if o.Using != "" {
+				def.Using = o.Using
+			}
+		}
+		out = append(out, def)
+	}
+	return out, nil
+}
+
+func indexConstraint(info *sqlparser.IndexInfo) sql.IndexConstraint {
+	switch {
+	case info.Unique:
+		return sql.IndexConstraint_Unique
+	case info.Fulltext:
+		return sql.IndexConstraint_Fulltext
+	case info.Spatial:
+		return sql.IndexConstraint_Spatial
+	case info.Vector:
+		return sql.IndexConstraint_Vector
+	}
+	return sql.IndexConstraint_None
 }
 
 func isCreateTable(d *sqlparser.DDL) bool {

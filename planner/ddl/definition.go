@@ -68,7 +68,30 @@ func Definition(schema sql.PrimaryKeySchema, s Spec, comment string) (catalog.Ta
 	if err := addBuckets(&def, s); err != nil {
 		return catalog.TableDefinition{}, err
 	}
+	if err := addFileIndexes(&def, s.Indexes); err != nil {
+		return catalog.TableDefinition{}, err
+	}
 	return def, nil
+}
+
+// addFileIndexes declares the statement's secondary indexes as Paimon
+// file indexes in the new table's own options (see fileindex.go).
+func addFileIndexes(def *catalog.TableDefinition, indexes []IndexDef) error {
+	if len(indexes) == 0 {
+		return nil
+	}
+	if def.Options == nil {
+		def.Options = map[string]string{}
+	}
+	if err := pinNames(def.Options); err != nil {
+		return err
+	}
+	for _, ix := range indexes {
+		if err := addFileIndex(def.Options, def.Fields, ix); err != nil {
+			return err
+		}
+	}
+	return unpinDefaultNames(def.Options)
 }
 
 func fieldsOf(schema sql.Schema) ([]spec.DataField, error) {

@@ -9,6 +9,9 @@ import (
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/memory"
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -120,7 +123,26 @@ type gms struct {
 func newGMS() *gms {
 	db := &recordingDB{tables: map[string]*recordingTable{}}
 	pro := memory.NewDBProvider(db)
-	return &gms{db: db, engine: sqle.NewDefault(pro), pro: pro}
+	a := analyzer.NewBuilder(pro).AddPreAnalyzeRule(analyzer.RuleId(10_000), keepIndexesInDefinition).Build()
+	return &gms{db: db, engine: sqle.New(a, &sqle.Config{}), pro: pro}
+}
+
+// keepIndexesInDefinition leaves a CREATE TABLE's secondary indexes to the
+// table definition (Spec.Indexes), as lakesql's analyzer does: GMS would
+// otherwise create them on the table afterwards.
+func keepIndexesInDefinition(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	create, ok := n.(*plan.CreateTable)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	var primary sql.IndexDefs
+	for _, def := range create.Indexes() {
+		if def.IsPrimary() {
+			primary = append(primary, def)
+		}
+	}
+	stripped, err := create.WithIndexDefs(primary)
+	return stripped, transform.NewTree, err
 }
 
 // exec runs one statement the way the server does, with ctx.Query() set.

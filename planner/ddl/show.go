@@ -44,6 +44,8 @@ func layoutOf(s *spec.TableSchema) tableLayout {
 	}
 	// The filesystem catalog places tables itself.
 	delete(options, optionPath)
+	// Bloom-filter and bitmap indexes are shown as KEY clauses.
+	maps.DeleteFunc(options, func(key, _ string) bool { return IsFileIndexOption(key) })
 	if options[spec.OptionFileFormat] == defaultFileFormat {
 		delete(options, spec.OptionFileFormat)
 	}
@@ -81,7 +83,8 @@ func commentedOptions(s *spec.TableSchema) map[string]string {
 // ShowCreateTable returns a CREATE TABLE statement that GMS parses and
 // that ParseCreateTable and Definition turn back into the same Paimon
 // schema: fields with their types, nullability and comments, primary key,
-// partition keys, bucket count and key, options, and comment. Field ids
+// bloom-filter and bitmap file indexes (as KEY clauses, with their MySQL
+// names), partition keys, bucket count and key, options, and comment. Field ids
 // and the options the catalog fills in (file.format = parquet, the
 // default bucket count) are not kept, nor is option "path".
 //
@@ -108,6 +111,16 @@ func ShowCreateTable(name string, s *spec.TableSchema) (string, error) {
 	if len(s.PrimaryKeys) > 0 {
 		fmt.Fprintf(&b, ",\n  PRIMARY KEY (%s)", primaryKeyColumns(s))
 	}
+	indexes, err := FileIndexes(s.Options)
+	if err != nil {
+		return "", err
+	}
+	for _, ix := range indexes {
+		fmt.Fprintf(&b, ",\n  KEY %s (%s)", quoteIdent(ix.Name), keyPart(s, ix.Column))
+		if ix.Type == spec.FileIndexBitmap {
+			b.WriteString(" USING " + IndexTypeBitmap)
+		}
+	}
 	b.WriteString("\n)")
 	if comment := TableComment(s); comment != "" {
 		b.WriteString(" COMMENT=" + quoteString(comment))
@@ -117,7 +130,7 @@ func ShowCreateTable(name string, s *spec.TableSchema) (string, error) {
 }
 
 // keyPrefixLength is the prefix length SHOW CREATE TABLE gives text and
-// blob primary-key columns (STRING, BYTES): GMS, like MySQL, refuses such
+// blob primary-key and index columns (STRING, BYTES): GMS, like MySQL, refuses such
 // a key without one. GMS passes the column as a plain primary-key column,
 // and Paimon keys on whole values, so the length has no effect; 255
 // characters stay within MySQL's 3072-byte limit per key part.
@@ -126,14 +139,24 @@ const keyPrefixLength = 255
 func primaryKeyColumns(s *spec.TableSchema) string {
 	parts := make([]string, len(s.PrimaryKeys))
 	for i, key := range s.PrimaryKeys {
-		parts[i] = quoteIdent(key)
-		if idx := s.FieldIndex(key); idx >= 0 {
-			if gms, err := sqltypes.Type(s.Fields[idx].Type); err == nil && types.IsTextBlob(gms) {
-				parts[i] += fmt.Sprintf("(%d)", keyPrefixLength)
-			}
-		}
+		parts[i] = keyPart(s, key)
 	}
 	return strings.Join(parts, ",")
+}
+
+// keyPart is a column of a key as SHOW CREATE TABLE prints it.
+func keyPart(s *spec.TableSchema, column string) string {
+	if idx := s.FieldIndex(column); idx >= 0 && isTextBlob(s.Fields[idx]) {
+		return fmt.Sprintf("%s(%d)", quoteIdent(column), keyPrefixLength)
+	}
+	return quoteIdent(column)
+}
+
+// isTextBlob reports whether GMS shows the field as TEXT or BLOB, whose
+// key parts MySQL and GMS require a prefix length for.
+func isTextBlob(f spec.DataField) bool {
+	gms, err := sqltypes.Type(f.Type)
+	return err == nil && types.IsTextBlob(gms)
 }
 
 func writePartitioning(b *strings.Builder, l tableLayout) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/planner/ddl"
 	"github.com/lakesql/lakesql/planner/rewrite"
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/catalog"
@@ -39,6 +40,8 @@ const (
 //     the storage message naming snapshots and commit users;
 //   - corruption is an engine error (1296) naming the file, never a crash;
 //   - unsupported features are 1235, not-found classes their MySQL codes;
+//   - index errors (planner/ddl.KeyError) are 1061, 1072 and 1091 with
+//     MySQL's own text;
 //   - a statement cancelled by KILL QUERY is 1317.
 //
 // Errors GMS already knows (its own error kinds) are returned unchanged.
@@ -50,10 +53,25 @@ func From(err error) error {
 	if errors.As(err, &already) {
 		return already
 	}
+	var key *ddl.KeyError
+	if errors.As(err, &key) {
+		// MySQL's own text: tools match on "Duplicate key name".
+		return mysql.NewSQLError(keyErrorCode(key), mysql.SSClientError, "%s", key.Message)
+	}
 	if code, state, ok := classify(err); ok {
 		return mysql.NewSQLError(code, state, "%s", err.Error())
 	}
 	return err
+}
+
+func keyErrorCode(err *ddl.KeyError) int {
+	switch {
+	case errors.Is(err, ddl.ErrDuplicateKeyName):
+		return mysql.ERDupKeyName
+	case errors.Is(err, ddl.ErrKeyColumnNotFound):
+		return mysql.ERKeyColumnDoesNotExist
+	}
+	return mysql.ERCantDropFieldOrKey
 }
 
 func classify(err error) (code int, state string, ok bool) {

@@ -9,6 +9,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/planner/ddl"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -45,5 +46,25 @@ func TestFromKeepsWhatIsNoStorageClass(t *testing.T) {
 	already := mysql.NewSQLError(mysql.ERNoSuchTable, "42S02", "no t")
 	if got := From(fmt.Errorf("open: %w", already)); got != already {
 		t.Errorf("a wrapped MySQL error became %v, want the MySQL error itself", got)
+	}
+}
+
+// Index errors keep MySQL's own text, without the context they are
+// wrapped in, and get MySQL's numbers.
+func TestFromKeyErrors(t *testing.T) {
+	for _, c := range []struct {
+		kind error
+		num  int
+		text string
+	}{
+		{ddl.ErrDuplicateKeyName, mysql.ERDupKeyName, "Duplicate key name 'i'"},
+		{ddl.ErrKeyColumnNotFound, mysql.ERKeyColumnDoesNotExist, "Key column 'x' doesn't exist in table"},
+		{ddl.ErrKeyNotFound, mysql.ERCantDropFieldOrKey, "Can't DROP 'i'; check that column/key exists"},
+	} {
+		err := fmt.Errorf("alter table d.t: %w", &ddl.KeyError{Kind: c.kind, Message: c.text})
+		got := sql.CastSQLError(From(err))
+		if got.Num != c.num || got.State != mysql.SSClientError || got.Message != c.text {
+			t.Errorf("From(%v) = %d %s %q, want %d %s %q", err, got.Num, got.State, got.Message, c.num, mysql.SSClientError, c.text)
+		}
 	}
 }
