@@ -101,10 +101,9 @@ func (t *Table) storedColumnName(name string) string {
 	return name
 }
 
-// CreateIndex implements sql.IndexAlterableTable. Paimon tables have no
-// index but the primary key, fixed when the table is created; statements
-// adding a secondary index are refused before they run
-// (refuseSecondaryIndexes), so a call here is a path that rule missed.
+// CreateIndex implements sql.IndexAlterableTable. Index DDL on lakesql
+// tables is applied by planIndexDDL's alterFileIndexes, so a call here is
+// a path that rule missed (index DDL inside a routine, say).
 func (t *Table) CreateIndex(_ *sql.Context, def sql.IndexDef) error {
 	if def.IsPrimary() {
 		return unsupportedf("changing the primary key of %s: Paimon tables keep the key they were created with", t.name)
@@ -112,12 +111,12 @@ func (t *Table) CreateIndex(_ *sql.Context, def sql.IndexDef) error {
 	return errSecondaryIndex(t.name, def.Name, def.ColumnNames())
 }
 
-// DropIndex implements sql.IndexAlterableTable.
-func (t *Table) DropIndex(*sql.Context, string) error {
-	return unsupportedf("%s has no secondary indexes to drop", t.name)
+// DropIndex implements sql.IndexAlterableTable; see CreateIndex.
+func (t *Table) DropIndex(_ *sql.Context, name string) error {
+	return errSecondaryIndex(t.name, name, nil)
 }
 
-// RenameIndex implements sql.IndexAlterableTable.
-func (t *Table) RenameIndex(*sql.Context, string, string) error {
-	return unsupportedf("%s has no secondary indexes to rename", t.name)
+// RenameIndex implements sql.IndexAlterableTable; see CreateIndex.
+func (t *Table) RenameIndex(_ *sql.Context, from, _ string) error {
+	return errSecondaryIndex(t.name, from, nil)
 }

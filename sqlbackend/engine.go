@@ -36,6 +36,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	pro := NewProvider(b, procedures)
 	gmsfix.RegisterTypeRules()
 	a := newAnalyzer(pro)
+	listFileIndexesInStatistics(a.Catalog.InfoSchema)
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = gmsfix.RebuildCoster(a.Coster, rewritesOn)
 	a.ExecBuilder = gmsfix.ExecBuilder(literalInserts{})
@@ -54,7 +55,8 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 func newAnalyzer(pro sql.DatabaseProvider) *analyzer.Analyzer {
 	b := analyzer.NewBuilder(pro)
 	for _, r := range []analyzer.Rule{
-		{Id: ruleRefuseSecondaryIndexes, Apply: refuseSecondaryIndexes},
+		{Id: ruleIndexDDL, Apply: planIndexDDL},
+		{Id: ruleShowIndexes, Apply: showFileIndexes},
 		{Id: ruleDeferPushdown, Apply: deferFilterPushdown},
 		gmsfix.WindowOuterColumns,
 		gmsfix.LikeEscapes,

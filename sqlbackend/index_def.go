@@ -70,3 +70,6 @@ func (ix *tableIndex) CanSupport(*sql.Context, ...sql.Range) bool { return true 
 func (ix *tableIndex) CanSupportOrderBy(sql.Expression) bool { return false }
 
 func (ix *tableIndex) PrefixLengths() []uint16 { return nil }
+
+// indexColumns are the indexed columns as the table names them.
+func (ix *tableIndex) indexColumns() []string { return ix.columns }

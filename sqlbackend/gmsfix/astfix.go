@@ -48,6 +48,7 @@ func fixAST(query string, stmt ast.Statement) ast.Statement {
 		fixAST(query, e.Statement)
 		return stmt
 	}
+	indexTypeFirst(stmt)
 	markDMLSubqueries(stmt)
 	concatGroupConcatArguments(stmt)
 	hoistHavingAggregates(stmt)
