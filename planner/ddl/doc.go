@@ -9,6 +9,7 @@
 //	PRIMARY KEY (…)                  primary keys
 //	PARTITION BY LIST COLUMNS (…)    partition keys
 //	KEY (…) PARTITIONS n             bucket = n, bucket-key
+//	KEY i (c) [USING BITMAP]         file indexes (fileindex.go)
 //	COMMENT 'paimon:{…} text'        other options, and the table comment
 //
 // # Paimon options in the table comment
