@@ -115,6 +115,9 @@ func (r *rewriter) finish(ctx context.Context, j *job, w *write.CompactionWriter
 	}
 	for _, f := range files {
 		out.written = append(out.written, path.Join(j.bucket.plan.Dir, f.FileName))
+		for _, extra := range f.ExtraFiles {
+			out.written = append(out.written, path.Join(j.bucket.plan.Dir, extra))
+		}
 		out.wroteBytes += f.FileSize
 	}
 	return files, nil

@@ -30,6 +30,9 @@ const (
 	// PrunedByBucketValueStats: no file of an overlapping bucket can
 	// match, so the whole bucket is skipped.
 	PrunedByBucketValueStats
+	// PrunedByFileIndex: the file's data-file index (bloom filter) proves
+	// no row of it matches.
+	PrunedByFileIndex
 )
 
 var reasonNames = [...]string{
@@ -41,6 +44,7 @@ var reasonNames = [...]string{
 	PrunedByKeyStats:         "key stats",
 	PrunedByValueStats:       "value stats",
 	PrunedByBucketValueStats: "value stats (whole bucket)",
+	PrunedByFileIndex:        "file index",
 }
 
 func (r Reason) String() string {

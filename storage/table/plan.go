@@ -148,6 +148,9 @@ func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchem
 		}
 	}
 	sp, err := t.planner.Plan(ctx, in)
+	if err == nil {
+		err = t.applyFileIndexes(ctx, sp)
+	}
 	if err != nil {
 		if snap != nil {
 			err = fmt.Errorf("plan snapshot %d of %s: %w", snap.ID, t.dir, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lakesql/lakesql/storage/fileindex"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/internal/bytelru"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -38,6 +39,8 @@ type Table struct {
 	footers *bytelru.Cache[string, *parquetio.Footer]
 	// pages, when set, keeps the decompressed pages point reads decode.
 	pages *PageCache
+	// indexes keeps the decoded .index files of data files, by path.
+	indexes *bytelru.Cache[string, *fileindex.Container]
 	// branches holds the fallback branches opened so far, by name, so each
 	// read of a table with scan.fallback-branch reuses the branch's
 	// schema and manifest caches.
@@ -65,6 +68,7 @@ func OpenBranch(ctx context.Context, io fileio.FileIO, dir, branch string) (*Tab
 	}
 	t.planner = scan.NewPlanner(t.manifests, scan.NewManifestCache(scan.DefaultCacheEntries))
 	t.footers = bytelru.New[string](footerCacheBytes, (*parquetio.Footer).MemorySize)
+	t.indexes = bytelru.New[string](fileIndexCacheBytes, (*fileindex.Container).MemorySize)
 	ids, err := t.schemas.IDs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("open table %s: %w", dir, err)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 
+	"github.com/lakesql/lakesql/storage/fileindex"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -60,6 +61,8 @@ type dataFile struct {
 	maxSeq   int64
 	firstKey []any
 	lastKey  []any
+	// index builds the file's data-file indexes; nil when none is declared.
+	index *fileindex.Builder
 }
 
 // current returns the open file, starting one if needed.
@@ -77,6 +80,9 @@ func (b *bucketFiles) current() (*dataFile, error) {
 		return nil, err
 	}
 	f.writer = w
+	if f.index, err = fileindex.NewBuilder(b.env.settings.schema.Fields, b.env.settings.fileIndexes); err != nil {
+		return nil, err
+	}
 	for _, field := range b.env.settings.schema.Fields {
 		f.values = append(f.values, newColumnStats(field.Type))
 	}
@@ -88,6 +94,9 @@ func (b *bucketFiles) current() (*dataFile, error) {
 func (f *dataFile) observe(value []any, seq int64, kind spec.RowKind) {
 	for i, v := range value {
 		f.values[i].observe(v)
+	}
+	if f.index != nil {
+		f.index.Add(value)
 	}
 	f.rows++
 	f.minSeq = min(f.minSeq, seq)
@@ -131,13 +140,45 @@ func (b *bucketFiles) closeFile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := b.putIndex(ctx, f, &meta); err != nil {
+		return err
+	}
 	p := path.Join(b.dir, f.name)
 	if err := b.ambiguous.PutIfAbsent(ctx, b.env.io, p, f.buf.Bytes()); err != nil {
-		return fmt.Errorf("write data file %s: %w", p, err)
+		return errors.Join(fmt.Errorf("write data file %s: %w", p, err), b.env.deleteExtraFiles(ctx, b.dir, meta))
 	}
 	b.written = append(b.written, meta)
 	return nil
 }
+
+// putIndex finishes the file's indexes and, as DataFileIndexWriter does,
+// embeds them in its manifest entry when they fit the in-manifest
+// threshold and otherwise stores them beside it as <file>.index. The
+// sidecar is stored first, so a data file never lands without it.
+func (b *bucketFiles) putIndex(ctx context.Context, f *dataFile, meta *spec.DataFileMeta) error {
+	if f.index == nil {
+		return nil
+	}
+	data, err := f.index.Finish()
+	if err != nil {
+		return fmt.Errorf("file index of %s: %w", f.name, err)
+	}
+	if int64(len(data)) <= b.env.settings.indexInManifest {
+		meta.EmbeddedIndex = data
+		return nil
+	}
+	name := f.name + indexFileSuffix
+	p := path.Join(b.dir, name)
+	if err := b.ambiguous.PutIfAbsent(ctx, b.env.io, p, data); err != nil {
+		return fmt.Errorf("write file index %s: %w", p, err)
+	}
+	meta.ExtraFiles = append(meta.ExtraFiles, name)
+	return nil
+}
+
+// indexFileSuffix names a data file's index beside it
+// (DataFilePathFactory.INDEX_PATH_SUFFIX).
+const indexFileSuffix = ".index"
 
 // meta fills the DataFileMeta fields the way Java's writers do.
 func (b *bucketFiles) meta(f *dataFile) (spec.DataFileMeta, error) {

@@ -20,15 +20,28 @@ type writerEnv struct {
 	spills   *spillDir
 }
 
-// deleteFiles deletes data files of a bucket directory; files already gone
-// are not an error.
+// deleteFiles deletes data files of a bucket directory with their extra
+// files (indexes); files already gone are not an error.
 func (e *writerEnv) deleteFiles(ctx context.Context, dir string, files []spec.DataFileMeta) error {
 	var errs []error
 	for _, f := range files {
-		err := e.io.Delete(ctx, path.Join(dir, f.FileName))
-		if err != nil && !errors.Is(err, fileio.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, e.deleteFile(ctx, path.Join(dir, f.FileName)), e.deleteExtraFiles(ctx, dir, f))
 	}
 	return errors.Join(errs...)
+}
+
+// deleteExtraFiles deletes the extra files of a data file.
+func (e *writerEnv) deleteExtraFiles(ctx context.Context, dir string, f spec.DataFileMeta) error {
+	var errs []error
+	for _, extra := range f.ExtraFiles {
+		errs = append(errs, e.deleteFile(ctx, path.Join(dir, extra)))
+	}
+	return errors.Join(errs...)
+}
+
+func (e *writerEnv) deleteFile(ctx context.Context, p string) error {
+	if err := e.io.Delete(ctx, p); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+		return err
+	}
+	return nil
 }

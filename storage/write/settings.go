@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lakesql/lakesql/storage/fileindex"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/parquetio"
@@ -59,6 +60,10 @@ type tableSettings struct {
 	columnCheckers []valueChecker
 	// stats are the stats modes of the files written.
 	stats fileStatsModes
+	// fileIndexes are the data-file indexes the options declare, and
+	// indexInManifest the largest index embedded in the manifest.
+	fileIndexes     []spec.FileIndexColumn
+	indexInManifest int64
 }
 
 // fileStatsModes are the stats modes of the columns of a data file.
@@ -138,7 +143,7 @@ func newColumnSet(s *spec.TableSchema, names []string, nullable bool) (columnSet
 func parseSettings(s *spec.TableSchema) (*tableSettings, error) {
 	ts := &tableSettings{schema: s, primaryKey: len(s.PrimaryKeys) > 0}
 	steps := []func() error{ts.checkSupported, ts.parseBuckets, ts.parseColumns, ts.parseSizes, ts.parseBehaviour,
-		func() error { return ts.parseStats(0) }}
+		func() error { return ts.parseStats(0) }, ts.parseFileIndexes}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -344,6 +349,23 @@ func (ts *tableSettings) parseSizes() error {
 		return err
 	}
 	ts.spillable, err = boolOption(o, optionWriteBufferSpillable, true)
+	return err
+}
+
+// parseFileIndexes reads the declared data-file indexes. An index Java
+// could not write either (a missing column, a type its bloom filter cannot
+// hash) makes the table unwritable here too, rather than writing files
+// without it.
+func (ts *tableSettings) parseFileIndexes() error {
+	o := ts.schema.CoreOptions()
+	var err error
+	if ts.fileIndexes, err = o.FileIndexColumns(); err != nil {
+		return err
+	}
+	if ts.indexInManifest, err = o.FileIndexInManifestThreshold(); err != nil {
+		return err
+	}
+	_, err = fileindex.NewBuilder(ts.schema.Fields, ts.fileIndexes)
 	return err
 }
 

@@ -1,0 +1,228 @@
+package fileindex_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lakesql/lakesql/storage/fileindex"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// bloomTypes are the column types a bloom filter takes, with a random
+// value of each.
+var bloomTypes = []struct {
+	typ   spec.DataType
+	value func(r *rand.Rand) any
+}{
+	{spec.DataType{Root: spec.VarChar, Length: spec.MaxVarLength}, func(r *rand.Rand) any { return fmt.Sprintf("v%d-ü\x00😀", r.IntN(1e6)) }},
+	{spec.DataType{Root: spec.VarBinary, Length: spec.MaxVarLength}, func(r *rand.Rand) any { return []byte(fmt.Sprint(r.IntN(1e6))) }},
+	{spec.DataType{Root: spec.TinyInt}, func(r *rand.Rand) any { return int8(r.IntN(256) - 128) }},
+	{spec.DataType{Root: spec.SmallInt}, func(r *rand.Rand) any { return int16(r.IntN(1 << 16)) }},
+	{spec.DataType{Root: spec.Int}, func(r *rand.Rand) any { return int32(r.Uint32()) }},
+	{spec.DataType{Root: spec.BigInt}, func(r *rand.Rand) any { return int64(r.Uint64()) }},
+	{spec.DataType{Root: spec.Float}, func(r *rand.Rand) any { return float32(r.NormFloat64()) }},
+	{spec.DataType{Root: spec.Double}, func(r *rand.Rand) any { return r.NormFloat64() * 1e6 }},
+	{spec.DataType{Root: spec.Date}, func(r *rand.Rand) any { return spec.DateValue(r.IntN(40000) - 20000) }},
+	{spec.DataType{Root: spec.Time}, func(r *rand.Rand) any { return spec.TimeValue(r.IntN(86400) * 1000) }},
+	{spec.DataType{Root: spec.Timestamp, Precision: 3}, func(r *rand.Rand) any { return spec.TimestampValue{Millis: r.Int64N(1e13) - 5e12} }},
+	{spec.DataType{Root: spec.TimestampLTZ, Precision: 6}, func(r *rand.Rand) any {
+		return spec.TimestampValue{Millis: r.Int64N(1e13) - 5e12, NanoOfMilli: int32(r.IntN(1000) * 1000)}
+	}},
+}
+
+// TestBuiltBloomFiltersKeepEveryMatch writes a file's worth of random
+// values of every type, some repeated and some NULL, and checks that no
+// written value is ever skipped, that values not written are skipped at
+// about the configured rate, and that the filter is sized by the distinct
+// values, not by the items option.
+func TestBuiltBloomFiltersKeepEveryMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for _, bt := range bloomTypes {
+		t.Run(bt.typ.String(), func(t *testing.T) {
+			field := spec.DataField{ID: 3, Name: "c ü", Type: bt.typ.WithNullable(true)}
+			fields := []spec.DataField{{ID: 1, Name: "other", Type: spec.DataType{Root: spec.Boolean}}, field}
+			b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: field.Name, Type: spec.FileIndexBloomFilter,
+				Options: map[string]string{"fpp": "0.05"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			written := map[any]bool{}
+			var values []any
+			for i := range 3000 {
+				v := bt.value(r)
+				if i%10 == 9 {
+					v = values[r.IntN(len(values))]
+				}
+				if i%17 == 0 {
+					v = nil
+				} else {
+					values = append(values, v)
+					written[key(v)] = true
+				}
+				b.Add([]any{true, v})
+			}
+			data, err := b.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := fileindex.Decode(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := c.Lookup(field.Name, spec.FileIndexBloomFilter)
+			if maxBytes := 4 + len(written)*8/8; len(body) > maxBytes {
+				t.Errorf("a filter of %d bytes for %d distinct values at fpp 0.05, want ≤ %d", len(body), len(written), maxBytes)
+			}
+			ev := fileindex.NewEvaluator(c, fields)
+			col := predicate.ColumnOf(1, field)
+			for _, v := range values {
+				if cannotEq(t, ev, col, v) {
+					t.Fatalf("written value %v is skipped", v)
+				}
+			}
+			skipped, tried := 0, 0
+			for attempt := 0; attempt < 20000 && tried < 2000; attempt++ {
+				v := bt.value(r)
+				if written[key(v)] {
+					continue
+				}
+				tried++
+				if cannotEq(t, ev, col, v) {
+					skipped++
+				}
+			}
+			if rate := 1 - float64(skipped)/float64(tried); tried > 100 && rate > 0.1 {
+				t.Errorf("%.3f of absent values kept, want about 0.05", rate)
+			}
+		})
+	}
+}
+
+func key(v any) any {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return v
+}
+
+func cannotEq(t *testing.T, ev *fileindex.Evaluator, col predicate.Column, v any) bool {
+	t.Helper()
+	p, err := predicate.Leaf(col, predicate.OpEq, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cannot, err := ev.Cannot(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cannot
+}
+
+// TestEvaluatorLogic: AND skips when one conjunct is proven empty, OR only
+// when every disjunct is, IN when every value is absent; other operators,
+// a column without an index and a column whose type changed since the
+// file was written never skip; a renamed column finds its index by id.
+func TestEvaluatorLogic(t *testing.T) {
+	intType := spec.DataType{Root: spec.Int, Nullable: true}
+	written := []spec.DataField{{ID: 1, Name: "a", Type: intType}, {ID: 2, Name: "b", Type: intType}}
+	b, err := fileindex.NewBuilder(written, []spec.FileIndexColumn{{Column: "a", Type: spec.FileIndexBloomFilter}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int32(100) {
+		b.Add([]any{i, i})
+	}
+	data, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fileindex.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := []spec.DataField{{ID: 1, Name: "a2", Type: intType}, {ID: 2, Name: "b", Type: intType}}
+	a := predicate.ColumnOf(0, renamed[0])
+	bcol := predicate.ColumnOf(1, renamed[1])
+	leaf := func(col predicate.Column, op predicate.Op, lits ...any) predicate.Predicate {
+		p, err := predicate.Leaf(col, op, lits...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	present, absent := leaf(a, predicate.OpEq, int32(5)), leaf(a, predicate.OpEq, int32(-777))
+	cases := []struct {
+		name string
+		p    predicate.Predicate
+		want bool
+	}{
+		{"present", present, false},
+		{"absent", absent, true},
+		{"absent AND b", predicate.And(absent, leaf(bcol, predicate.OpEq, int32(1))), true},
+		{"present AND b", predicate.And(present, leaf(bcol, predicate.OpEq, int32(-777))), false},
+		{"absent OR absent", predicate.Or(absent, leaf(a, predicate.OpEq, int32(-778))), true},
+		{"absent OR present", predicate.Or(absent, present), false},
+		{"absent OR unindexed", predicate.Or(absent, leaf(bcol, predicate.OpEq, int32(-1))), false},
+		{"IN absent", leaf(a, predicate.OpIn, int32(-1), int32(-2), int32(-3)), true},
+		{"IN one present", leaf(a, predicate.OpIn, int32(-1), int32(7), int32(-3)), false},
+		{"range", leaf(a, predicate.OpLt, int32(-5)), false},
+		{"NOT IN", leaf(a, predicate.OpNotIn, int32(5)), false},
+		{"unindexed", leaf(bcol, predicate.OpEq, int32(-777)), false},
+		{"type changed", leaf(predicate.ColumnOf(0, spec.DataField{ID: 1, Name: "a2", Type: spec.DataType{Root: spec.BigInt}}),
+			predicate.OpEq, int64(-777)), false},
+	}
+	// The predicates read the table's current schema, where a is a2; the
+	// file was written when it was a.
+	ev := fileindex.NewEvaluator(c, written)
+	for _, tc := range cases {
+		got, err := ev.Cannot(tc.p)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: Cannot(%s) = %v, %v; want %v", tc.name, tc.p, got, err, tc.want)
+		}
+	}
+}
+
+// TestDecodeRefusesDamage: every truncation of a container, and a wrong
+// magic, is a corruption error, never a panic or a silent skip.
+func TestDecodeRefusesDamage(t *testing.T) {
+	b, err := fileindex.NewBuilder([]spec.DataField{{ID: 1, Name: "a", Type: spec.DataType{Root: spec.BigInt}}},
+		[]spec.FileIndexColumn{{Column: "a", Type: spec.FileIndexBloomFilter}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Add([]any{int64(1)})
+	data, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(data) - 5 {
+		if _, err := fileindex.Decode(data[:n]); !errors.Is(err, lakeerr.ErrCorruption) {
+			t.Fatalf("a container cut to %d of %d bytes: %v", n, len(data), err)
+		}
+	}
+	bad := append([]byte(nil), data...)
+	bad[7] ^= 1
+	if _, err := fileindex.Decode(bad); !errors.Is(err, lakeerr.ErrCorruption) {
+		t.Fatalf("a wrong magic: %v", err)
+	}
+}
+
+// TestBuilderRefusesWhatJavaRefuses: an index on a missing column or on a
+// type the bloom filter cannot hash fails the writer, as in Java; bitmap
+// declarations alone build nothing.
+func TestBuilderRefusesWhatJavaRefuses(t *testing.T) {
+	fields := []spec.DataField{{ID: 1, Name: "d", Type: spec.DataType{Root: spec.Decimal, Precision: 10, Scale: 2}}}
+	for _, decl := range []spec.FileIndexColumn{{Column: "missing", Type: spec.FileIndexBloomFilter}, {Column: "d", Type: spec.FileIndexBloomFilter}} {
+		if _, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{decl}); !errors.Is(err, lakeerr.ErrUnsupported) {
+			t.Errorf("%+v: %v", decl, err)
+		}
+	}
+	b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: "d", Type: spec.FileIndexBitmap}})
+	if b != nil || err != nil {
+		t.Errorf("a bitmap declaration built %v, %v", b, err)
+	}
+}

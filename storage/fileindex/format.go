@@ -1,0 +1,182 @@
+package fileindex
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/lakesql/lakesql/storage/lakeerr"
+)
+
+// magic and version open every index container (FileIndexFormat.MAGIC,
+// Version.V_1).
+const (
+	magic   = 1493475289347502
+	version = 1
+	// emptyIndex is the start position Java writes for an index that saw
+	// no value (a map key absent from every row): it can skip nothing.
+	emptyIndex = -1
+	// fixedHeadBytes are magic, version and head length.
+	fixedHeadBytes = 8 + 4 + 4
+)
+
+var (
+	errCorrupt   = fmt.Errorf("fileindex: %w", lakeerr.ErrCorruption)
+	errTruncated = fmt.Errorf("%w: truncated index", errCorrupt)
+)
+
+// Entry is one index of one column in a container.
+type Entry struct {
+	Column string
+	Type   string
+	// Body is the index's bytes; nil for an index Java marked empty.
+	Body []byte
+}
+
+// Container is a decoded index file: the indexes of one data file.
+// Mirrors org.apache.paimon.fileindex.FileIndexFormat.
+type Container struct {
+	Entries []Entry
+}
+
+// MemorySize is about the bytes the container holds, for caches.
+func (c *Container) MemorySize() int64 {
+	n := int64(64)
+	for _, e := range c.Entries {
+		n += int64(len(e.Column)+len(e.Type)+len(e.Body)) + 64
+	}
+	return n
+}
+
+// Lookup returns the body of the column's index of the given type.
+func (c *Container) Lookup(column, indexType string) (body []byte, ok bool) {
+	for _, e := range c.Entries {
+		if e.Column == column && e.Type == indexType {
+			return e.Body, true
+		}
+	}
+	return nil, false
+}
+
+// Decode parses a container. The bodies alias data.
+func Decode(data []byte) (*Container, error) {
+	if len(data) < fixedHeadBytes+4 {
+		return nil, errTruncated
+	}
+	if m := binary.BigEndian.Uint64(data); m != magic {
+		return nil, fmt.Errorf("%w: magic %d is not a file index's", errCorrupt, m)
+	}
+	if v := int32(binary.BigEndian.Uint32(data[8:])); v != version {
+		return nil, fmt.Errorf("fileindex: index version %d: %w", v, lakeerr.ErrUnsupported)
+	}
+	headLength := int(int32(binary.BigEndian.Uint32(data[12:])))
+	if headLength < fixedHeadBytes+4 || headLength > len(data) {
+		return nil, fmt.Errorf("%w: head length %d of a %d-byte index", errCorrupt, headLength, len(data))
+	}
+	return decodeHead(data, data[fixedHeadBytes:headLength])
+}
+
+func decodeHead(data, head []byte) (*Container, error) {
+	columns, head, err := readInt(head)
+	if err != nil {
+		return nil, err
+	}
+	c := &Container{}
+	for range columns {
+		var column string
+		var indexes int32
+		if column, head, err = readJavaUTF(head); err != nil {
+			return nil, err
+		}
+		if indexes, head, err = readInt(head); err != nil {
+			return nil, err
+		}
+		for range indexes {
+			var e Entry
+			if e, head, err = readEntry(data, head); err != nil {
+				return nil, err
+			}
+			e.Column = column
+			c.Entries = append(c.Entries, e)
+		}
+	}
+	return c, nil
+}
+
+func readEntry(data, head []byte) (Entry, []byte, error) {
+	indexType, head, err := readJavaUTF(head)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	start, head, err := readInt(head)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	length, head, err := readInt(head)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	e := Entry{Type: indexType}
+	if start == emptyIndex {
+		return e, head, nil
+	}
+	if start < 0 || length < 0 || int64(start)+int64(length) > int64(len(data)) {
+		return Entry{}, nil, fmt.Errorf("%w: index %s at %d+%d outside %d bytes", errCorrupt, indexType, start, length, len(data))
+	}
+	e.Body = data[start : start+length : start+length]
+	return e, head, nil
+}
+
+func readInt(b []byte) (int32, []byte, error) {
+	if len(b) < 4 {
+		return 0, nil, errTruncated
+	}
+	return int32(binary.BigEndian.Uint32(b)), b[4:], nil
+}
+
+// Encode writes a container as FileIndexFormat.Writer does: the head with
+// every (column, type, start, length), the columns in the order of their
+// first entry, then the bodies in entry order.
+func Encode(entries []Entry) ([]byte, error) {
+	var names []byte
+	var columns []string
+	byColumn := map[string][]Entry{}
+	for _, e := range entries {
+		if _, seen := byColumn[e.Column]; !seen {
+			columns = append(columns, e.Column)
+		}
+		byColumn[e.Column] = append(byColumn[e.Column], e)
+	}
+	var err error
+	for _, column := range columns {
+		if names, err = appendJavaUTF(names, column); err != nil {
+			return nil, err
+		}
+		for _, e := range byColumn[column] {
+			if names, err = appendJavaUTF(names, e.Type); err != nil {
+				return nil, err
+			}
+		}
+	}
+	headLength := fixedHeadBytes + 4 + len(entries)*8 + len(columns)*4 + 4 + len(names)
+	out := binary.BigEndian.AppendUint64(nil, magic)
+	out = binary.BigEndian.AppendUint32(out, version)
+	out = binary.BigEndian.AppendUint32(out, uint32(headLength))
+	out = binary.BigEndian.AppendUint32(out, uint32(len(columns)))
+	var body []byte
+	for _, column := range columns {
+		out, _ = appendJavaUTF(out, column)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(byColumn[column])))
+		for _, e := range byColumn[column] {
+			out, _ = appendJavaUTF(out, e.Type)
+			start, length := int32(emptyIndex), 0
+			if e.Body != nil {
+				start, length = int32(headLength+len(body)), len(e.Body)
+				body = append(body, e.Body...)
+			}
+			out = binary.BigEndian.AppendUint32(out, uint32(start))
+			out = binary.BigEndian.AppendUint32(out, uint32(length))
+		}
+	}
+	out = binary.BigEndian.AppendUint32(out, 0) // redundant length: none in version 1
+	return append(out, body...), nil
+}

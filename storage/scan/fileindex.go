@@ -1,0 +1,116 @@
+package scan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// IndexTest is a kept data file whose data-file index (bloom filter) may
+// prove that no row of it makes Filter TRUE, so the read can skip it.
+type IndexTest struct {
+	Split, File int // positions in Plan.Splits and that split's Files
+	// Filter is what the index may refute: the whole filter where each row
+	// of the file is a row of the result (append files, and primary-key
+	// splits read without merging, whose keys do not repeat across files);
+	// only the key conjuncts in a merge, where another file's record of
+	// the same key replaces this file's: a file may be left out of a merge
+	// only when it holds no record of any matching key.
+	Filter predicate.Predicate
+}
+
+// IndexTests lists the kept files a data-file index may drop: files with
+// an index (embedded in the manifest or a .index extra file), under a
+// filter with an equality or IN an index can answer. None when the table
+// sets file-index.read.enabled = false.
+func (p *Plan) IndexTests() ([]IndexTest, error) {
+	if on, err := p.Schema.CoreOptions().FileIndexReadEnabled(); err != nil || !on {
+		return nil, err
+	}
+	if !hasEquality(p.Filter.Full) {
+		return nil, nil
+	}
+	var tests []IndexTest
+	for s := range p.Splits {
+		filter := p.Filter.Full
+		if p.PrimaryKey && !p.Splits[s].RawConvertible {
+			filter = p.Filter.Key
+		}
+		if !hasEquality(filter) {
+			continue
+		}
+		for f := range p.Splits[s].Files {
+			if HasFileIndex(&p.Splits[s].Files[f]) {
+				tests = append(tests, IndexTest{Split: s, File: f, Filter: filter})
+			}
+		}
+	}
+	return tests, nil
+}
+
+// HasFileIndex reports whether a data file has a data-file index.
+func HasFileIndex(f *spec.DataFileMeta) bool {
+	return f.EmbeddedIndex != nil || IndexFileName(f) != ""
+}
+
+// IndexFileName is the name of a data file's .index extra file, or "".
+func IndexFileName(f *spec.DataFileMeta) string {
+	for _, name := range f.ExtraFiles {
+		if strings.HasSuffix(name, ".index") {
+			return name
+		}
+	}
+	return ""
+}
+
+// hasEquality reports whether p has an equality or IN leaf, the only
+// leaves an index answers.
+func hasEquality(p predicate.Predicate) bool {
+	switch x := p.(type) {
+	case *predicate.LeafPredicate:
+		return x.Op() == predicate.OpEq || x.Op() == predicate.OpIn
+	case *predicate.Compound:
+		return slices.ContainsFunc(x.Children(), hasEquality)
+	}
+	return false
+}
+
+// DropIndexed removes the files whose test proved no match (cannot[i]
+// for tests[i]), records PrunedByFileIndex for them in the explanation,
+// and drops splits left without files.
+func (p *Plan) DropIndexed(tests []IndexTest, cannot []bool) {
+	dropped := map[[2]int]bool{}
+	for i, t := range tests {
+		if cannot[i] {
+			dropped[[2]int{t.Split, t.File}] = true
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	names := map[string]bool{}
+	var splits []Split
+	for s, split := range p.Splits {
+		var files []spec.DataFileMeta
+		for f, file := range split.Files {
+			if dropped[[2]int{s, f}] {
+				names[file.FileName] = true
+				continue
+			}
+			files = append(files, file)
+		}
+		if len(files) > 0 {
+			split.Files = files
+			splits = append(splits, split)
+		}
+	}
+	p.Splits = splits
+	for i := range p.Explain.Files {
+		if d := &p.Explain.Files[i]; d.Reason == Kept && names[d.FileName] {
+			d.Reason = PrunedByFileIndex
+		}
+	}
+	p.Explain.count(p.Splits)
+}

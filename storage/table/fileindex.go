@@ -1,0 +1,81 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"path"
+
+	"github.com/lakesql/lakesql/storage/fileindex"
+	"github.com/lakesql/lakesql/storage/scan"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// fileIndexCacheBytes bounds the decoded .index files kept per table. They
+// never change under their name; Java's default bloom filter is 585 KiB.
+const fileIndexCacheBytes = 32 << 20
+
+// applyFileIndexes drops the planned files whose data-file index proves
+// that no row matches the filter (scan.Plan.IndexTests says which files
+// and which part of the filter), reading the .index files it needs.
+func (t *Table) applyFileIndexes(ctx context.Context, sp *scan.Plan) error {
+	tests, err := sp.IndexTests()
+	if err != nil || len(tests) == 0 {
+		return err
+	}
+	cannot := make([]bool, len(tests))
+	for i, test := range tests {
+		split := &sp.Splits[test.Split]
+		file := &split.Files[test.File]
+		if cannot[i], err = t.indexRefutes(ctx, split, file, test); err != nil {
+			return fmt.Errorf("file index of %s: %w", file.FileName, err)
+		}
+	}
+	sp.DropIndexed(tests, cannot)
+	return nil
+}
+
+// indexRefutes evaluates one test against the file's index, read with the
+// columns of the schema the file was written with.
+func (t *Table) indexRefutes(ctx context.Context, split *scan.Split, file *spec.DataFileMeta, test scan.IndexTest) (bool, error) {
+	container, err := t.fileIndex(ctx, split, file)
+	if err != nil {
+		return false, err
+	}
+	written, err := t.schemas.Schema(ctx, file.SchemaID)
+	if err != nil {
+		return false, err
+	}
+	return fileindex.NewEvaluator(container, written.Fields).Cannot(test.Filter)
+}
+
+// fileIndex decodes the file's index: embedded in its manifest entry, or
+// the .index file beside it (beside its external path if it has one, as
+// DataFilePathFactory.toAlignedPath places it), cached by path.
+func (t *Table) fileIndex(ctx context.Context, split *scan.Split, file *spec.DataFileMeta) (*fileindex.Container, error) {
+	if file.EmbeddedIndex != nil {
+		return fileindex.Decode(file.EmbeddedIndex)
+	}
+	dir := ""
+	if file.ExternalPath != nil {
+		dir = path.Dir(localPath(*file.ExternalPath))
+	} else {
+		var err error
+		if dir, err = t.bucketDir(ctx, file.SchemaID, split.Partition, split.Bucket); err != nil {
+			return nil, err
+		}
+	}
+	p := path.Join(dir, scan.IndexFileName(file))
+	if c, ok := t.indexes.Get(p); ok {
+		return c, nil
+	}
+	data, err := t.io.ReadFile(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	c, err := fileindex.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	t.indexes.Put(p, c)
+	return c, nil
+}
