@@ -41,6 +41,8 @@ var layers = []layer{
 		// table layer is built of, since commit, write, compact and
 		// maintenance take them.
 		"storage/avroio",
+		// Data-file indexes: the writer builds them, reads evaluate them.
+		"storage/fileindex",
 		"storage/lease",
 		"storage/lsm",
 		"storage/manifest",

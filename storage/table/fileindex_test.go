@@ -70,8 +70,8 @@ func checkIndexedReads(t *testing.T, name string, tbl *table.Table, pk, sidecars
 		{leaf(0, predicate.OpEq, int32(2468)), true},
 		{leaf(0, predicate.OpEq, int32(1235)), true},
 		{leaf(2, predicate.OpEq, "s02468"), !pk},
-		{leaf(2, predicate.OpEq, "s00998"), !pk}, // also key 10's since the update (pk)
-		{leaf(2, predicate.OpEq, "s00010"), !pk}, // key 10's replaced value (pk)
+		{leaf(2, predicate.OpEq, "s00998"), !pk},  // also key 10's since the update (pk)
+		{leaf(2, predicate.OpEq, "s00010"), !pk},  // key 10's replaced value (pk)
 		{leaf(2, predicate.OpEq, "moved"), false}, // above every s by statistics
 		{leaf(0, predicate.OpIn, int32(6), int32(2002), int32(99998)), true},
 		{predicate.Or(leaf(0, predicate.OpEq, int32(20)), leaf(2, predicate.OpEq, "s00610")), !pk},
