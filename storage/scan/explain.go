@@ -56,6 +56,8 @@ type Totals struct {
 	Manifests, Partitions, Buckets, Files Count
 	// UnreadFiles is the net number of files in pruned manifests.
 	UnreadFiles int64
+	// SkippedByIndex counts the files their data-file index left out.
+	SkippedByIndex int
 }
 
 func (e *Explanation) count(splits []Split) {
@@ -85,8 +87,11 @@ func (e *Explanation) Totals() Totals {
 		partitions[f.PartitionKey] = partitions[f.PartitionKey] || f.Reason == Kept
 		buckets[k] = buckets[k] || f.Reason == Kept
 		t.Files.Total++
-		if f.Reason == Kept {
+		switch f.Reason {
+		case Kept:
 			t.Files.Kept++
+		case PrunedByFileIndex:
+			t.SkippedByIndex++
 		}
 	}
 	t.Partitions = countKept(partitions)
@@ -137,6 +142,9 @@ func (e *Explanation) writeSummary(b *strings.Builder) {
 	fmt.Fprintf(b, "files: %d of %d kept", t.Files.Kept, t.Files.Total)
 	if t.UnreadFiles > 0 {
 		fmt.Fprintf(b, " (%d more in pruned manifests)", t.UnreadFiles)
+	}
+	if t.SkippedByIndex > 0 {
+		fmt.Fprintf(b, ", %d skipped by their file index", t.SkippedByIndex)
 	}
 	fmt.Fprintf(b, "\nsplits: %d (%d raw, %d merge)", e.Splits, e.RawSplits, e.Splits-e.RawSplits)
 	if e.LimitDroppedSplits > 0 {
