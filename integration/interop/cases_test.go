@@ -488,6 +488,37 @@ var volumeCases = []tableCase{
 		},
 	},
 	{
+		// Bloom filters lakesql writes for CREATE INDEX: embedded in the
+		// manifest and as .index files (the primary-key table's threshold
+		// is 1 byte); every reader's filtered reads may skip files by them.
+		name: "append_file_index",
+		create: `CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR(20), d DATE, ts DATETIME(6))
+  COMMENT 'paimon:{"write-only":"true"}'`,
+		steps: []string{
+			`CREATE INDEX by_s ON t (s)`,
+			`CREATE INDEX by_id ON t (id)`,
+			`CREATE INDEX by_ts USING BTREE ON t (ts)`,
+			`INSERT INTO t SELECT i * 4, CONCAT('s', i * 4), DATE_ADD('2026-01-01', INTERVAL i % 50 DAY),
+  TIMESTAMPADD(MICROSECOND, i * 98765, '2026-01-01 00:00:00') FROM ` + numbers(500),
+			`INSERT INTO t SELECT i * 4 + 1, CONCAT('s', i * 4 + 1), DATE_ADD('2026-01-01', INTERVAL i % 50 DAY),
+  TIMESTAMPADD(MICROSECOND, i * 98765 + 1, '2026-01-01 00:00:00') FROM ` + numbers(500),
+			`INSERT INTO t VALUES (9999, NULL, NULL, NULL)`,
+		},
+	},
+	{
+		name: "pk_file_index",
+		create: `CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR(20), n INT, PRIMARY KEY (id))
+  COMMENT 'paimon:{"file-index.in-manifest-threshold":"1 b"}' PARTITION BY KEY (id) PARTITIONS 2`,
+		steps: []string{
+			`CREATE INDEX by_s ON t (s)`,
+			`CREATE INDEX by_id ON t (id)`,
+			`INSERT INTO t SELECT i, CONCAT('s', i), i % 10 FROM ` + numbers(2000),
+			`UPDATE t SET s = CONCAT(s, '-x') WHERE n = 3`,
+			`CALL sys.compact('t')`,
+			`UPDATE t SET s = 'moved' WHERE id = 1000`,
+		},
+	},
+	{
 		name:        "append_many_rows",
 		incremental: true,
 		create:      `CREATE TABLE t (id BIGINT NOT NULL, s VARCHAR(10), d DOUBLE) PARTITION BY LIST COLUMNS (s)`,

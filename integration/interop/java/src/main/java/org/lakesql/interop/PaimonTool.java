@@ -54,6 +54,7 @@ import java.util.Set;
  * compact   --warehouse W --table db.t                               full compaction of every bucket
  * expire    --warehouse W --table db.t --retain N                    keep the newest N snapshots
  * sketch-vectors --kind theta|hll                                    golden vectors of the sketch aggregators
+ * file-index --warehouse W --table db.t --filter JSON                Java's data-file index verdict per file
  * batch                                                             one JSON array of arguments a line
  *                                                                   on stdin, one JSON answer a line
  * </pre>
@@ -154,7 +155,7 @@ public final class PaimonTool {
                 break;
             default:
                 if (JavaWrites.run(argv[0], a, out) || CatalogCommands.run(argv[0], a, out)
-                        || SketchVectors.run(argv[0], a, out)) {
+                        || SketchVectors.run(argv[0], a, out) || FileIndexCheck.run(argv[0], a, out)) {
                     break;
                 }
                 throw new IllegalArgumentException("unknown subcommand " + argv[0]);
@@ -241,7 +242,7 @@ public final class PaimonTool {
      * Paimon prunes partitions, buckets, files and row groups with it (by the
      * stats lakesql wrote), and the read applies it exactly.
      */
-    private static Predicate filter(RowType type, JsonNode terms) {
+    static Predicate filter(RowType type, JsonNode terms) {
         PredicateBuilder pb = new PredicateBuilder(type);
         List<Predicate> all = new ArrayList<>();
         for (JsonNode term : terms) {
