@@ -31,7 +31,8 @@ const fileIndexFiles, fileIndexRows = 8, 50
 
 // fileIndexTables are tables lakesql writes with bloom filters declared by
 // CREATE INDEX on columns of several types: embedded in the manifest
-// (Java's default threshold), as .index files, and on a primary-key table.
+// (Java's default threshold), as .index files, and on a primary-key table;
+// and with bitmaps (CREATE INDEX … USING BITMAP).
 var fileIndexTables = []struct{ name, create string }{
 	{"embedded", `CREATE TABLE fi.embedded (id BIGINT, order_no VARCHAR(20), d DATE, ts DATETIME(6), k TINYINT)
   COMMENT 'paimon:{"write-only":"true"}'`},
@@ -39,6 +40,8 @@ var fileIndexTables = []struct{ name, create string }{
   COMMENT 'paimon:{"write-only":"true","file-index.in-manifest-threshold":"1 b"}'`},
 	{"keyed", `CREATE TABLE fi.keyed (id BIGINT NOT NULL PRIMARY KEY, order_no VARCHAR(20), d DATE, ts DATETIME(6), k TINYINT)
   COMMENT 'paimon:{"write-only":"true","bucket":"1"}'`},
+	{"bitmaps", `CREATE TABLE fi.bitmaps (id BIGINT, order_no VARCHAR(20), d DATE, ts DATETIME(6), k TINYINT)
+  COMMENT 'paimon:{"write-only":"true","file-index.in-manifest-threshold":"1 b"}'`},
 }
 
 // fileIndexColumns are the indexed columns, the filter value each test
@@ -58,9 +61,9 @@ var fileIndexFilters = []struct {
 }
 
 // TestJavaUsesFileIndexes: Java Paimon 1.4.2 and 1.3.1 evaluate the bloom
-// filters lakesql wrote with their own FileIndexPredicate, and for every
-// data file and filter they reach lakesql's verdict: the same hashes and
-// bits. Files holding a match are kept; files the index refutes are
+// filters and bitmaps lakesql wrote with their own FileIndexPredicate, and
+// for every data file and filter they reach lakesql's verdict: the same
+// hashes and bits, the same values in the order Java searches them. Files holding a match are kept; files the index refutes are
 // skipped, by Java's scan too where the index is embedded; and Java's
 // filtered reads return lakesql's rows.
 func TestJavaUsesFileIndexes(t *testing.T) {
@@ -72,8 +75,12 @@ func TestJavaUsesFileIndexes(t *testing.T) {
 	mustExec(t, db, "CREATE DATABASE fi")
 	for _, tb := range fileIndexTables {
 		mustExec(t, db, tb.create)
+		using := ""
+		if tb.name == "bitmaps" {
+			using = "USING BITMAP"
+		}
 		for _, col := range []string{"id", "order_no", "d", "ts", "k"} {
-			mustExec(t, db, fmt.Sprintf("CREATE INDEX i_%s ON fi.%s (%s)", col, tb.name, col))
+			mustExec(t, db, fmt.Sprintf("CREATE INDEX i_%s %s ON fi.%s (%s)", col, using, tb.name, col))
 		}
 		for f := range fileIndexFiles {
 			mustExec(t, db, fileIndexInsert(tb.name, f))

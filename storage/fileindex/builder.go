@@ -9,11 +9,19 @@ import (
 )
 
 // Builder collects the indexes of one data file while its rows are
-// written (DataFileIndexWriter). It builds bloom filters; other declared
-// index types are left out of the file, which readers treat as an index
-// that cannot skip.
+// written (DataFileIndexWriter). It builds bloom filters and bitmaps;
+// other declared index types (bsi, range-bitmap, map keys) are left out
+// of the file, which readers treat as an index that cannot skip.
 type Builder struct {
-	blooms []*bloomBuilder
+	indexes []columnIndex
+}
+
+// columnIndex builds one index of one column.
+type columnIndex interface {
+	// column is the position of the indexed column in a row.
+	column() int
+	add(v any)
+	entry() (Entry, error)
 }
 
 // bloomBuilder sizes its filter by the distinct values the file holds, at
@@ -22,7 +30,7 @@ type Builder struct {
 // by default, 585 KiB). It keeps the hashes until it knows their number,
 // so its memory is at most 16 bytes per item.
 type bloomBuilder struct {
-	column   string
+	name     string
 	position int
 	hash     hasher
 	fpp      float64
@@ -37,16 +45,25 @@ type bloomBuilder struct {
 func NewBuilder(fields []spec.DataField, decls []spec.FileIndexColumn) (*Builder, error) {
 	b := &Builder{}
 	for _, d := range decls {
-		if d.Type != spec.FileIndexBloomFilter || isNested(d.Column) {
+		if isNested(d.Column) {
 			continue
 		}
-		bloom, err := newBloomBuilder(fields, d)
+		var ix columnIndex
+		var err error
+		switch d.Type {
+		case spec.FileIndexBloomFilter:
+			ix, err = newBloomBuilder(fields, d)
+		case spec.FileIndexBitmap:
+			ix, err = newBitmapBuilder(fields, d)
+		default:
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		b.blooms = append(b.blooms, bloom)
+		b.indexes = append(b.indexes, ix)
 	}
-	if len(b.blooms) == 0 {
+	if len(b.indexes) == 0 {
 		return nil, nil
 	}
 	return b, nil
@@ -78,15 +95,17 @@ func newBloomBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bloomBui
 	if !(fpp > 0 && fpp < 1) || !(items >= 1) {
 		return nil, fmt.Errorf("fileindex: bloom filter on %q with items %v and fpp %v: %w", d.Column, items, fpp, lakeerr.ErrUnsupported)
 	}
-	return &bloomBuilder{column: d.Column, position: position, hash: hash, fpp: fpp, maxItems: int64(items)}, nil
+	return &bloomBuilder{name: d.Column, position: position, hash: hash, fpp: fpp, maxItems: int64(items)}, nil
 }
 
 // Add indexes one row, laid out as the fields NewBuilder was given.
 func (b *Builder) Add(row []any) {
-	for _, bloom := range b.blooms {
-		bloom.add(row[bloom.position])
+	for _, ix := range b.indexes {
+		ix.add(row[ix.column()])
 	}
 }
+
+func (b *bloomBuilder) column() int { return b.position }
 
 func (b *bloomBuilder) add(v any) {
 	if v == nil {
@@ -125,11 +144,18 @@ func distinct(hashes []uint64) []uint64 {
 
 // Finish returns the container of the file's indexes.
 func (b *Builder) Finish() ([]byte, error) {
-	entries := make([]Entry, len(b.blooms))
-	for i, bloom := range b.blooms {
-		entries[i] = Entry{Column: bloom.column, Type: spec.FileIndexBloomFilter, Body: bloom.finish().encode()}
+	entries := make([]Entry, len(b.indexes))
+	for i, ix := range b.indexes {
+		var err error
+		if entries[i], err = ix.entry(); err != nil {
+			return nil, err
+		}
 	}
 	return Encode(entries)
+}
+
+func (b *bloomBuilder) entry() (Entry, error) {
+	return Entry{Column: b.name, Type: spec.FileIndexBloomFilter, Body: b.finish().encode()}, nil
 }
 
 func (b *bloomBuilder) finish() bloomFilter {

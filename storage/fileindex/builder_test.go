@@ -3,6 +3,7 @@ package fileindex_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -212,17 +213,65 @@ func TestDecodeRefusesDamage(t *testing.T) {
 }
 
 // TestBuilderRefusesWhatJavaRefuses: an index on a missing column or on a
-// type the bloom filter cannot hash fails the writer, as in Java; bitmap
-// declarations alone build nothing.
+// type the index cannot take fails the writer, as in Java; declarations of
+// index types lakesql does not write build nothing.
 func TestBuilderRefusesWhatJavaRefuses(t *testing.T) {
 	fields := []spec.DataField{{ID: 1, Name: "d", Type: spec.DataType{Root: spec.Decimal, Precision: 10, Scale: 2}}}
-	for _, decl := range []spec.FileIndexColumn{{Column: "missing", Type: spec.FileIndexBloomFilter}, {Column: "d", Type: spec.FileIndexBloomFilter}} {
+	for _, decl := range []spec.FileIndexColumn{{Column: "missing", Type: spec.FileIndexBloomFilter},
+		{Column: "d", Type: spec.FileIndexBloomFilter}, {Column: "d", Type: spec.FileIndexBitmap}} {
 		if _, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{decl}); !errors.Is(err, lakeerr.ErrUnsupported) {
 			t.Errorf("%+v: %v", decl, err)
 		}
 	}
-	b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: "d", Type: spec.FileIndexBitmap}})
+	b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: "d", Type: "bsi"}, {Column: "m[k]", Type: spec.FileIndexBloomFilter}})
 	if b != nil || err != nil {
-		t.Errorf("a bitmap declaration built %v, %v", b, err)
+		t.Errorf("bsi and map-key declarations built %v, %v", b, err)
+	}
+}
+
+// TestBitmapsAnswerExactly: a bitmap index skips exactly the files
+// without the value: every written value is kept, every other refuted; a
+// zero finds -0.0; IS NULL is refuted only where no NULL was written.
+func TestBitmapsAnswerExactly(t *testing.T) {
+	double := spec.DataType{Root: spec.Double, Nullable: true}
+	text := spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}
+	fields := []spec.DataField{{ID: 1, Name: "d", Type: double}, {ID: 2, Name: "s", Type: text}}
+	b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: "d", Type: spec.FileIndexBitmap}, {Column: "s", Type: spec.FileIndexBitmap}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 500 {
+		d := any(float64(i % 50))
+		if i%50 == 0 {
+			d = math.Copysign(0, -1) // the file holds no +0.0
+		}
+		b.Add([]any{d, fmt.Sprintf("s%d", i)})
+	}
+	data, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fileindex.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := fileindex.NewEvaluator(c, fields)
+	dcol, scol := predicate.ColumnOf(0, fields[0]), predicate.ColumnOf(1, fields[1])
+	for i := range 600 {
+		if got := cannotEq(t, ev, scol, fmt.Sprintf("s%d", i)); got != (i >= 500) {
+			t.Errorf("s = s%d: refuted %v", i, got)
+		}
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), 49, 50, 0.5} {
+		if got, want := cannotEq(t, ev, dcol, v), v >= 50 || v == 0.5; got != want {
+			t.Errorf("d = %v: refuted %v", v, got)
+		}
+	}
+	for _, col := range []predicate.Column{dcol, scol} {
+		isNull, err := predicate.Leaf(col, predicate.OpIsNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectCannot(t, ev, isNull, true)
 	}
 }

@@ -1,6 +1,8 @@
 package fileindex
 
 import (
+	"math"
+
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -20,9 +22,10 @@ func NewEvaluator(c *Container, fields []spec.DataField) *Evaluator {
 }
 
 // Cannot reports whether the indexes prove that no row of the file makes
-// p TRUE. Only equality and IN on a column with a bloom filter can prove
-// it; AND needs one such conjunct, OR needs every disjunct. A bloom filter
-// whose bytes are malformed is an error, not a reason to skip.
+// p TRUE: equality and IN on a column with a bloom filter or a bitmap, IS
+// NULL on a column with a bitmap; AND needs one such conjunct, OR needs
+// every disjunct. An index whose bytes are malformed is an error, not a
+// reason to skip.
 func (e *Evaluator) Cannot(p predicate.Predicate) (bool, error) {
 	switch x := p.(type) {
 	case predicate.Constant:
@@ -46,11 +49,31 @@ func (e *Evaluator) compoundCannot(c *predicate.Compound) (bool, error) {
 }
 
 func (e *Evaluator) leafCannot(l *predicate.LeafPredicate) (bool, error) {
-	if l.Op() != predicate.OpEq && l.Op() != predicate.OpIn {
+	switch l.Op() {
+	case predicate.OpEq, predicate.OpIn:
+		if cannot, err := e.bloomRefutes(l); cannot || err != nil {
+			return cannot, err
+		}
+		return e.bitmapRefutes(l)
+	case predicate.OpIsNull:
+		bitmap, ok, err := e.bitmapOf(l.Column())
+		return ok && !bitmap.hasNull, err
+	}
+	return false, nil
+}
+
+// bloomRefutes: the column's bloom filter holds none of the literals.
+func (e *Evaluator) bloomRefutes(l *predicate.LeafPredicate) (bool, error) {
+	body, t, ok := e.indexOf(l.Column(), spec.FileIndexBloomFilter)
+	if !ok {
 		return false, nil
 	}
-	filter, hash, ok, err := e.bloomOf(l.Column())
-	if !ok || err != nil {
+	hash, err := hasherFor(t)
+	if err != nil {
+		return false, nil
+	}
+	filter, err := decodeBloom(body)
+	if err != nil {
 		return false, err
 	}
 	for _, lit := range l.Literals() {
@@ -65,26 +88,78 @@ func (e *Evaluator) leafCannot(l *predicate.LeafPredicate) (bool, error) {
 	return true, nil
 }
 
-// bloomOf returns the bloom filter of col in this file, when the file has
-// one on a column of col's type.
-func (e *Evaluator) bloomOf(col predicate.Column) (bloomFilter, hasher, bool, error) {
+// bitmapRefutes: the column's bitmap index has none of the literals. A
+// zero finds -0.0 and 0.0 alike, which SQL holds equal and Java's bitmap
+// keys apart.
+func (e *Evaluator) bitmapRefutes(l *predicate.LeafPredicate) (bool, error) {
+	bitmap, ok, err := e.bitmapOf(l.Column())
+	if !ok || err != nil {
+		return false, err
+	}
+	for _, lit := range l.Literals() {
+		if lit == nil {
+			continue
+		}
+		for _, v := range equalValues(lit) {
+			key, known := bitmap.codec.encode(v)
+			if !known || bitmap.has(key) {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
+
+// equalValues are the values SQL equality cannot tell from v.
+func equalValues(v any) []any {
+	switch x := v.(type) {
+	case float32:
+		if x == 0 {
+			return []any{float32(0), float32(math.Copysign(0, -1))}
+		}
+	case float64:
+		if x == 0 {
+			return []any{0.0, math.Copysign(0, -1)}
+		}
+	}
+	return []any{v}
+}
+
+// readBitmap is a decoded bitmap index with its value codec.
+type readBitmap struct {
+	*bitmapIndex
+	codec bitmapCodec
+}
+
+func (e *Evaluator) bitmapOf(col predicate.Column) (readBitmap, bool, error) {
+	body, t, ok := e.indexOf(col, spec.FileIndexBitmap)
+	if !ok {
+		return readBitmap{}, false, nil
+	}
+	codec, err := bitmapCodecFor(t)
+	if err != nil {
+		return readBitmap{}, false, nil
+	}
+	ix, err := decodeBitmap(body, codec)
+	if err != nil {
+		return readBitmap{}, false, err
+	}
+	return readBitmap{bitmapIndex: ix, codec: codec}, true, nil
+}
+
+// indexOf returns the body of col's index of the given type in this file,
+// and the column's type there, when the file has one on a column of col's
+// type.
+func (e *Evaluator) indexOf(col predicate.Column, indexType string) ([]byte, spec.DataType, bool) {
 	for _, f := range e.fields {
 		if f.ID != col.ID {
 			continue
 		}
 		if f.Type.WithNullable(true).String() != col.Type.WithNullable(true).String() {
-			return bloomFilter{}, nil, false, nil
+			return nil, spec.DataType{}, false
 		}
-		body, ok := e.container.Lookup(f.Name, spec.FileIndexBloomFilter)
-		if !ok || body == nil {
-			return bloomFilter{}, nil, false, nil
-		}
-		hash, err := hasherFor(f.Type)
-		if err != nil {
-			return bloomFilter{}, nil, false, nil
-		}
-		filter, err := decodeBloom(body)
-		return filter, hash, err == nil, err
+		body, ok := e.container.Lookup(f.Name, indexType)
+		return body, f.Type, ok && body != nil
 	}
-	return bloomFilter{}, nil, false, nil
+	return nil, spec.DataType{}, false
 }

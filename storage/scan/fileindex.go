@@ -8,8 +8,9 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// IndexTest is a kept data file whose data-file index (bloom filter) may
-// prove that no row of it makes Filter TRUE, so the read can skip it.
+// IndexTest is a kept data file whose data-file index (bloom filter,
+// bitmap) may prove that no row of it makes Filter TRUE, so the read can
+// skip it.
 type IndexTest struct {
 	Split, File int // positions in Plan.Splits and that split's Files
 	// Filter is what the index may refute: the whole filter where each row
@@ -23,13 +24,13 @@ type IndexTest struct {
 
 // IndexTests lists the kept files a data-file index may drop: files with
 // an index (embedded in the manifest or a .index extra file), under a
-// filter with an equality or IN an index can answer. None when the table
+// filter with an equality, IN or IS NULL an index can answer. None when the table
 // sets file-index.read.enabled = false.
 func (p *Plan) IndexTests() ([]IndexTest, error) {
 	if on, err := p.Schema.CoreOptions().FileIndexReadEnabled(); err != nil || !on {
 		return nil, err
 	}
-	if !hasEquality(p.Filter.Full) {
+	if !indexAnswerable(p.Filter.Full) {
 		return nil, nil
 	}
 	var tests []IndexTest
@@ -38,7 +39,7 @@ func (p *Plan) IndexTests() ([]IndexTest, error) {
 		if p.PrimaryKey && !p.Splits[s].RawConvertible {
 			filter = p.Filter.Key
 		}
-		if !hasEquality(filter) {
+		if !indexAnswerable(filter) {
 			continue
 		}
 		for f := range p.Splits[s].Files {
@@ -65,14 +66,14 @@ func IndexFileName(f *spec.DataFileMeta) string {
 	return ""
 }
 
-// hasEquality reports whether p has an equality or IN leaf, the only
-// leaves an index answers.
-func hasEquality(p predicate.Predicate) bool {
+// indexAnswerable reports whether p has an equality, IN or IS NULL leaf,
+// the only leaves an index answers.
+func indexAnswerable(p predicate.Predicate) bool {
 	switch x := p.(type) {
 	case *predicate.LeafPredicate:
-		return x.Op() == predicate.OpEq || x.Op() == predicate.OpIn
+		return x.Op() == predicate.OpEq || x.Op() == predicate.OpIn || x.Op() == predicate.OpIsNull
 	case *predicate.Compound:
-		return slices.ContainsFunc(x.Children(), hasEquality)
+		return slices.ContainsFunc(x.Children(), indexAnswerable)
 	}
 	return false
 }
