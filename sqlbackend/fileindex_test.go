@@ -282,3 +282,24 @@ func TestCreatedIndexSkipsFiles(t *testing.T) {
 		t.Errorf("EXPLAIN does not say the two files statistics kept were skipped by their index:\n%s", plan)
 	}
 }
+
+// Renaming an indexed column renames it in its index, as MySQL does, and
+// dropping it drops the index: Java refuses schemas whose index options
+// name a missing column, and the writer could no longer write the table.
+func TestIndexedColumnRenameAndDrop(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(10))",
+		"CREATE INDEX by_v ON t (v)", "CREATE INDEX by_s USING BITMAP ON t (s)",
+		"ALTER TABLE t RENAME COLUMN v TO w")
+	wantRows(t, c, "SELECT INDEX_NAME, COLUMN_NAME, INDEX_TYPE FROM information_schema.STATISTICS WHERE TABLE_NAME = 't' ORDER BY 1",
+		"[by_s s BITMAP]", "[by_v w BLOOM]", "[PRIMARY id BTREE]")
+	c.mustExec("INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b')", "ALTER TABLE t DROP COLUMN s",
+		"INSERT INTO t VALUES (3, 30)")
+	wantRows(t, c, "SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_NAME = 't' ORDER BY 1",
+		"[by_v w]", "[PRIMARY id]")
+	wantRows(t, c, "SELECT id FROM t WHERE w = 30", "[3]")
+	wantOptions(t, h, "t", map[string]string{bitmapColumns: "", "lakesql.index-name.bitmap.s": "", bloomColumns: "w",
+		"lakesql.index-name.bloom-filter.w": "by_v"})
+}

@@ -35,9 +35,6 @@ const (
 	IndexTypeBitmap = "BITMAP"
 )
 
-// indexNameOptionPrefix starts the option keeping an index's MySQL name.
-const indexNameOptionPrefix = "lakesql.index-name."
-
 // primaryKeyName is the name MySQL reserves for the primary key.
 const primaryKeyName = "PRIMARY"
 
@@ -129,7 +126,7 @@ func FileIndexes(options map[string]string) ([]FileIndex, error) {
 }
 
 func indexNameOption(typ, column string) string {
-	return indexNameOptionPrefix + typ + "." + column
+	return spec.OptionIndexNamePrefix + typ + "." + column
 }
 
 func defaultIndexName(indexes []FileIndex, ix FileIndex) string {
@@ -163,7 +160,7 @@ func nameTaken(indexes []FileIndex, name string) bool {
 func IsFileIndexOption(key string) bool {
 	return key == spec.FileIndexColumnsOption(spec.FileIndexBloomFilter) ||
 		key == spec.FileIndexColumnsOption(spec.FileIndexBitmap) ||
-		strings.HasPrefix(key, indexNameOptionPrefix)
+		strings.HasPrefix(key, spec.OptionIndexNamePrefix)
 }
 
 // IndexChanges returns the option changes that apply the index clauses,

@@ -118,6 +118,7 @@ func (ch RenameColumn) applyTo(a *alteration) error {
 	a.next.Fields[idx].Name = ch.NewName
 	a.next.PrimaryKeys = renameInList(a.next.PrimaryKeys, ch.Name, ch.NewName)
 	renameColumnInOptions(a.next.Options, ch.Name, ch.NewName)
+	spec.RenameFileIndexColumn(a.next.Options, ch.Name, ch.NewName)
 	return nil
 }
 
@@ -133,6 +134,7 @@ func (ch DropColumn) applyTo(a *alteration) error {
 	if len(a.next.Fields) == 0 {
 		return invalidf("cannot drop %q, the last column", ch.Name)
 	}
+	spec.DropFileIndexColumn(a.next.Options, ch.Name)
 	return nil
 }
 

@@ -113,3 +113,80 @@ func (c FileIndexColumn) FileIndexOption(key string, def float64) (float64, erro
 	}
 	return f, nil
 }
+
+// OptionIndexNamePrefix starts lakesql's own option keeping the MySQL name
+// of a file index: lakesql.index-name.<type>.<column>. Java Paimon stores
+// it and ignores it; it must not start with "file-index.", whose
+// undeclared per-column keys Java refuses.
+const OptionIndexNamePrefix = "lakesql.index-name."
+
+// RenameFileIndexColumn renames a column in the file-index options that
+// name it, as MySQL renames it in its indexes: in every
+// file-index.<type>.columns list, and in the keys of its per-index
+// options and index names. Java validates that every indexed column
+// exists, so a rename that left them would make the table unwritable.
+func RenameFileIndexColumn(options map[string]string, from, to string) {
+	editFileIndexColumn(options, from, func(string) string { return to })
+}
+
+// DropFileIndexColumn removes a dropped column's file indexes, as MySQL
+// drops a column from its indexes (here, each index has one column), with
+// their per-index options and names; a columns option left empty goes.
+func DropFileIndexColumn(options map[string]string, column string) {
+	editFileIndexColumn(options, column, func(string) string { return "" })
+}
+
+// editFileIndexColumn replaces column by to(column) in the file-index
+// options, removing it where to returns "".
+func editFileIndexColumn(options map[string]string, column string, to func(string) string) {
+	renamed := to(column)
+	for _, key := range slices.Sorted(maps.Keys(options)) {
+		if _, ok := fileIndexColumnsType(key); ok {
+			editColumnsList(options, key, column, renamed)
+			continue
+		}
+		prefix, name, suffix, ok := perIndexKey(key)
+		if !ok || name != column {
+			continue
+		}
+		value := options[key]
+		delete(options, key)
+		if renamed != "" {
+			options[prefix+renamed+suffix] = value
+		}
+	}
+}
+
+func editColumnsList(options map[string]string, key, column, renamed string) {
+	var names []string
+	for _, name := range strings.Split(options[key], ",") {
+		switch {
+		case strings.TrimSpace(name) != column:
+			names = append(names, name)
+		case renamed != "":
+			names = append(names, renamed)
+		}
+	}
+	if len(names) == 0 {
+		delete(options, key)
+		return
+	}
+	options[key] = strings.Join(names, ",")
+}
+
+// perIndexKey splits a per-index key into "<prefix><type>.", the column
+// and what follows it: file-index.<type>.<column>.<key>, whose column has
+// no dot (Java splits these keys on dots), or
+// lakesql.index-name.<type>.<column>. file-index.read.enabled is neither.
+func perIndexKey(key string) (prefix, column, suffix string, ok bool) {
+	if tail, found := strings.CutPrefix(key, OptionIndexNamePrefix); found {
+		indexType, column, found := strings.Cut(tail, ".")
+		return OptionIndexNamePrefix + indexType + ".", column, "", found && indexType != ""
+	}
+	tail, found := strings.CutPrefix(key, fileIndexPrefix)
+	parts := strings.Split(tail, ".")
+	if !found || len(parts) != 3 {
+		return "", "", "", false
+	}
+	return fileIndexPrefix + parts[0] + ".", parts[1], "." + parts[2], true
+}
