@@ -258,7 +258,7 @@ func (p *planner) planBucketedAppend(b *bucket) *job {
 	files, byName := appendFiles(b)
 	var units []pick.Unit
 	if p.mode == Full {
-		if u, ok := p.cfg.bucketedAppend.PickFull(files); ok {
+		if u, ok := p.cfg.bucketedAppend.PickFull(files, p.cfg.forceRewriteAll); ok {
 			units = []pick.Unit{u}
 		}
 	} else {
@@ -271,7 +271,7 @@ func (p *planner) planBucketedAppend(b *bucket) *job {
 func (p *planner) planUnawareAppend(b *bucket) *job {
 	files, byName := appendFiles(b)
 	if p.mode == Full {
-		return appendJob(b, p.cfg.unawareAppend.PickFull(files), byName)
+		return appendJob(b, p.cfg.unawareAppend.PickFull(files, p.cfg.forceRewriteAll), byName)
 	}
 	return appendJob(b, p.cfg.unawareAppend.Pick(files), byName)
 }

@@ -82,7 +82,7 @@ func NewCompactionWriter(opts CompactionWriterOptions) (*CompactionWriter, error
 func parseCompactionSettings(s *spec.TableSchema, level int) (*tableSettings, error) {
 	ts := &tableSettings{schema: s, primaryKey: len(s.PrimaryKeys) > 0}
 	steps := []func() error{ts.checkRewritable, ts.parseColumns, ts.parseSizes, ts.parseBehaviour,
-		func() error { return ts.parseStats(level) }}
+		func() error { return ts.parseStats(level) }, ts.parseFileIndexes}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err

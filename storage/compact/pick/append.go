@@ -2,6 +2,7 @@ package pick
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -62,9 +63,13 @@ func (b BucketedAppend) nextWindow(queue []File) (window, rest []File, ok bool) 
 
 // PickFull returns the unit of a full compaction of the bucket: every file
 // after the leading ones that already reach the target size, if there are
-// at least three and more of them are small than large. Mirrors
+// at least three and more of them are small than large; every file with
+// forceRewriteAll (compaction.force-rewrite-all-files). Mirrors
 // BucketedAppendCompactManager.FullCompactTask without deletion vectors.
-func (b BucketedAppend) PickFull(files []File) (Unit, bool) {
+func (b BucketedAppend) PickFull(files []File, forceRewriteAll bool) (Unit, bool) {
+	if forceRewriteAll && len(files) > 0 {
+		return Unit{Files: sortedBySeq(files), Reason: Full}, true
+	}
 	if len(files) < fullCompactMinFiles {
 		return Unit{}, false
 	}
@@ -111,13 +116,17 @@ type UnawareAppend struct {
 
 // Pick returns the groups to merge.
 func (u UnawareAppend) Pick(files []File) []Unit {
-	return u.pack(files, u.CompactionFileSize, u.MinFileNum)
+	return u.pack(files, u.CompactionFileSize, max(u.MinFileNum, 2))
 }
 
 // PickFull returns the groups of a full compaction: every file below the
 // target size is a candidate, and a leftover group of two files is merged
-// too. Paimon's coordinator has no full mode; this is lakesql's.
-func (u UnawareAppend) PickFull(files []File) []Unit {
+// too; with forceRewriteAll every file is rewritten, a lone one too.
+// Paimon's coordinator has no full mode; this is lakesql's.
+func (u UnawareAppend) PickFull(files []File, forceRewriteAll bool) []Unit {
+	if forceRewriteAll {
+		return u.pack(files, math.MaxInt64, 1)
+	}
 	return u.pack(files, u.TargetFileSize, 2)
 }
 
@@ -140,7 +149,7 @@ func (u UnawareAppend) pack(files []File, candidateBelow int64, minLeftover int)
 			bin, binSize = nil, 0
 		}
 	}
-	if len(bin) >= max(minLeftover, 2) {
+	if len(bin) >= minLeftover {
 		units = append(units, Unit{Files: bin, Reason: SmallFiles})
 	}
 	return units

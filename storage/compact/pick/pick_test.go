@@ -203,7 +203,7 @@ func runBucketedAppend(t *testing.T, d *datadriven.TestData) string {
 	b := BucketedAppend{MinFileNum: intArg(t, d, "min-file-num", 5), TargetFileSize: int64(intArg(t, d, "target", 100))}
 	files := parseFiles(t, d.Input)
 	if d.HasArg("full") {
-		unit, ok := b.PickFull(files)
+		unit, ok := b.PickFull(files, d.HasArg("force-rewrite-all"))
 		if !ok {
 			return "none\n"
 		}
@@ -221,7 +221,7 @@ func runUnawareAppend(t *testing.T, d *datadriven.TestData) string {
 	}
 	files := parseFiles(t, d.Input)
 	if d.HasArg("full") {
-		return formatUnits(u.PickFull(files))
+		return formatUnits(u.PickFull(files, d.HasArg("force-rewrite-all")))
 	}
 	return formatUnits(u.Pick(files))
 }
