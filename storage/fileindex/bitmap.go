@@ -254,9 +254,9 @@ type bitmapBuilder struct {
 }
 
 func newBitmapBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bitmapBuilder, error) {
-	position := slices.IndexFunc(fields, func(f spec.DataField) bool { return f.Name == d.Column })
-	if position < 0 {
-		return nil, fmt.Errorf("fileindex: %s index on column %q, which the table does not have: %w", d.Type, d.Column, lakeerr.ErrUnsupported)
+	position, err := indexedColumn(fields, d)
+	if err != nil {
+		return nil, err
 	}
 	if v, ok := d.Options["version"]; ok && v != "2" {
 		return nil, fmt.Errorf("fileindex: bitmap index version %s on %q (lakesql writes version 2): %w", v, d.Column, lakeerr.ErrUnsupported)

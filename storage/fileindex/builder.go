@@ -75,10 +75,19 @@ func isNested(column string) bool {
 	return len(column) > 0 && column[len(column)-1] == ']' && slices.Contains([]byte(column), '[')
 }
 
-func newBloomBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bloomBuilder, error) {
+// indexedColumn is the position of the column d indexes.
+func indexedColumn(fields []spec.DataField, d spec.FileIndexColumn) (int, error) {
 	position := slices.IndexFunc(fields, func(f spec.DataField) bool { return f.Name == d.Column })
 	if position < 0 {
-		return nil, fmt.Errorf("fileindex: %s index on column %q, which the table does not have: %w", d.Type, d.Column, lakeerr.ErrUnsupported)
+		return 0, fmt.Errorf("fileindex: %s index on column %q, which the table does not have: %w", d.Type, d.Column, lakeerr.ErrUnsupported)
+	}
+	return position, nil
+}
+
+func newBloomBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bloomBuilder, error) {
+	position, err := indexedColumn(fields, d)
+	if err != nil {
+		return nil, err
 	}
 	hash, err := hasherFor(fields[position].Type)
 	if err != nil {

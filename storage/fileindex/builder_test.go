@@ -66,14 +66,7 @@ func TestBuiltBloomFiltersKeepEveryMatch(t *testing.T) {
 				}
 				b.Add([]any{true, v})
 			}
-			data, err := b.Finish()
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := fileindex.Decode(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := finish(t, b)
 			body, _ := c.Lookup(field.Name, spec.FileIndexBloomFilter)
 			if maxBytes := 4 + len(written)*8/8; len(body) > maxBytes {
 				t.Errorf("a filter of %d bytes for %d distinct values at fpp 0.05, want ≤ %d", len(body), len(written), maxBytes)
@@ -137,14 +130,7 @@ func TestEvaluatorLogic(t *testing.T) {
 	for i := range int32(100) {
 		b.Add([]any{i, i})
 	}
-	data, err := b.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := fileindex.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := finish(t, b)
 	renamed := []spec.DataField{{ID: 1, Name: "a2", Type: intType}, {ID: 2, Name: "b", Type: intType}}
 	a := predicate.ColumnOf(0, renamed[0])
 	bcol := predicate.ColumnOf(1, renamed[1])
@@ -247,14 +233,7 @@ func TestBitmapsAnswerExactly(t *testing.T) {
 		}
 		b.Add([]any{d, fmt.Sprintf("s%d", i)})
 	}
-	data, err := b.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := fileindex.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := finish(t, b)
 	ev := fileindex.NewEvaluator(c, fields)
 	dcol, scol := predicate.ColumnOf(0, fields[0]), predicate.ColumnOf(1, fields[1])
 	for i := range 600 {
@@ -274,4 +253,18 @@ func TestBitmapsAnswerExactly(t *testing.T) {
 		}
 		expectCannot(t, ev, isNull, true)
 	}
+}
+
+// finish decodes what the builder finishes.
+func finish(t *testing.T, b *fileindex.Builder) *fileindex.Container {
+	t.Helper()
+	data, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := fileindex.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
