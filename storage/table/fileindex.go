@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/lakesql/lakesql/storage/fileindex"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -13,6 +15,10 @@ import (
 // fileIndexCacheBytes bounds the decoded .index files kept per table. They
 // never change under their name; Java's default bloom filter is 585 KiB.
 const fileIndexCacheBytes = 32 << 20
+
+// fileIndexReads is how many .index files a plan reads at once: on an
+// object store each is a request of its own.
+const fileIndexReads = 16
 
 // applyFileIndexes drops the planned files whose data-file index proves
 // that no row matches the filter (scan.Plan.IndexTests says which files
@@ -23,12 +29,21 @@ func (t *Table) applyFileIndexes(ctx context.Context, sp *scan.Plan) error {
 		return err
 	}
 	cannot := make([]bool, len(tests))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(fileIndexReads)
 	for i, test := range tests {
-		split := &sp.Splits[test.Split]
-		file := &split.Files[test.File]
-		if cannot[i], err = t.indexRefutes(ctx, split, file, test); err != nil {
-			return fmt.Errorf("file index of %s: %w", file.FileName, err)
-		}
+		g.Go(func() error {
+			split := &sp.Splits[test.Split]
+			file := &split.Files[test.File]
+			var err error
+			if cannot[i], err = t.indexRefutes(gctx, split, file, test); err != nil {
+				return fmt.Errorf("file index of %s: %w", file.FileName, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	sp.DropIndexed(tests, cannot)
 	return nil
