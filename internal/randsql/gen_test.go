@@ -203,3 +203,34 @@ func tableNamed(c *Case, name string) *Table {
 	}
 	panic("no table " + name)
 }
+
+// TestIndexedColumnsAreFiltered: tables get bloom filters and bitmaps, and
+// queries filter indexed columns by equality, so the differential suite
+// checks the files indexes skip; MariaDB's DDL has no index.
+func TestIndexedColumnsAreFiltered(t *testing.T) {
+	var blooms, bitmaps, filtered int
+	for seed := range uint64(propertySeeds) {
+		c := Generate(seed)
+		for _, tb := range c.Tables {
+			if strings.Contains(tb.CreateTable(MariaDB), "KEY ix_") {
+				t.Fatalf("seed %d: MariaDB's DDL has an index: %s", seed, tb.CreateTable(MariaDB))
+			}
+			for _, ix := range tb.Indexes {
+				if ix.Bitmap {
+					bitmaps++
+				} else {
+					blooms++
+				}
+				for _, q := range c.Queries {
+					if strings.Contains(q.SQL(), ix.Column+" = ") || strings.Contains(q.SQL(), ix.Column+" IN (") {
+						filtered++
+					}
+				}
+			}
+		}
+	}
+	if blooms < 50 || bitmaps < 20 || filtered < 100 {
+		t.Errorf("over %d seeds: %d bloom filters, %d bitmaps, %d equality filters on indexed columns", propertySeeds, blooms, bitmaps, filtered)
+	}
+	t.Logf("over %d seeds: %d bloom filters, %d bitmaps, %d equality filters on indexed columns", propertySeeds, blooms, bitmaps, filtered)
+}

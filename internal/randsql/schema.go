@@ -42,6 +42,15 @@ type Table struct {
 	BucketKey     []string // lakesql's KEY (…) buckets; empty: no bucket key
 	Buckets       int
 	Options       []Option // Paimon options in lakesql's COMMENT
+	// Indexes are lakesql's file indexes (KEY clauses): they only let
+	// scans skip files, so MariaDB's table goes without them.
+	Indexes []Index
+}
+
+// Index is a file index on one column: a bloom filter, or a bitmap.
+type Index struct {
+	Column string
+	Bitmap bool
 }
 
 // Option is one Paimon table option.
@@ -82,6 +91,14 @@ func (t *Table) CreateTable(d Dialect) string {
 	}
 	if len(t.PrimaryKey) > 0 {
 		fmt.Fprintf(&b, ", PRIMARY KEY (%s)", strings.Join(t.PrimaryKey, ", "))
+	}
+	if d == LakeSQL {
+		for _, ix := range t.Indexes {
+			fmt.Fprintf(&b, ", KEY ix_%s (%s)", ix.Column, ix.Column)
+			if ix.Bitmap {
+				b.WriteString(" USING BITMAP")
+			}
+		}
 	}
 	b.WriteString(")")
 	if d == LakeSQL {
@@ -183,7 +200,27 @@ func genTable(r *rand.Rand, name string) *Table {
 	t.Columns = cols
 	t.pickBuckets(r)
 	t.Options = sample(r, optionChoices, weighted(r, 4, 3, 1))
+	t.pickIndexes(r)
 	return t
+}
+
+// pickIndexes gives half of the tables file indexes on up to three
+// columns: bloom filters on any type but DECIMAL, bitmaps on integers,
+// text and dates.
+func (t *Table) pickIndexes(r *rand.Rand) {
+	if r.IntN(2) == 0 {
+		return
+	}
+	for _, c := range sample(r, t.Columns, 1+r.IntN(3)) {
+		bitmap := r.IntN(3) == 0
+		switch {
+		case c.Type.Kind == KindDecimal:
+			continue
+		case c.Type.Kind == KindDouble:
+			bitmap = false
+		}
+		t.Indexes = append(t.Indexes, Index{Column: c.Name, Bitmap: bitmap})
+	}
 }
 
 // pickBuckets gives half of the tables a bucket key and 1 to 4 buckets.
