@@ -3,12 +3,16 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 )
 
 // latestOptions are the options of the table's latest schema.
@@ -302,4 +306,43 @@ func TestIndexedColumnRenameAndDrop(t *testing.T) {
 	wantRows(t, c, "SELECT id FROM t WHERE w = 30", "[3]")
 	wantOptions(t, h, "t", map[string]string{bitmapColumns: "", "lakesql.index-name.bitmap.s": "", bloomColumns: "w",
 		"lakesql.index-name.bloom-filter.w": "by_v"})
+}
+
+// t$file_indexes lists every index of every live file as Java's
+// FileIndexesTable does: embedded in the manifest, or in a .index file
+// whose path and size it gives.
+func TestFileIndexesSystemTable(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE e (id INT, s VARCHAR(10), KEY (id), KEY (s) USING BITMAP)",
+		`CREATE TABLE f (id INT, s VARCHAR(10), KEY (id)) COMMENT 'paimon:{"file-index.in-manifest-threshold":"1 b","write-only":"true"}'`,
+		"INSERT INTO e VALUES (1, 'a'), (2, NULL)", "INSERT INTO f VALUES (1, 'a')", "INSERT INTO f VALUES (2, 'b')")
+	wantRows(t, c, "SELECT bucket, column_name, index_type, storage_type, index_file_path IS NULL, index_size_in_bytes > 0, "+
+		"index_container_size_in_bytes > index_size_in_bytes, is_empty, record_count FROM `e$file_indexes` ORDER BY column_name",
+		"[0 id bloom-filter EMBEDDED true true true 0 2]", "[0 s bitmap EMBEDDED true true true 0 2]")
+	rows := c.mustQuery("SELECT file_path, index_file_path, index_container_size_in_bytes FROM `f$file_indexes` ORDER BY file_path")
+	if len(rows) != 2 {
+		t.Fatalf("f$file_indexes: %v", rows)
+	}
+	for _, r := range rows {
+		file, index, size := fmt.Sprint(r[0]), fmt.Sprint(r[1]), r[2]
+		info, err := os.Stat(index)
+		if index != file+".index" || err != nil || fmt.Sprint(info.Size()) != fmt.Sprint(size) {
+			t.Errorf("f$file_indexes: data file %s, index %s of %v bytes (%v)", file, index, size, err)
+		}
+	}
+}
+
+// Java's index files list as Java's metadata reader lists them: the bsi,
+// bitmap and bloom-filter indexes of one .index file, and bitmaps of
+// version 1 embedded in the manifest.
+func TestJavaFileIndexesSystemTable(t *testing.T) {
+	h := newHarness(t, filepath.Join(fixtures.Root(), "paimon-java"))
+	c := h.connect()
+	wantRows(t, c, "SELECT index_type, COUNT(*), MIN(storage_type), SUM(is_empty) "+
+		"FROM append_with_bsi_bitmap_bloomfilter.`append_with_bsi_bitmap_bloomfilter$file_indexes` GROUP BY index_type ORDER BY index_type",
+		"[bitmap 4 FILE 0]", "[bloom-filter 5 FILE 0]", "[bsi 3 FILE 0]")
+	wantRows(t, c, "SELECT column_name, storage_type FROM append_with_bitmap_v1.`append_with_bitmap_v1$file_indexes` ORDER BY column_name",
+		"[f0 EMBEDDED]", "[f1 EMBEDDED]", "[f2 EMBEDDED]")
 }

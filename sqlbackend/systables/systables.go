@@ -46,6 +46,7 @@ var systemTableKinds = kindsByName(
 	&systemTableKind{name: "manifests", snapshotScoped: true, fields: manifestsFields, rows: manifestsRows},
 	&systemTableKind{name: "partitions", snapshotScoped: true, fields: partitionsFields, rows: partitionsRows},
 	&systemTableKind{name: "buckets", snapshotScoped: true, fields: bucketsFields, rows: bucketsRows},
+	&systemTableKind{name: "file_indexes", snapshotScoped: true, fields: fileIndexesFields, rows: fileIndexesRows},
 )
 
 func kindsByName(kinds ...*systemTableKind) map[string]*systemTableKind {

@@ -3,6 +3,7 @@ package fileindex
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
@@ -28,8 +29,13 @@ var (
 type Entry struct {
 	Column string
 	Type   string
-	// Body is the index's bytes; nil for an index Java marked empty.
+	// Body is the index's bytes: nil for an index Java marked empty, and
+	// for every index of a container read by ReadHead.
 	Body []byte
+	// Size is the index's length in bytes; Empty marks an index that saw
+	// no value (Java's start position -1).
+	Size  int
+	Empty bool
 }
 
 // Container is a decoded index file: the indexes of one data file.
@@ -59,23 +65,52 @@ func (c *Container) Lookup(column, indexType string) (body []byte, ok bool) {
 
 // Decode parses a container. The bodies alias data.
 func Decode(data []byte) (*Container, error) {
-	if len(data) < fixedHeadBytes+4 {
-		return nil, errTruncated
+	headLength, err := fixedHead(data, int64(len(data)))
+	if err != nil {
+		return nil, err
 	}
-	if m := binary.BigEndian.Uint64(data); m != magic {
-		return nil, fmt.Errorf("%w: magic %d is not a file index's", errCorrupt, m)
-	}
-	if v := int32(binary.BigEndian.Uint32(data[8:])); v != version {
-		return nil, fmt.Errorf("fileindex: index version %d: %w", v, lakeerr.ErrUnsupported)
-	}
-	headLength := int(int32(binary.BigEndian.Uint32(data[12:])))
-	if headLength < fixedHeadBytes+4 || headLength > len(data) {
-		return nil, fmt.Errorf("%w: head length %d of a %d-byte index", errCorrupt, headLength, len(data))
-	}
-	return decodeHead(data, data[fixedHeadBytes:headLength])
+	return decodeHead(data, data[fixedHeadBytes:headLength], true)
 }
 
-func decodeHead(data, head []byte) (*Container, error) {
+// ReadHead reads only a container's head, as Java's metadata reader does:
+// which columns have which indexes, and their sizes, without the bodies
+// (Java's default bloom filter is 585 KiB).
+func ReadHead(r io.ReaderAt, size int64) (*Container, error) {
+	fixed := make([]byte, fixedHeadBytes)
+	if _, err := r.ReadAt(fixed, 0); err != nil {
+		return nil, err
+	}
+	headLength, err := fixedHead(fixed, size)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, headLength)
+	if _, err := r.ReadAt(head, 0); err != nil {
+		return nil, err
+	}
+	return decodeHead(nil, head[fixedHeadBytes:], false)
+}
+
+// fixedHead checks the magic and version at the start of a container of
+// size bytes and returns its head length.
+func fixedHead(b []byte, size int64) (int, error) {
+	if len(b) < fixedHeadBytes || size < fixedHeadBytes+4 {
+		return 0, errTruncated
+	}
+	if m := binary.BigEndian.Uint64(b); m != magic {
+		return 0, fmt.Errorf("%w: magic %d is not a file index's", errCorrupt, m)
+	}
+	if v := int32(binary.BigEndian.Uint32(b[8:])); v != version {
+		return 0, fmt.Errorf("fileindex: index version %d: %w", v, lakeerr.ErrUnsupported)
+	}
+	headLength := int64(int32(binary.BigEndian.Uint32(b[12:])))
+	if headLength < fixedHeadBytes+4 || headLength > size {
+		return 0, fmt.Errorf("%w: head length %d of a %d-byte index", errCorrupt, headLength, size)
+	}
+	return int(headLength), nil
+}
+
+func decodeHead(data, head []byte, withBodies bool) (*Container, error) {
 	columns, head, err := readInt(head)
 	if err != nil {
 		return nil, err
@@ -92,7 +127,7 @@ func decodeHead(data, head []byte) (*Container, error) {
 		}
 		for range indexes {
 			var e Entry
-			if e, head, err = readEntry(data, head); err != nil {
+			if e, head, err = readEntry(data, head, withBodies); err != nil {
 				return nil, err
 			}
 			e.Column = column
@@ -102,7 +137,7 @@ func decodeHead(data, head []byte) (*Container, error) {
 	return c, nil
 }
 
-func readEntry(data, head []byte) (Entry, []byte, error) {
+func readEntry(data, head []byte, withBody bool) (Entry, []byte, error) {
 	indexType, head, err := readJavaUTF(head)
 	if err != nil {
 		return Entry{}, nil, err
@@ -115,11 +150,15 @@ func readEntry(data, head []byte) (Entry, []byte, error) {
 	if err != nil {
 		return Entry{}, nil, err
 	}
-	e := Entry{Type: indexType}
-	if start == emptyIndex {
+	e := Entry{Type: indexType, Size: int(length), Empty: start == emptyIndex}
+	switch {
+	case e.Empty:
 		return e, head, nil
-	}
-	if start < 0 || length < 0 || int64(start)+int64(length) > int64(len(data)) {
+	case start < 0 || length < 0:
+		return Entry{}, nil, fmt.Errorf("%w: index %s at %d+%d", errCorrupt, indexType, start, length)
+	case !withBody:
+		return e, head, nil
+	case int64(start)+int64(length) > int64(len(data)):
 		return Entry{}, nil, fmt.Errorf("%w: index %s at %d+%d outside %d bytes", errCorrupt, indexType, start, length, len(data))
 	}
 	e.Body = data[start : start+length : start+length]

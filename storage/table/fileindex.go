@@ -64,22 +64,15 @@ func (t *Table) indexRefutes(ctx context.Context, split *scan.Split, file *spec.
 }
 
 // fileIndex decodes the file's index: embedded in its manifest entry, or
-// the .index file beside it (beside its external path if it has one, as
-// DataFilePathFactory.toAlignedPath places it), cached by path.
+// its .index file, cached by path.
 func (t *Table) fileIndex(ctx context.Context, split *scan.Split, file *spec.DataFileMeta) (*fileindex.Container, error) {
 	if file.EmbeddedIndex != nil {
 		return fileindex.Decode(file.EmbeddedIndex)
 	}
-	dir := ""
-	if file.ExternalPath != nil {
-		dir = path.Dir(localPath(*file.ExternalPath))
-	} else {
-		var err error
-		if dir, err = t.bucketDir(ctx, file.SchemaID, split.Partition, split.Bucket); err != nil {
-			return nil, err
-		}
+	p, err := t.IndexFilePath(ctx, split.Partition, split.Bucket, file)
+	if err != nil {
+		return nil, err
 	}
-	p := path.Join(dir, scan.IndexFileName(file))
 	if c, ok := t.indexes.Get(p); ok {
 		return c, nil
 	}
@@ -93,4 +86,19 @@ func (t *Table) fileIndex(ctx context.Context, split *scan.Split, file *spec.Dat
 	}
 	t.indexes.Put(p, c)
 	return c, nil
+}
+
+// IndexFilePath is where a data file's .index file is: beside the data
+// file, beside its external path if it has one, as
+// DataFilePathFactory.toAlignedPath places it. "" when it has none.
+func (t *Table) IndexFilePath(ctx context.Context, partition []byte, bucket int32, file *spec.DataFileMeta) (string, error) {
+	name := scan.IndexFileName(file)
+	if name == "" {
+		return "", nil
+	}
+	if file.ExternalPath != nil {
+		return path.Join(path.Dir(localPath(*file.ExternalPath)), name), nil
+	}
+	dir, err := t.bucketDir(ctx, file.SchemaID, partition, bucket)
+	return path.Join(dir, name), err
 }
