@@ -2,7 +2,9 @@ package sysprocs
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/types"
@@ -23,23 +25,36 @@ var compactSchema = sql.Schema{
 	{Name: "attempts", Type: types.Int64},
 }
 
-// compactProcedures: sys.compact('db.t' [, partitions] [, mode]).
+// compactProcedures: sys.compact('db.t' [, partitions] [, mode] [,
+// options]).
 func (p *Procedures) compactProcedures() []sql.ExternalStoredProcedureDetails {
 	return variants("compact", compactSchema, false,
 		func(ctx *sql.Context, table string) (sql.RowIter, error) {
-			return p.compact(ctx, table, "", "")
+			return p.compact(ctx, table, "", "", "")
 		},
 		func(ctx *sql.Context, table, partitions string) (sql.RowIter, error) {
-			return p.compact(ctx, table, partitions, "")
+			return p.compact(ctx, table, partitions, "", "")
+		},
+		func(ctx *sql.Context, table, partitions, mode string) (sql.RowIter, error) {
+			return p.compact(ctx, table, partitions, mode, "")
 		},
 		p.compact)
 }
 
-func (p *Procedures) compact(ctx *sql.Context, tableArg, partitions, mode string) (sql.RowIter, error) {
+// compact runs one compaction. options are table options for it alone,
+// 'key=value,key=value' as Java's compact procedure takes them; only
+// compaction options, such as compaction.force-rewrite-all-files = true,
+// which rewrites every file once (and so gives old files the file indexes
+// declared since).
+func (p *Procedures) compact(ctx *sql.Context, tableArg, partitions, mode, options string) (sql.RowIter, error) {
 	const proc = "compact"
 	t, err := p.prepare(ctx, proc, tableArg, needWrite)
 	if err != nil {
 		return nil, err
+	}
+	dynamic, err := compactionOptions(options)
+	if err != nil {
+		return nil, badArgument(proc, "options %q: %v", options, err)
 	}
 	// Paimon's compact procedure does a full compaction unless told
 	// otherwise when it runs as a batch job, which a CALL is.
@@ -58,7 +73,7 @@ func (p *Procedures) compact(ctx *sql.Context, tableArg, partitions, mode string
 	}
 	log := p.opts.Logger.WithField("table", t.String())
 	res, err := compact.Table(ctx, compact.Options{
-		FileIO: p.opts.FileIO, TableDir: t.dir, Mode: m, Partitions: specs,
+		FileIO: p.opts.FileIO, TableDir: t.dir, Mode: m, Partitions: specs, DynamicOptions: dynamic,
 		Identity: p.compaction, Logf: log.Infof, Now: p.opts.Now, NewUUID: p.opts.NewUUID,
 	})
 	p.observe(func(o Observer) { o.Compacted(t.db, t.table, res, err) })
@@ -127,4 +142,24 @@ func (p *Procedures) latestSchema(ctx context.Context, proc string, t tableRef) 
 		return nil, mysqlError(proc, err)
 	}
 	return s, nil
+}
+
+// compactionOptions parses 'key=value,key=value' of compaction.* options.
+func compactionOptions(text string) (map[string]string, error) {
+	if isDefault(text) {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, pair := range strings.Split(text, ",") {
+		key, value, ok := strings.Cut(pair, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		switch {
+		case !ok || key == "":
+			return nil, fmt.Errorf("%q is not key=value", pair)
+		case !strings.HasPrefix(key, "compaction."):
+			return nil, fmt.Errorf("%s is not a compaction option", key)
+		}
+		out[key] = value
+	}
+	return out, nil
 }

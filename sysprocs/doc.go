@@ -35,13 +35,17 @@
 // row per item followed by a row whose item column is NULL, as GROUP BY …
 // WITH ROLLUP prints its total.
 //
-//	sys.compact('db.t' [, partitions] [, mode])
+//	sys.compact('db.t' [, partitions] [, mode] [, options])
 //	  → table, snapshot_id, files_rewritten, files_upgraded, files_written,
 //	    bytes_read, bytes_written, attempts
 //	  partitions: 'k=v,k2=v2' specs separated by ';' (any of them); empty is all.
 //	  mode: 'full' (the default, as Paimon's batch compaction) or 'minor' (what
 //	  the universal picker chooses). snapshot_id is NULL when there was
 //	  nothing to compact.
+//	  options: 'key=value,…' compaction options for this call alone, as
+//	  Java's compact procedure takes them, e.g.
+//	  'compaction.force-rewrite-all-files=true' to rewrite every file once
+//	  (which gives old files the file indexes declared since).
 //
 //	sys.expire_snapshots('db.t' [, retain_max] [, retain_min] [, older_than] [, max_deletes])
 //	  → table, snapshots_expired, data_files_deleted, changelog_files_deleted,

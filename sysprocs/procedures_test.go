@@ -28,7 +28,7 @@ func TestArgumentCounts(t *testing.T) {
 	p := New(Options{})
 	ctx := newContext("", nil)
 	for name, want := range map[string][]int{
-		"compact":             {1, 2, 3},
+		"compact":             {1, 2, 3, 4},
 		"expire_snapshots":    {1, 2, 3, 4, 5},
 		"create_tag":          {2, 3, 4},
 		"delete_tag":          {2},
@@ -67,8 +67,8 @@ func TestWrongArgumentCount(t *testing.T) {
 		args int
 		want string
 	}{
-		{"compact", 0, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 3, got 0"},
-		{"compact", 4, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 3, got 4"},
+		{"compact", 0, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 4, got 0"},
+		{"compact", 5, "Incorrect number of arguments for PROCEDURE sys.compact; expected 1 to 4, got 5"},
 		{"expire_partitions", 2, "Incorrect number of arguments for PROCEDURE sys.expire_partitions; expected 3 to 4, got 2"},
 		{"delete_tag", 1, "Incorrect number of arguments for PROCEDURE sys.delete_tag; expected 2, got 1"},
 		{"rollback_to", 3, "Incorrect number of arguments for PROCEDURE sys.rollback_to; expected 2, got 3"},
@@ -79,7 +79,7 @@ func TestWrongArgumentCount(t *testing.T) {
 			t.Errorf("%s with %d arguments: %v, %v; want 1318 (42000) %q", tc.name, tc.args, d, err, tc.want)
 		}
 	}
-	for name, counts := range map[string][]int{"compact": {1, 2, 3}, "delete_tag": {2}} {
+	for name, counts := range map[string][]int{"compact": {1, 2, 3, 4}, "delete_tag": {2}} {
 		for _, n := range counts {
 			if d, err := p.ExternalStoredProcedure(ctx, name, n); err != nil || d == nil || paramCount(*d) != n {
 				t.Errorf("%s with %d arguments: %v, %v; want its %d-argument variant", name, n, d, err, n)
@@ -125,6 +125,19 @@ func TestCompact(t *testing.T) {
 	if rows := f.mustCall(ctx, "compact", "orders", "", "full"); rows[0][1] != nil {
 		t.Errorf("compacting a compacted table: %v, want no snapshot", rows)
 	}
+	// Forced, for this call only, a full compaction rewrites every file
+	// (to backfill file indexes); the table's options stay as they were.
+	rows = f.mustCall(ctx, "compact", "orders", "", "full", "compaction.force-rewrite-all-files = true")
+	if rows[0][1] == nil || rows[0][2] != int64(2) {
+		t.Errorf("a forced full compaction of two files: %v, want a snapshot rewriting both", rows)
+	}
+	if rows := f.mustCall(ctx, "compact", "orders", "", "full"); rows[0][1] != nil {
+		t.Errorf("compacting again without the option: %v, want no snapshot", rows)
+	}
+	_, err = f.call(ctx, "compact", "db.orders", "", "full", "bucket=4")
+	wantError(t, err, mysql.ERWrongArguments, "bucket is not a compaction option")
+	_, err = f.call(ctx, "compact", "db.orders", "", "full", "compaction.force-rewrite-all-files")
+	wantError(t, err, mysql.ERWrongArguments, "is not key=value")
 
 	_, err = f.call(ctx, "compact", "db.orders", "region=eu")
 	wantError(t, err, mysql.ERWrongArguments, "region is not a partition key", "[dt]")

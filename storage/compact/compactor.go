@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -150,7 +151,7 @@ func (c *compaction) attempt(ctx context.Context, attempt int) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cfg, err := newTableConfig(s, c.opts.Now())
+	cfg, err := newTableConfig(withDynamicOptions(s, c.opts.DynamicOptions), c.opts.Now())
 	if err != nil {
 		return Result{}, fmt.Errorf("compact %s: %w", c.opts.TableDir, err)
 	}
@@ -359,4 +360,20 @@ func commitOnce(ctx context.Context, committer *commit.Committer, req commit.Req
 		}
 	}
 	return 0, err
+}
+
+// withDynamicOptions is s with options set over its own, for this
+// compaction only: the schema keeps its id, so the commit is checked
+// against the table's schema as it is.
+func withDynamicOptions(s *spec.TableSchema, options map[string]string) *spec.TableSchema {
+	if len(options) == 0 {
+		return s
+	}
+	c := *s
+	c.Options = maps.Clone(s.Options)
+	if c.Options == nil {
+		c.Options = map[string]string{}
+	}
+	maps.Copy(c.Options, options)
+	return &c
 }

@@ -50,6 +50,10 @@ type Options struct {
 	TableDir string
 	Branch   string
 	Mode     Mode
+	// DynamicOptions are table options for this compaction only, over the
+	// table's own, as the options argument of Java's compact procedure:
+	// compaction.force-rewrite-all-files = true rewrites every file once.
+	DynamicOptions map[string]string
 	// Partitions restricts the compaction to partitions matching any of
 	// the specs; each spec maps partition keys to values as they appear in
 	// partition directory names, and may name only some keys. nil compacts
