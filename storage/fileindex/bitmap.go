@@ -151,26 +151,70 @@ func floatKey(k string) float64 {
 }
 
 // bitmapIndex is what a read needs of a bitmap index to skip a file:
-// which values, and whether NULL, occur in it.
+// whether a value, or NULL, occurs in it. Version 2 is searched as Java's
+// reader searches it, by its sorted index blocks, so a lookup parses one
+// block rather than every value; version 1 lists its values unsorted and
+// is scanned.
 type bitmapIndex struct {
 	hasNull bool
-	keys    map[string]struct{}
+	codec   bitmapCodec
+	values  int32
+	// v1 are version 1's (value, offset) pairs.
+	v1 []byte
+	// blocks are version 2's index blocks: each first value, and the bytes
+	// of its entries.
+	blocks []bitmapBlock
 }
 
-func (b *bitmapIndex) has(key string) bool {
-	_, ok := b.keys[key]
-	return ok
+type bitmapBlock struct {
+	first   string
+	entries []byte // entry count, then (value, offset, length) each
 }
 
-// decodeBitmap reads the value directory of a version 1 or 2 bitmap index
+func (b *bitmapIndex) has(key string) (bool, error) {
+	if b.blocks == nil {
+		return scanEntries(&keyReader{b: b.v1, codec: b.codec}, b.values, 1, key)
+	}
+	// The last block whose first value is not above key.
+	i, _ := slices.BinarySearchFunc(b.blocks, key, func(bl bitmapBlock, k string) int {
+		if c := b.codec.compare(bl.first, k); c > 0 {
+			return 1
+		}
+		return -1
+	})
+	if i == 0 {
+		return false, nil
+	}
+	r := &keyReader{b: b.blocks[i-1].entries, codec: b.codec}
+	return scanEntries(r, r.int(), 2, key)
+}
+
+// scanEntries reads n (value, int × ints) entries, reporting whether one
+// holds key.
+func scanEntries(r *keyReader, n int32, ints int, key string) (bool, error) {
+	for range n {
+		k := r.key()
+		for range ints {
+			r.int()
+		}
+		if r.err != nil {
+			return false, fmt.Errorf("%w: bitmap index: %v", errCorrupt, r.err)
+		}
+		if k == key {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// decodeBitmap reads the head of a version 1 or 2 bitmap index
 // (BitmapFileIndexMeta, BitmapFileIndexMetaV2); the bitmaps themselves
 // are not needed to skip a file.
 func decodeBitmap(body []byte, c bitmapCodec) (*bitmapIndex, error) {
 	r := &keyReader{b: body, codec: c}
 	version := r.byte()
 	r.int() // row count
-	values := r.int()
-	ix := &bitmapIndex{hasNull: r.byte() != 0, keys: map[string]struct{}{}}
+	ix := &bitmapIndex{codec: c, values: r.int(), hasNull: r.byte() != 0}
 	if ix.hasNull {
 		r.int()
 		if version == bitmapV2 {
@@ -179,38 +223,51 @@ func decodeBitmap(body []byte, c bitmapCodec) (*bitmapIndex, error) {
 	}
 	switch version {
 	case bitmapV1:
-		for range values {
-			ix.keys[r.key()] = struct{}{}
-			r.int()
-		}
+		ix.v1 = r.b
 	case bitmapV2:
-		decodeBitmapBlocks(r, ix)
+		ix.blocks = decodeBitmapBlocks(r)
 	default:
 		return nil, fmt.Errorf("fileindex: bitmap index version %d: %w", version, lakeerr.ErrUnsupported)
 	}
-	if r.err != nil || len(ix.keys) != int(values) {
-		return nil, fmt.Errorf("%w: bitmap index of %d values holds %d (%v)", errCorrupt, values, len(ix.keys), r.err)
+	if r.err != nil || ix.values < 0 {
+		return nil, fmt.Errorf("%w: bitmap index head (%v)", errCorrupt, r.err)
 	}
 	return ix, nil
 }
 
-// decodeBitmapBlocks reads version 2's index blocks, which follow the
-// block directory back to back.
-func decodeBitmapBlocks(r *keyReader, ix *bitmapIndex) {
-	blocks := r.int()
-	for range blocks {
-		r.key()
-		r.int()
+// decodeBitmapBlocks reads version 2's block directory: each block's
+// first value and offset from the end of the directory, where the blocks
+// follow back to back.
+func decodeBitmapBlocks(r *keyReader) []bitmapBlock {
+	n := r.int()
+	if r.err != nil || n < 0 || int(n) > len(r.b) {
+		r.err = errTruncated
+		return nil
 	}
-	r.int() // where the bitmaps start, after the blocks
-	for range blocks {
-		entries := r.int()
-		for range entries {
-			ix.keys[r.key()] = struct{}{}
-			r.int()
-			r.int()
+	blocks := make([]bitmapBlock, n)
+	offsets := make([]int32, n)
+	for i := range blocks {
+		blocks[i].first = r.key()
+		offsets[i] = r.int()
+	}
+	size := r.int()
+	if r.err != nil || size < 0 || int(size) > len(r.b) {
+		r.err = errTruncated
+		return nil
+	}
+	region := r.b[:size]
+	for i := range blocks {
+		end := size
+		if i+1 < len(blocks) {
+			end = offsets[i+1]
 		}
+		if offsets[i] < 0 || offsets[i] > end || end > size {
+			r.err = errTruncated
+			return nil
+		}
+		blocks[i].entries = region[offsets[i]:end]
 	}
+	return blocks
 }
 
 // keyReader reads big-endian fields, remembering the first overrun.

@@ -110,8 +110,20 @@ func checkBitmapLayout(t *testing.T, body []byte, c bitmapCodec, rowsOf map[stri
 		t.Errorf("%d keys, not sorted once each by Java's order", len(keys))
 	}
 	ix, err := decodeBitmap(body, c)
-	if err != nil || !ix.hasNull || len(ix.keys) != len(rowsOf) {
+	if err != nil || !ix.hasNull || int(ix.values) != len(rowsOf) {
 		t.Fatalf("decoded %v, %v", ix, err)
+	}
+	for key := range rowsOf {
+		if has, err := ix.has(key); !has || err != nil {
+			t.Fatalf("value %q not found (%v)", key, err)
+		}
+	}
+	for _, key := range keys {
+		if absent := key + "\x00"; c.width == 0 && rowsOf[absent] == nil {
+			if has, err := ix.has(absent); has || err != nil {
+				t.Fatalf("absent value %q found (%v)", absent, err)
+			}
+		}
 	}
 }
 

@@ -102,8 +102,11 @@ func (e *Evaluator) bitmapRefutes(l *predicate.LeafPredicate) (bool, error) {
 		}
 		for _, v := range equalValues(lit) {
 			key, known := bitmap.codec.encode(v)
-			if !known || bitmap.has(key) {
+			if !known {
 				return false, nil
+			}
+			if has, err := bitmap.has(key); has || err != nil {
+				return false, err
 			}
 		}
 	}
@@ -125,26 +128,20 @@ func equalValues(v any) []any {
 	return []any{v}
 }
 
-// readBitmap is a decoded bitmap index with its value codec.
-type readBitmap struct {
-	*bitmapIndex
-	codec bitmapCodec
-}
-
-func (e *Evaluator) bitmapOf(col predicate.Column) (readBitmap, bool, error) {
+func (e *Evaluator) bitmapOf(col predicate.Column) (*bitmapIndex, bool, error) {
 	body, t, ok := e.indexOf(col, spec.FileIndexBitmap)
 	if !ok {
-		return readBitmap{}, false, nil
+		return nil, false, nil
 	}
 	codec, err := bitmapCodecFor(t)
 	if err != nil {
-		return readBitmap{}, false, nil
+		return nil, false, nil
 	}
 	ix, err := decodeBitmap(body, codec)
 	if err != nil {
-		return readBitmap{}, false, err
+		return nil, false, err
 	}
-	return readBitmap{bitmapIndex: ix, codec: codec}, true, nil
+	return ix, true, nil
 }
 
 // indexOf returns the body of col's index of the given type in this file,

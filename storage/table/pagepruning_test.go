@@ -113,7 +113,7 @@ func TestPagePruningKeepsEveryMatch(t *testing.T) {
 	}
 }
 
-func readRows(t *testing.T, tbl *table.Table, opts table.ReadOptions) [][]any {
+func readRows(t testing.TB, tbl *table.Table, opts table.ReadOptions) [][]any {
 	t.Helper()
 	rows, err := tbl.Read(context.Background(), opts)
 	if err != nil {
