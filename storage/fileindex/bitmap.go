@@ -307,7 +307,21 @@ type bitmapBuilder struct {
 	codec    bitmapCodec
 	rows     uint32
 	nulls    *roaring.Bitmap
-	values   map[string]*roaring.Bitmap
+	values   map[string]*valueRows
+}
+
+// valueRows are the rows holding one value: a value of one row, as every
+// value of a unique column is, keeps no bitmap.
+type valueRows struct {
+	first uint32
+	more  *roaring.Bitmap // nil until a second row
+}
+
+func (v *valueRows) add(row uint32) {
+	if v.more == nil {
+		v.more = roaring.BitmapOf(v.first)
+	}
+	v.more.Add(row)
 }
 
 func newBitmapBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bitmapBuilder, error) {
@@ -322,7 +336,7 @@ func newBitmapBuilder(fields []spec.DataField, d spec.FileIndexColumn) (*bitmapB
 	if err != nil {
 		return nil, err
 	}
-	return &bitmapBuilder{name: d.Column, position: position, codec: c, nulls: roaring.New(), values: map[string]*roaring.Bitmap{}}, nil
+	return &bitmapBuilder{name: d.Column, position: position, codec: c, nulls: roaring.New(), values: map[string]*valueRows{}}, nil
 }
 
 func (b *bitmapBuilder) column() int { return b.position }
@@ -343,12 +357,11 @@ func (b *bitmapBuilder) add(v any) {
 		b.nulls.Add(row)
 		return
 	}
-	bm := b.values[key]
-	if bm == nil {
-		bm = roaring.New()
-		b.values[key] = bm
+	if rows := b.values[key]; rows != nil {
+		rows.add(row)
+	} else {
+		b.values[key] = &valueRows{first: row}
 	}
-	bm.Add(row)
 }
 
 // bitmapEntry is one value of the index: where its bitmap is in the body,
@@ -376,12 +389,12 @@ func (b *bitmapBuilder) finish() ([]byte, error) {
 		body.Write(nullBytes)
 	}
 	entries := make([]bitmapEntry, 0, len(b.values))
-	for key, bm := range b.values {
-		if bm.GetCardinality() == 1 {
-			entries = append(entries, bitmapEntry{key: key, offset: -1 - int32(bm.Minimum()), length: -1})
+	for key, rows := range b.values {
+		if rows.more == nil {
+			entries = append(entries, bitmapEntry{key: key, offset: -1 - int32(rows.first), length: -1})
 			continue
 		}
-		data, err := bm.ToBytes()
+		data, err := rows.more.ToBytes()
 		if err != nil {
 			return nil, err
 		}
