@@ -24,8 +24,8 @@ type IndexTest struct {
 
 // IndexTests lists the kept files a data-file index may drop: files with
 // an index (embedded in the manifest or a .index extra file), under a
-// filter with an equality, IN or IS NULL an index can answer. None when the table
-// sets file-index.read.enabled = false.
+// filter with an equality, IN or IS NULL an index can answer. None when
+// the table sets file-index.read.enabled = false.
 func (p *Plan) IndexTests() ([]IndexTest, error) {
 	if on, err := p.Schema.CoreOptions().FileIndexReadEnabled(); err != nil || !on {
 		return nil, err

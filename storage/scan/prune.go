@@ -30,8 +30,8 @@ const (
 	// PrunedByBucketValueStats: no file of an overlapping bucket can
 	// match, so the whole bucket is skipped.
 	PrunedByBucketValueStats
-	// PrunedByFileIndex: the file's data-file index (bloom filter) proves
-	// no row of it matches.
+	// PrunedByFileIndex: the file's data-file index (bloom filter,
+	// bitmap) proves no row of it matches.
 	PrunedByFileIndex
 )
 
