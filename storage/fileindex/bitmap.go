@@ -150,20 +150,24 @@ func floatKey(k string) float64 {
 	return math.Float64frombits(uint64(signedKey(k)))
 }
 
-// bitmapIndex is what a read needs of a bitmap index to skip a file:
-// whether a value, or NULL, occurs in it. Version 2 is searched as Java's
-// reader searches it, by its sorted index blocks, so a lookup parses one
-// block rather than every value; version 1 lists its values unsorted and
-// is scanned.
+// bitmapIndex is a bitmap index read for a scan: whether a value, or
+// NULL, occurs in the file, and in which rows. Version 2 is searched as
+// Java's reader searches it, by its sorted index blocks, so a lookup
+// parses one block rather than every value; version 1 lists its values
+// unsorted and is scanned.
 type bitmapIndex struct {
 	hasNull bool
 	codec   bitmapCodec
 	values  int32
-	// v1 are version 1's (value, offset) pairs.
+	// nullOffset and nullLength locate the NULL bitmap as an entry does
+	// (nullLength is -1 in version 1, whose bitmaps say their length).
+	nullOffset, nullLength int32
+	// v1 are version 1's (value, offset) pairs, then its bitmaps.
 	v1 []byte
 	// blocks are version 2's index blocks: each first value, and the bytes
-	// of its entries.
-	blocks []bitmapBlock
+	// of its entries; bitmaps follows them.
+	blocks  []bitmapBlock
+	bitmaps []byte
 }
 
 type bitmapBlock struct {
@@ -171,9 +175,23 @@ type bitmapBlock struct {
 	entries []byte // entry count, then (value, offset, length) each
 }
 
+// bitmapEntry is one value of the index: where its bitmap is in the body,
+// or, for a value of one row, -1 - that row and length -1.
+type bitmapEntry struct {
+	key            string
+	offset, length int32
+}
+
 func (b *bitmapIndex) has(key string) (bool, error) {
+	_, found, err := b.find(key)
+	return found, err
+}
+
+// find returns key's entry.
+func (b *bitmapIndex) find(key string) (bitmapEntry, bool, error) {
 	if b.blocks == nil {
-		return scanEntries(&keyReader{b: b.v1, codec: b.codec}, b.values, 1, key)
+		e, found, _, err := scanEntries(&keyReader{b: b.v1, codec: b.codec}, b.values, false, &key)
+		return e, found, err
 	}
 	// The last block whose first value is not above key.
 	i, _ := slices.BinarySearchFunc(b.blocks, key, func(bl bitmapBlock, k string) int {
@@ -183,28 +201,71 @@ func (b *bitmapIndex) has(key string) (bool, error) {
 		return -1
 	})
 	if i == 0 {
-		return false, nil
+		return bitmapEntry{}, false, nil
 	}
 	r := &keyReader{b: b.blocks[i-1].entries, codec: b.codec}
-	return scanEntries(r, r.int(), 2, key)
+	e, found, _, err := scanEntries(r, r.int(), true, &key)
+	return e, found, err
 }
 
-// scanEntries reads n (value, int × ints) entries, reporting whether one
-// holds key.
-func scanEntries(r *keyReader, n int32, ints int, key string) (bool, error) {
+// scanEntries reads n entries (value, offset and, withLength, length)
+// until key's. Without a key (nil), it reads them all and returns what
+// follows them.
+func scanEntries(r *keyReader, n int32, withLength bool, key *string) (bitmapEntry, bool, []byte, error) {
 	for range n {
-		k := r.key()
-		for range ints {
-			r.int()
+		e := bitmapEntry{key: r.key(), offset: r.int(), length: -1}
+		if withLength {
+			e.length = r.int()
 		}
 		if r.err != nil {
-			return false, fmt.Errorf("%w: bitmap index: %v", errCorrupt, r.err)
+			return bitmapEntry{}, false, nil, fmt.Errorf("%w: bitmap index: %v", errCorrupt, r.err)
 		}
-		if k == key {
-			return true, nil
+		if key != nil && e.key == *key {
+			return e, true, nil, nil
 		}
 	}
-	return false, nil
+	return bitmapEntry{}, false, r.b, nil
+}
+
+// rows returns the rows an entry's bitmap holds.
+func (b *bitmapIndex) rows(e bitmapEntry) (*roaring.Bitmap, error) {
+	if e.offset < 0 {
+		return roaring.BitmapOf(uint32(-1 - e.offset)), nil
+	}
+	body, err := b.body()
+	if err != nil {
+		return nil, err
+	}
+	if int(e.offset) > len(body) || (e.length >= 0 && int(e.offset)+int(e.length) > len(body)) {
+		return nil, fmt.Errorf("%w: bitmap at %d+%d outside %d bytes", errCorrupt, e.offset, e.length, len(body))
+	}
+	data := body[e.offset:]
+	if e.length >= 0 {
+		data = data[:e.length]
+	}
+	bm := roaring.New()
+	if _, err := bm.ReadFrom(bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("%w: bitmap at %d: %v", errCorrupt, e.offset, err)
+	}
+	return bm, nil
+}
+
+// nullRows returns the rows holding NULL.
+func (b *bitmapIndex) nullRows() (*roaring.Bitmap, error) {
+	if !b.hasNull {
+		return roaring.New(), nil
+	}
+	return b.rows(bitmapEntry{offset: b.nullOffset, length: b.nullLength})
+}
+
+// body is where the bitmaps are: after version 2's blocks, after version
+// 1's entries (found by reading them all).
+func (b *bitmapIndex) body() ([]byte, error) {
+	if b.blocks != nil {
+		return b.bitmaps, nil
+	}
+	_, _, rest, err := scanEntries(&keyReader{b: b.v1, codec: b.codec}, b.values, false, nil)
+	return rest, err
 }
 
 // decodeBitmap reads the head of a version 1 or 2 bitmap index
@@ -214,18 +275,18 @@ func decodeBitmap(body []byte, c bitmapCodec) (*bitmapIndex, error) {
 	r := &keyReader{b: body, codec: c}
 	version := r.byte()
 	r.int() // row count
-	ix := &bitmapIndex{codec: c, values: r.int(), hasNull: r.byte() != 0}
+	ix := &bitmapIndex{codec: c, values: r.int(), hasNull: r.byte() != 0, nullLength: -1}
 	if ix.hasNull {
-		r.int()
+		ix.nullOffset = r.int()
 		if version == bitmapV2 {
-			r.int()
+			ix.nullLength = r.int()
 		}
 	}
 	switch version {
 	case bitmapV1:
 		ix.v1 = r.b
 	case bitmapV2:
-		ix.blocks = decodeBitmapBlocks(r)
+		ix.blocks, ix.bitmaps = decodeBitmapBlocks(r)
 	default:
 		return nil, fmt.Errorf("fileindex: bitmap index version %d: %w", version, lakeerr.ErrUnsupported)
 	}
@@ -237,12 +298,12 @@ func decodeBitmap(body []byte, c bitmapCodec) (*bitmapIndex, error) {
 
 // decodeBitmapBlocks reads version 2's block directory: each block's
 // first value and offset from the end of the directory, where the blocks
-// follow back to back.
-func decodeBitmapBlocks(r *keyReader) []bitmapBlock {
+// follow back to back, and then the bitmaps.
+func decodeBitmapBlocks(r *keyReader) ([]bitmapBlock, []byte) {
 	n := r.int()
 	if r.err != nil || n < 0 || int(n) > len(r.b) {
 		r.err = errTruncated
-		return nil
+		return nil, nil
 	}
 	blocks := make([]bitmapBlock, n)
 	offsets := make([]int32, n)
@@ -253,7 +314,7 @@ func decodeBitmapBlocks(r *keyReader) []bitmapBlock {
 	size := r.int()
 	if r.err != nil || size < 0 || int(size) > len(r.b) {
 		r.err = errTruncated
-		return nil
+		return nil, nil
 	}
 	region := r.b[:size]
 	for i := range blocks {
@@ -263,11 +324,11 @@ func decodeBitmapBlocks(r *keyReader) []bitmapBlock {
 		}
 		if offsets[i] < 0 || offsets[i] > end || end > size {
 			r.err = errTruncated
-			return nil
+			return nil, nil
 		}
 		blocks[i].entries = region[offsets[i]:end]
 	}
-	return blocks
+	return blocks, r.b[size:]
 }
 
 // keyReader reads big-endian fields, remembering the first overrun.
@@ -362,13 +423,6 @@ func (b *bitmapBuilder) add(v any) {
 	} else {
 		b.values[key] = &valueRows{first: row}
 	}
-}
-
-// bitmapEntry is one value of the index: where its bitmap is in the body,
-// or, for a value of one row, -1 - that row and length -1.
-type bitmapEntry struct {
-	key            string
-	offset, length int32
 }
 
 // finish serializes the index as BitmapFileIndex.Writer does with

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/lakesql/lakesql/storage/fileindex"
 	"github.com/lakesql/lakesql/storage/lakeerr"
@@ -267,4 +270,101 @@ func finish(t *testing.T, b *fileindex.Builder) *fileindex.Container {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestBitmapRowsAreExact: the rows a bitmap narrows a filter to are
+// exactly the rows that make its indexed leaves TRUE; AND with a leaf no
+// bitmap answers keeps what the others narrow to; OR with one narrows
+// nothing.
+func TestBitmapRowsAreExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	fields := []spec.DataField{
+		{ID: 1, Name: "a", Type: spec.DataType{Root: spec.Int, Nullable: true}},
+		{ID: 2, Name: "s", Type: spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}},
+		{ID: 3, Name: "x", Type: spec.DataType{Root: spec.Int, Nullable: true}},
+	}
+	b, err := fileindex.NewBuilder(fields, []spec.FileIndexColumn{{Column: "a", Type: spec.FileIndexBitmap}, {Column: "s", Type: spec.FileIndexBitmap}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for i := range 5000 {
+		row := []any{int32(r.IntN(40)), fmt.Sprintf("s%d", r.IntN(3000)), int32(i)}
+		if i%11 == 0 {
+			row[0] = nil
+		}
+		rows = append(rows, row)
+		b.Add(row)
+	}
+	ev := fileindex.NewEvaluator(finish(t, b), fields)
+	leaf := func(col int, op predicate.Op, lits ...any) predicate.Predicate {
+		p, err := predicate.Leaf(predicate.ColumnOf(col, fields[col]), op, lits...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	x := leaf(2, predicate.OpLt, int32(2500))
+	for _, p := range []predicate.Predicate{
+		leaf(0, predicate.OpEq, int32(7)),
+		leaf(0, predicate.OpIn, int32(1), int32(39), int32(99)),
+		leaf(0, predicate.OpIsNull),
+		leaf(1, predicate.OpEq, "s17"),
+		leaf(1, predicate.OpEq, "absent"),
+		predicate.And(leaf(0, predicate.OpEq, int32(3)), leaf(1, predicate.OpIn, "s1", "s2", "s3", "s4")),
+		predicate.Or(leaf(0, predicate.OpEq, int32(3)), leaf(1, predicate.OpEq, "s5")),
+	} {
+		got, ok, err := ev.Rows(p)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", p, ok, err)
+		}
+		want := roaring.New()
+		for i, row := range rows {
+			if p.Eval(row) == predicate.True {
+				want.Add(uint32(i))
+			}
+		}
+		if !got.Equals(want) {
+			t.Errorf("%s: %d rows, want %d", p, got.GetCardinality(), want.GetCardinality())
+		}
+		narrowed, ok, err := ev.Rows(predicate.And(p, x))
+		if err != nil || !ok || !narrowed.Equals(want) {
+			t.Errorf("%s AND an unindexed leaf: %v, %v (%d rows)", p, ok, err, narrowed.GetCardinality())
+		}
+		if _, ok, _ := ev.Rows(predicate.Or(p, x)); ok {
+			t.Errorf("%s OR an unindexed leaf narrows", p)
+		}
+	}
+}
+
+// TestJavaBitmapRows: Java's version-2 bitmaps (the fixture beside an
+// external path) give the rows README lists.
+func TestJavaBitmapRows(t *testing.T) {
+	c, err := fileindex.Decode(sidecar(t, "append_with_bitmap_no_embedding"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := fileindex.NewEvaluator(c, javaFixtureFields[:3])
+	for _, tc := range []struct {
+		p    predicate.Predicate
+		want []uint32
+	}{
+		{eq(t, 0, "Bob"), []uint32{1, 5}},
+		{eq(t, 0, "Emily"), []uint32{2}},
+		{eq(t, 1, int32(20)), []uint32{4, 6, 7}},
+		{eq(t, 2, int32(0)), []uint32{2, 3, 6}},
+		{eq(t, 1, int32(15)), nil},
+	} {
+		rows, ok, err := ev.Rows(tc.p)
+		if err != nil || !ok || !slices.Equal(rows.ToArray(), tc.want) {
+			t.Errorf("%s: %v, %v, %v; want %v", tc.p, rows, ok, err, tc.want)
+		}
+	}
+	isNull, err := predicate.Leaf(predicate.ColumnOf(2, javaFixtureFields[2]), predicate.OpIsNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, ok, err := ev.Rows(isNull); err != nil || !ok || !slices.Equal(rows.ToArray(), []uint32{7}) {
+		t.Errorf("f2 IS NULL: %v, %v, %v", rows, ok, err)
+	}
 }

@@ -3,6 +3,8 @@ package fileindex
 import (
 	"math"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -159,4 +161,93 @@ func (e *Evaluator) indexOf(col predicate.Column, indexType string) ([]byte, spe
 		return body, f.Type, ok && body != nil
 	}
 	return nil, spec.DataType{}, false
+}
+
+// Rows returns the rows of the file that may make p TRUE, when its bitmap
+// indexes narrow them (ok false when they cannot): = and IN on a column
+// with a bitmap, IS NULL on one; AND intersects what its conjuncts narrow,
+// OR unites when every disjunct narrows. Row numbers are positions in the
+// file, as deletion vectors number them.
+func (e *Evaluator) Rows(p predicate.Predicate) (rows *roaring.Bitmap, ok bool, err error) {
+	switch x := p.(type) {
+	case predicate.Constant:
+		return roaring.New(), predicate.Tri(x) != predicate.True, nil
+	case *predicate.Compound:
+		if x.IsAnd() {
+			return e.andRows(x.Children())
+		}
+		return e.orRows(x.Children())
+	case *predicate.LeafPredicate:
+		return e.leafRows(x)
+	}
+	return nil, false, nil
+}
+
+func (e *Evaluator) andRows(children []predicate.Predicate) (*roaring.Bitmap, bool, error) {
+	var out *roaring.Bitmap
+	for _, c := range children {
+		rows, ok, err := e.Rows(c)
+		switch {
+		case err != nil:
+			return nil, false, err
+		case !ok:
+		case out == nil:
+			out = rows
+		default:
+			out.And(rows)
+		}
+	}
+	return out, out != nil, nil
+}
+
+func (e *Evaluator) orRows(children []predicate.Predicate) (*roaring.Bitmap, bool, error) {
+	out := roaring.New()
+	for _, c := range children {
+		rows, ok, err := e.Rows(c)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		out.Or(rows)
+	}
+	return out, true, nil
+}
+
+func (e *Evaluator) leafRows(l *predicate.LeafPredicate) (*roaring.Bitmap, bool, error) {
+	op := l.Op()
+	if op != predicate.OpEq && op != predicate.OpIn && op != predicate.OpIsNull {
+		return nil, false, nil
+	}
+	bitmap, ok, err := e.bitmapOf(l.Column())
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	if op == predicate.OpIsNull {
+		rows, err := bitmap.nullRows()
+		return rows, err == nil, err
+	}
+	out := roaring.New()
+	for _, lit := range l.Literals() {
+		if lit == nil {
+			continue
+		}
+		for _, v := range equalValues(lit) {
+			key, known := bitmap.codec.encode(v)
+			if !known {
+				return nil, false, nil
+			}
+			entry, found, err := bitmap.find(key)
+			if err != nil {
+				return nil, false, err
+			}
+			if !found {
+				continue
+			}
+			rows, err := bitmap.rows(entry)
+			if err != nil {
+				return nil, false, err
+			}
+			out.Or(rows)
+		}
+	}
+	return out, true, nil
 }

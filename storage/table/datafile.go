@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/RoaringBitmap/roaring/v2"
 	"io"
 
 	"github.com/lakesql/lakesql/storage/fileio"
@@ -23,6 +24,9 @@ type dataFile struct {
 	// fileSchema is the schema the file was written with.
 	fileSchema *spec.TableSchema
 	deleted    deletionVector // nil when no row is deleted
+	// indexed, when set, holds every row position a raw read of the file
+	// may return: its bitmap indexes narrowed the filter to them.
+	indexed *roaring.Bitmap
 }
 
 // deletionVector tells which row positions of a data file are deleted.

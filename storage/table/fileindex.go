@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/lakesql/lakesql/storage/fileindex"
+	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -36,7 +38,7 @@ func (t *Table) applyFileIndexes(ctx context.Context, sp *scan.Plan) error {
 			split := &sp.Splits[test.Split]
 			file := &split.Files[test.File]
 			var err error
-			if cannot[i], err = t.indexRefutes(gctx, split, file, test); err != nil {
+			if cannot[i], err = t.indexRefutes(gctx, split.Partition, split.Bucket, file, test); err != nil {
 				return fmt.Errorf("file index of %s: %w", file.FileName, err)
 			}
 			return nil
@@ -51,8 +53,8 @@ func (t *Table) applyFileIndexes(ctx context.Context, sp *scan.Plan) error {
 
 // indexRefutes evaluates one test against the file's index, read with the
 // columns of the schema the file was written with.
-func (t *Table) indexRefutes(ctx context.Context, split *scan.Split, file *spec.DataFileMeta, test scan.IndexTest) (bool, error) {
-	container, err := t.fileIndex(ctx, split, file)
+func (t *Table) indexRefutes(ctx context.Context, partition []byte, bucket int32, file *spec.DataFileMeta, test scan.IndexTest) (bool, error) {
+	container, err := t.fileIndex(ctx, partition, bucket, file)
 	if err != nil {
 		return false, err
 	}
@@ -65,11 +67,11 @@ func (t *Table) indexRefutes(ctx context.Context, split *scan.Split, file *spec.
 
 // fileIndex decodes the file's index: embedded in its manifest entry, or
 // its .index file, cached by path.
-func (t *Table) fileIndex(ctx context.Context, split *scan.Split, file *spec.DataFileMeta) (*fileindex.Container, error) {
+func (t *Table) fileIndex(ctx context.Context, partition []byte, bucket int32, file *spec.DataFileMeta) (*fileindex.Container, error) {
 	if file.EmbeddedIndex != nil {
 		return fileindex.Decode(file.EmbeddedIndex)
 	}
-	p, err := t.IndexFilePath(ctx, split.Partition, split.Bucket, file)
+	p, err := t.IndexFilePath(ctx, partition, bucket, file)
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +103,47 @@ func (t *Table) IndexFilePath(ctx context.Context, partition []byte, bucket int3
 	}
 	dir, err := t.bucketDir(ctx, file.SchemaID, partition, bucket)
 	return path.Join(dir, name), err
+}
+
+// indexedRows narrows the rows of d, a file read without merging (each of
+// its rows is a result row), to those its bitmap indexes leave for the
+// residual filter, as Java's ApplyBitmapIndexRecordReader does: a lookup
+// by an indexed column then reads the pages of its rows only. nil when
+// the indexes do not narrow them.
+func (r *reader) indexedRows(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta, d *dataFile) (*roaring.Bitmap, error) {
+	if isTrue(r.residual) || !scan.HasFileIndex(f) || d.parquet() == nil {
+		return nil, nil
+	}
+	if on, err := r.schema.CoreOptions().FileIndexReadEnabled(); err != nil || !on {
+		return nil, err
+	}
+	c, err := r.table.fileIndex(ctx, b.Partition, b.Bucket, f)
+	if err != nil {
+		return nil, fmt.Errorf("file index of %s: %w", f.FileName, err)
+	}
+	rows, ok, err := fileindex.NewEvaluator(c, d.fileSchema.Fields).Rows(r.residual)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// withinRows narrows ranges to the rows of d in rows, file positions.
+func withinRows(d *dataFile, ranges []parquetio.RowRange, rows *roaring.Bitmap) []parquetio.RowRange {
+	groups := d.format.rowGroups()
+	var sel selection
+	for _, rg := range ranges {
+		first := groups[rg.Group].FirstRow
+		it := rows.Iterator()
+		it.AdvanceIfNeeded(uint32(first + rg.From))
+		for it.HasNext() {
+			position := int64(it.PeekNext())
+			if position >= first+rg.To {
+				break
+			}
+			sel.add(rg.Group, position-first)
+			it.Next()
+		}
+	}
+	return sel.ranges
 }

@@ -194,6 +194,9 @@ func (r *reader) openRaw(ctx context.Context, b *BucketPlan, f *spec.DataFileMet
 	if err != nil {
 		return nil, err
 	}
+	if d.indexed, err = r.indexedRows(ctx, b, f, d); err != nil {
+		return nil, errors.Join(err, d.Close())
+	}
 	it, err := r.rawRows(d)
 	if err != nil {
 		return nil, errors.Join(err, d.Close())
@@ -209,6 +212,9 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 	ranges, err := r.rowRanges(d, r.residual)
 	if err != nil {
 		return nil, err
+	}
+	if d.indexed != nil {
+		ranges = withinRows(d, ranges, d.indexed)
 	}
 	if ranges, err = r.selectedRows(d, ranges, r.residual, len(p.mapping.FileFields())); err != nil {
 		return nil, err
