@@ -182,11 +182,6 @@ type bitmapEntry struct {
 	offset, length int32
 }
 
-func (b *bitmapIndex) has(key string) (bool, error) {
-	_, found, err := b.find(key)
-	return found, err
-}
-
 // find returns key's entry.
 func (b *bitmapIndex) find(key string) (bitmapEntry, bool, error) {
 	if b.blocks == nil {

@@ -114,13 +114,13 @@ func checkBitmapLayout(t *testing.T, body []byte, c bitmapCodec, rowsOf map[stri
 		t.Fatalf("decoded %v, %v", ix, err)
 	}
 	for key := range rowsOf {
-		if has, err := ix.has(key); !has || err != nil {
+		if _, has, err := ix.find(key); !has || err != nil {
 			t.Fatalf("value %q not found (%v)", key, err)
 		}
 	}
 	for _, key := range keys {
 		if absent := key + "\x00"; c.width == 0 && rowsOf[absent] == nil {
-			if has, err := ix.has(absent); has || err != nil {
+			if _, has, err := ix.find(absent); has || err != nil {
 				t.Fatalf("absent value %q found (%v)", absent, err)
 			}
 		}

@@ -90,29 +90,41 @@ func (e *Evaluator) bloomRefutes(l *predicate.LeafPredicate) (bool, error) {
 	return true, nil
 }
 
-// bitmapRefutes: the column's bitmap index has none of the literals. A
-// zero finds -0.0 and 0.0 alike, which SQL holds equal and Java's bitmap
-// keys apart.
+// bitmapRefutes: the column's bitmap index has none of the literals.
 func (e *Evaluator) bitmapRefutes(l *predicate.LeafPredicate) (bool, error) {
 	bitmap, ok, err := e.bitmapOf(l.Column())
 	if !ok || err != nil {
 		return false, err
 	}
-	for _, lit := range l.Literals() {
+	entries, ok, err := bitmap.entriesOf(l.Literals())
+	return ok && len(entries) == 0, err
+}
+
+// entriesOf returns the entries of the values equal to one of the
+// literals (NULLs equal nothing), or false when one has no key of the
+// column's type. A zero finds -0.0 and 0.0 alike, which SQL holds equal
+// and Java's bitmap keys apart.
+func (b *bitmapIndex) entriesOf(literals []any) ([]bitmapEntry, bool, error) {
+	var out []bitmapEntry
+	for _, lit := range literals {
 		if lit == nil {
 			continue
 		}
 		for _, v := range equalValues(lit) {
-			key, known := bitmap.codec.encode(v)
+			key, known := b.codec.encode(v)
 			if !known {
-				return false, nil
+				return nil, false, nil
 			}
-			if has, err := bitmap.has(key); has || err != nil {
-				return false, err
+			entry, found, err := b.find(key)
+			if err != nil {
+				return nil, false, err
+			}
+			if found {
+				out = append(out, entry)
 			}
 		}
 	}
-	return true, nil
+	return out, true, nil
 }
 
 // equalValues are the values SQL equality cannot tell from v.
@@ -225,29 +237,17 @@ func (e *Evaluator) leafRows(l *predicate.LeafPredicate) (*roaring.Bitmap, bool,
 		rows, err := bitmap.nullRows()
 		return rows, err == nil, err
 	}
+	entries, ok, err := bitmap.entriesOf(l.Literals())
+	if !ok || err != nil {
+		return nil, false, err
+	}
 	out := roaring.New()
-	for _, lit := range l.Literals() {
-		if lit == nil {
-			continue
+	for _, entry := range entries {
+		rows, err := bitmap.rows(entry)
+		if err != nil {
+			return nil, false, err
 		}
-		for _, v := range equalValues(lit) {
-			key, known := bitmap.codec.encode(v)
-			if !known {
-				return nil, false, nil
-			}
-			entry, found, err := bitmap.find(key)
-			if err != nil {
-				return nil, false, err
-			}
-			if !found {
-				continue
-			}
-			rows, err := bitmap.rows(entry)
-			if err != nil {
-				return nil, false, err
-			}
-			out.Or(rows)
-		}
+		out.Or(rows)
 	}
 	return out, true, nil
 }
