@@ -23,7 +23,7 @@ var sysProcCalls = []struct {
 	// procedure takes.
 	minArgs, maxArgs int
 }{
-	{"compact", "", 1, 3},
+	{"compact", "", 1, 4},
 	{"expire_snapshots", "", 1, 5},
 	{"create_tag", ", 'x'", 2, 4},
 	{"delete_tag", ", 'v1'", 2, 2},
@@ -150,6 +150,7 @@ func TestSysProcBadArguments(t *testing.T) {
 		{"CALL sys.compact('sales.orders', 'dt=2026-04-16;')", []string{`sys.compact: partitions "dt=2026-04-16;"`}},
 		{"CALL sys.compact('sales.plain', 'dt=2026-04-16')", []string{"dt is not a partition key of sales.plain (partition keys: [])"}},
 		{"CALL sys.compact('sales.orders', 'dt=2026-04-16', 'fullish')", []string{`sys.compact: mode "fullish": want 'full' or 'minor'`}},
+		{"CALL sys.compact('sales.orders', '', 'full', 'bucket=2')", []string{`sys.compact: options "bucket=2": bucket is not a compaction option`}},
 
 		{"CALL sys.expire_snapshots('sales.orders', -1)", []string{"sys.expire_snapshots: retain_max -1 must not be negative"}},
 		{"CALL sys.expire_snapshots('sales.orders', 0, -1)", []string{"sys.expire_snapshots: retain_min -1 must not be negative"}},
