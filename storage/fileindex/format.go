@@ -176,37 +176,27 @@ func readInt(b []byte) (int32, []byte, error) {
 // every (column, type, start, length), the columns in the order of their
 // first entry, then the bodies in entry order.
 func Encode(entries []Entry) ([]byte, error) {
-	var names []byte
-	var columns []string
-	byColumn := map[string][]Entry{}
-	for _, e := range entries {
-		if _, seen := byColumn[e.Column]; !seen {
-			columns = append(columns, e.Column)
-		}
-		byColumn[e.Column] = append(byColumn[e.Column], e)
+	columns, err := encodeNames(entries)
+	if err != nil {
+		return nil, err
 	}
-	var err error
-	for _, column := range columns {
-		if names, err = appendJavaUTF(names, column); err != nil {
-			return nil, err
-		}
-		for _, e := range byColumn[column] {
-			if names, err = appendJavaUTF(names, e.Type); err != nil {
-				return nil, err
-			}
+	headLength := fixedHeadBytes + 4 + 4
+	for _, c := range columns {
+		headLength += len(c.name) + 4
+		for _, t := range c.types {
+			headLength += len(t) + 8
 		}
 	}
-	headLength := fixedHeadBytes + 4 + len(entries)*8 + len(columns)*4 + 4 + len(names)
 	out := binary.BigEndian.AppendUint64(nil, magic)
 	out = binary.BigEndian.AppendUint32(out, version)
 	out = binary.BigEndian.AppendUint32(out, uint32(headLength))
 	out = binary.BigEndian.AppendUint32(out, uint32(len(columns)))
 	var body []byte
-	for _, column := range columns {
-		out, _ = appendJavaUTF(out, column)
-		out = binary.BigEndian.AppendUint32(out, uint32(len(byColumn[column])))
-		for _, e := range byColumn[column] {
-			out, _ = appendJavaUTF(out, e.Type)
+	for _, c := range columns {
+		out = append(out, c.name...)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(c.entries)))
+		for i, e := range c.entries {
+			out = append(out, c.types[i]...)
 			start, length := int32(emptyIndex), 0
 			if e.Body != nil {
 				start, length = int32(headLength+len(body)), len(e.Body)
@@ -218,4 +208,38 @@ func Encode(entries []Entry) ([]byte, error) {
 	}
 	out = binary.BigEndian.AppendUint32(out, 0) // redundant length: none in version 1
 	return append(out, body...), nil
+}
+
+// encodedColumn is one column of a container's head, its name and its
+// index types written as writeUTF writes them.
+type encodedColumn struct {
+	name    []byte
+	entries []Entry
+	types   [][]byte
+}
+
+// encodeNames groups entries by column, in the order of their first
+// entry, with their names encoded.
+func encodeNames(entries []Entry) ([]*encodedColumn, error) {
+	var columns []*encodedColumn
+	byName := map[string]*encodedColumn{}
+	for _, e := range entries {
+		c := byName[e.Column]
+		if c == nil {
+			name, err := appendJavaUTF(nil, e.Column)
+			if err != nil {
+				return nil, err
+			}
+			c = &encodedColumn{name: name}
+			byName[e.Column] = c
+			columns = append(columns, c)
+		}
+		t, err := appendJavaUTF(nil, e.Type)
+		if err != nil {
+			return nil, err
+		}
+		c.entries = append(c.entries, e)
+		c.types = append(c.types, t)
+	}
+	return columns, nil
 }
