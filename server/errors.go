@@ -60,10 +60,11 @@ func clientError(err error) error {
 
 // dataErrors are the errors go-mysql-server raises for a value a column
 // cannot hold, with the number and SQLSTATE MySQL gives them in strict
-// mode. go-mysql-server sends them as 1105 (HY000), which drivers cannot
-// tell from a server fault (JDBC raises DataTruncation for class 22); by
-// then only the text is left, so the text of each kind is matched, alone
-// or after the prefix of an error that wraps it.
+// mode, and for a privilege the user lacks. go-mysql-server sends them as
+// 1105 (HY000), which drivers cannot tell from a server fault (JDBC
+// raises DataTruncation for class 22); by then only the text is left, so
+// the text of each kind is matched, alone or after the prefix of an error
+// that wraps it.
 var dataErrors = []struct {
 	text  *regexp.Regexp
 	code  int
@@ -77,7 +78,15 @@ var dataErrors = []struct {
 	{regexp.MustCompile(`(^|: )Out of range value for column\b`), mysql.ERWarnDataOutOfRange, "22003"},
 	// types.ErrConvertingToTime
 	{regexp.MustCompile(`(^|: )Incorrect datetime value: '.*'$`), erTruncatedWrongValue, "22007"},
+	// sql.ErrTableAccessDeniedForUser: ER_TABLEACCESS_DENIED_ERROR
+	{regexp.MustCompile(`(^|: )Access denied for user \S+ to table '.*'$`), erTableAccessDenied, mysql.SSClientError},
+	// sql.ErrDatabaseAccessDeniedForUser: ER_DBACCESS_DENIED_ERROR
+	{regexp.MustCompile(`(^|: )Access denied for user \S+ to database '.*'$`), mysql.ERDBAccessDenied, mysql.SSClientError},
 }
+
+// erTableAccessDenied is ER_TABLEACCESS_DENIED_ERROR, which vitess does
+// not name.
+const erTableAccessDenied = 1142
 
 // erTruncatedWrongValue is ER_TRUNCATED_WRONG_VALUE, "Incorrect datetime
 // value", which vitess does not name.

@@ -22,6 +22,10 @@ import (
 // and vitess answers replication commands without it.
 type handler struct {
 	mysql.Handler
+	// bound runs a plan made without go-mysql-server's analysis: the
+	// cached plans of point selects (points).
+	bound   mysql.ExtendedHandler
+	points  *sqlbackend.PointSelects
 	tracker *connTracker
 	// connectTimeout is the deadline of the handshake, which authMethod
 	// lifts once the client has authenticated.
@@ -60,8 +64,32 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
-		return h.Handler.ComQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
+		return h.runQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 	}))
+}
+
+// runQuery runs one statement, a point select from its shape's cached
+// plan when there is one, else through go-mysql-server's analysis, which
+// teaches the cache a point select's plan.
+func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	point := h.points.Match(ctx, h.sessions.get(c.ConnectionID), query)
+	if point == nil {
+		return h.Handler.ComQuery(ctx, c, query, callback)
+	}
+	if plan, ok := point.Plan(); ok {
+		err := h.bound.ComExecuteBound(ctx, c, query, plan, callback)
+		if !point.Stale() {
+			h.metrics.RecordPointPlan("cached")
+			return err
+		}
+		h.metrics.RecordPointPlan("stale")
+	}
+	point.Record()
+	err := h.Handler.ComQuery(ctx, c, query, callback)
+	if point.Finish(err) {
+		h.metrics.RecordPointPlan("learned")
+	}
+	return err
 }
 
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (remainder string, err error) {

@@ -43,15 +43,17 @@ func colsOf(f *From) []*Col {
 // query draws one query of one of the shapes.
 func (g *queryGen) query() *Query {
 	g.aliases = 0
-	switch weighted(g.r, 2, 2, 6, 3) {
+	switch weighted(g.r, 2, 2, 6, 3, 2) {
 	case 0:
 		return g.wholeTableAggregate()
 	case 1:
 		return g.union()
 	case 2:
 		return g.plain()
-	default:
+	case 3:
 		return g.grouped()
+	default:
+		return g.pointSelect()
 	}
 }
 
@@ -79,6 +81,41 @@ func (g *queryGen) wholeTableAggregate() *Query {
 	if g.r.IntN(3) > 0 {
 		s.Where = []Expr{g.keyPred(f)}
 	}
+	return &Query{Branches: []*Select{s}}
+}
+
+// pointSelect reads one row of a keyed table by its whole primary key, as
+// applications do: the statements lakesql's server answers from a cached
+// plan of their shape. Half of them select every column, so shapes repeat
+// with other keys within a case.
+func (g *queryGen) pointSelect() *Query {
+	var keyed []*Table
+	for _, t := range g.tables {
+		if len(t.PrimaryKey) > 0 {
+			keyed = append(keyed, t)
+		}
+	}
+	if len(keyed) == 0 {
+		return g.plain()
+	}
+	f := &From{Table: keyed[g.r.IntN(len(keyed))], Alias: g.newAlias("a")}
+	cols := colsOf(f)
+	s := &Select{From: []*From{f}}
+	if g.r.IntN(2) == 0 {
+		for _, c := range cols {
+			s.Items = append(s.Items, c)
+		}
+	} else {
+		for range 1 + g.r.IntN(3) {
+			s.Items = append(s.Items, g.pickCol(cols))
+		}
+	}
+	for _, c := range cols {
+		if f.Table.isKey(c.Name) {
+			s.Where = append(s.Where, &Cmp{Op: "=", L: c, R: g.lit(c)})
+		}
+	}
+	g.r.Shuffle(len(s.Where), func(i, j int) { s.Where[i], s.Where[j] = s.Where[j], s.Where[i] })
 	return &Query{Branches: []*Select{s}}
 }
 

@@ -1,0 +1,230 @@
+package server_test
+
+import (
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
+)
+
+// pointServer serves a warehouse with a payments table whose key is a
+// DATE and a BIGINT, an orders table keyed by an unsigned BIGINT and a
+// string, and a table keyed by a small INT, and returns a pool of one
+// connection to it in that database.
+func pointServer(t *testing.T) (*servertest.Server, *sql.DB) {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.MetricsListen = "127.0.0.1:0"
+	srv := start(t, cfg)
+	db := srv.Connect(t, "root", "", func(c *mysql.Config) { c.DBName = "" })
+	db.SetMaxOpenConns(1)
+	servertest.Exec(t, db,
+		"CREATE DATABASE shop", "USE shop",
+		"CREATE TABLE pay (dt DATE NOT NULL, pay_id BIGINT NOT NULL, amount DECIMAL(12,2), status VARCHAR(16), PRIMARY KEY (dt, pay_id)) PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4",
+		"INSERT INTO pay VALUES ('2024-01-01', 1, 1.50, 'paid'), ('2024-01-01', 2, 2.50, 'new'), ('2024-01-02', 1, 3.25, NULL), ('2024-01-02', -7, 0.00, 'void')",
+		"CREATE TABLE orders (order_id BIGINT UNSIGNED NOT NULL, region VARCHAR(8) NOT NULL, note TEXT, PRIMARY KEY (order_id, region))",
+		"INSERT INTO orders VALUES (18446744073709551615, 'eu', 'max'), (1, 'eu', 'one'), (1, 'EU', 'upper'), (2, 'eu ', 'trailing')",
+		"CREATE TABLE small (k INT NOT NULL PRIMARY KEY, v VARCHAR(4))",
+		"INSERT INTO small VALUES (1, 'a'), (2147483647, 'max'), (-2147483648, 'min')",
+	)
+	return srv, db
+}
+
+// pointPlanCount is how many point selects the server ran with outcome
+// (cached, learned, stale), from its metrics.
+func pointPlanCount(t *testing.T, srv *servertest.Server, outcome string) int {
+	t.Helper()
+	resp, err := http.Get("http://" + srv.Server.MetricsAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`lakesql_point_plans_total\{outcome="` + outcome + `"\} (\d+)`).FindSubmatch(body)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// answer is a statement's result as a client sees it: column metadata,
+// rows as text, or the error.
+func answer(t *testing.T, db *sql.DB, query string) string {
+	t.Helper()
+	rows, err := db.Query(query)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, c := range types {
+		length, _ := c.Length()
+		precision, scale, _ := c.DecimalSize()
+		nullable, _ := c.Nullable()
+		fmt.Fprintf(&b, "%s %s len=%d dec=%d,%d null=%v|", c.Name(), c.DatabaseTypeName(), length, precision, scale, nullable)
+	}
+	for rows.Next() {
+		values := make([]sql.NullString, len(types))
+		ptrs := make([]any, len(values))
+		for i := range values {
+			ptrs[i] = &values[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("\n")
+		for _, v := range values {
+			if v.Valid {
+				b.WriteString(strconv.Quote(v.String) + " ")
+			} else {
+				b.WriteString("NULL ")
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "error: " + err.Error()
+	}
+	return b.String()
+}
+
+// analyzed is query's answer from go-mysql-server's analysis alone: with
+// planner rewrites off, no statement runs from a cached plan.
+func analyzed(t *testing.T, db *sql.DB, query string) string {
+	t.Helper()
+	servertest.Exec(t, db, "SET lakesql_planner_rewrites = OFF")
+	defer servertest.Exec(t, db, "SET lakesql_planner_rewrites = ON")
+	return answer(t, db, query)
+}
+
+// Point selects of a shape seen before run from its cached plan and
+// answer as analysis does, column metadata included, for keys that match
+// and keys that do not, with literals at the edges of their types.
+func TestCachedPointPlansAnswerAsAnalysis(t *testing.T) {
+	srv, db := pointServer(t)
+	shapes := []struct {
+		shape string
+		keys  [][]any
+	}{
+		{"SELECT * FROM pay WHERE dt = %s AND pay_id = %s", [][]any{{"'2024-01-01'", "1"}, {"'2024-01-01'", "2"}, {"'2024-01-02'", "-7"}, {"'2024-01-02'", "1"}, {"'2024-01-03'", "1"}, {"'2024-02-30'", "1"}, {"'2024-01-01 00:00:00'", "1"}, {"'2024-1-1'", "1"}, {"'2024-01-01'", "9223372036854775808"}}},
+		{"SELECT pay_id, amount AS amt, p.status FROM shop.pay AS p WHERE p.pay_id = %s AND p.dt = %s", [][]any{{"2", "'2024-01-01'"}, {"1", "'2024-01-02'"}, {"-7", "'2024-01-02'"}, {"3", "'2024-01-01'"}}},
+		{"SELECT note FROM orders WHERE order_id = %s AND region = %s LIMIT 1", [][]any{{"18446744073709551615", "'eu'"}, {"1", "'eu'"}, {"1", "'EU'"}, {"2", "'eu'"}, {"2", "'eu '"}, {"-1", "'eu'"}, {"1", "'\u00e9u'"}}},
+		{"SELECT k, v FROM small WHERE k = %s", [][]any{{"1"}, {"2147483647"}, {"-2147483648"}, {"2147483648"}, {"-2147483649"}, {"'1'"}, {"1"}}},
+	}
+	for _, s := range shapes {
+		for _, key := range s.keys {
+			q := fmt.Sprintf(s.shape, key...)
+			want := analyzed(t, db, q)
+			if got := answer(t, db, q); got != want {
+				t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+			}
+		}
+	}
+	if n := pointPlanCount(t, srv, "cached"); n < 15 {
+		t.Errorf("%d point selects ran from cached plans, want at least 15", n)
+	}
+}
+
+// A cached plan reads the snapshot of its statement: rows committed after
+// the plan was cached are seen, and a table whose columns changed, or was
+// re-created, is analyzed again.
+func TestCachedPointPlansFollowTheTable(t *testing.T) {
+	srv, db := pointServer(t)
+	const q = "SELECT * FROM small WHERE k = %d"
+	answer(t, db, fmt.Sprintf(q, 1))
+	if got := answer(t, db, fmt.Sprintf(q, 5)); strings.Contains(got, "\n") {
+		t.Fatalf("k = 5 before its insert: %s", got)
+	}
+	servertest.Exec(t, db, "INSERT INTO small VALUES (5, 'five')")
+	if got := answer(t, db, fmt.Sprintf(q, 5)); !strings.Contains(got, `"five"`) {
+		t.Errorf("k = 5 after its insert: %s", got)
+	}
+	servertest.Exec(t, db, "ALTER TABLE small ADD COLUMN w INT", "UPDATE small SET w = 7 WHERE k = 5")
+	if got, want := answer(t, db, fmt.Sprintf(q, 5)), analyzed(t, db, fmt.Sprintf(q, 5)); got != want || !strings.Contains(got, `"7"`) {
+		t.Errorf("after ADD COLUMN: got %s, want %s with w = 7", got, want)
+	}
+	servertest.Exec(t, db, "DROP TABLE small", "CREATE TABLE small (k INT NOT NULL PRIMARY KEY, label TEXT)", "INSERT INTO small VALUES (5, 'new')")
+	if got, want := answer(t, db, fmt.Sprintf(q, 5)), analyzed(t, db, fmt.Sprintf(q, 5)); got != want || !strings.Contains(got, "label") {
+		t.Errorf("after re-creating the table: got %s, want %s", got, want)
+	}
+	servertest.Exec(t, db, "DROP TABLE small")
+	if got := answer(t, db, fmt.Sprintf(q, 5)); !strings.Contains(got, "Error 1146") {
+		t.Errorf("after DROP TABLE: %s, want error 1146", got)
+	}
+	if pointPlanCount(t, srv, "stale") < 2 {
+		t.Errorf("stale plans: %d, want at least 2", pointPlanCount(t, srv, "stale"))
+	}
+}
+
+// A cached plan checks the privilege of each statement's user, and
+// refuses as analysis does.
+func TestCachedPointPlansCheckPrivileges(t *testing.T) {
+	srv, root := pointServer(t)
+	servertest.Exec(t, root, "CREATE USER clerk IDENTIFIED BY 'pw'", "GRANT SELECT ON shop.small TO clerk")
+	const q = "SELECT * FROM shop.pay WHERE dt = '2024-01-01' AND pay_id = %d"
+	answer(t, root, fmt.Sprintf(q, 1))
+	answer(t, root, fmt.Sprintf(q, 2))
+	clerk := srv.Connect(t, "clerk", "pw")
+	clerk.SetMaxOpenConns(1)
+	// A connection's session is made by its first statement.
+	servertest.Exec(t, clerk, "SELECT 1")
+	cached := answer(t, clerk, fmt.Sprintf(q, 1))
+	if want := analyzed(t, clerk, fmt.Sprintf(q, 1)); cached != want || !strings.Contains(cached, "Error 1142") {
+		t.Errorf("clerk's point select: %s, want %s (error 1142)", cached, want)
+	}
+	if n := pointPlanCount(t, srv, "cached"); n != 2 {
+		t.Errorf("%d point selects ran from cached plans, want 2 (root's second, clerk's refused)", n)
+	}
+	if got := answer(t, clerk, "SELECT v FROM shop.small WHERE k = 1"); !strings.Contains(got, `"a"`) {
+		t.Errorf("clerk's granted point select: %s", got)
+	}
+}
+
+// A cached plan leaves the session as analysis would: the previous
+// statement's warnings are cleared, and a transaction's own writes are
+// read by analysis, not from the cache.
+func TestCachedPointPlansKeepSessionState(t *testing.T) {
+	_, db := pointServer(t)
+	const q = "SELECT v FROM small WHERE k = %d"
+	answer(t, db, fmt.Sprintf(q, 1))
+	servertest.Exec(t, db, "SELECT CAST('1x' AS SIGNED)")
+	answer(t, db, fmt.Sprintf(q, 2147483647))
+	if got := answer(t, db, "SHOW WARNINGS"); strings.Contains(got, "\n") {
+		t.Errorf("warnings after a cached point select: %s", got)
+	}
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"BEGIN", "INSERT INTO small VALUES (9, 'mine')"} {
+		if _, err := conn.ExecContext(t.Context(), s); err != nil {
+			t.Fatal(s, err)
+		}
+	}
+	var v string
+	if err := conn.QueryRowContext(t.Context(), fmt.Sprintf(q, 9)).Scan(&v); err != nil || v != "mine" {
+		t.Errorf("own uncommitted row: %q, %v", v, err)
+	}
+	if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if got := answer(t, db, fmt.Sprintf(q, 9)); strings.Contains(got, "\n") {
+		t.Errorf("rolled-back row: %s", got)
+	}
+}

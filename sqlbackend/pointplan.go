@@ -1,0 +1,319 @@
+package sqlbackend
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/analyzer"
+	"github.com/dolthub/go-mysql-server/sql/expression"
+	"github.com/dolthub/go-mysql-server/sql/plan"
+	"github.com/dolthub/go-mysql-server/sql/transform"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/dolthub/vitess/go/sqltypes"
+
+	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// rulePointPlan is the analyzer rule id of recordPointPlan.
+const rulePointPlan analyzer.RuleId = 10_021
+
+// errStalePointPlan fails a cached plan whose table changed; the server
+// runs the statement through analysis instead (PointSelect.Stale).
+var errStalePointPlan = errors.New("cached point-select plan no longer fits its table")
+
+// pointPlan is the analyzed plan of a point-select shape.
+type pointPlan struct {
+	// root is the whole plan as analysis left it; access, the table read
+	// in it, is what each statement replaces.
+	root   sql.Node
+	access *plan.IndexedTableAccess
+	// db and table are the stored names of the table read, schema its
+	// schema when analyzed and projection the columns read.
+	db, table  string
+	schema     *spec.TableSchema
+	projection []string
+	index      sql.Index
+	// columns are the table columns of the shape's equalities, in order.
+	columns []*sql.Column
+}
+
+// recordPointPlan learns the plan of the statement the session records
+// (PointSelect.Record), once analysis is complete: the plan as it is run.
+func recordPointPlan(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+	s, ok := ctx.Session.(*Session)
+	if !ok || !wholeStatement(scope, sel) {
+		return n, transform.SameTree, nil
+	}
+	if rec := s.pointRecording.Load(); rec != nil {
+		rec.recorded.Store(learnPointPlan(ctx, n, rec.shape))
+	}
+	return n, transform.SameTree, nil
+}
+
+// learnPointPlan returns the plan of shape analyzed as root, or nil when
+// root is not a plan the cache can reuse.
+func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPlan {
+	access, ok := pointAccess(root)
+	if !ok {
+		return nil
+	}
+	rt, ok := access.TableNode.(*plan.ResolvedTable)
+	if !ok {
+		return nil
+	}
+	t, ok := rt.Table.(*Table)
+	if !ok || !t.plainPointRead() {
+		return nil
+	}
+	pp := &pointPlan{root: root, access: access, db: t.db.name, table: t.name, schema: t.schema, projection: t.projection, index: access.Index()}
+	for _, name := range shape.columns {
+		col, ok := columnNamed(t.columns, name)
+		if !ok {
+			return nil
+		}
+		pp.columns = append(pp.columns, col)
+	}
+	conjuncts, ok := pp.conjuncts(ctx, shape.literals)
+	if !ok {
+		return nil
+	}
+	push := planner.PushFilters(t.schema.Fields, conjuncts)
+	if len(push.Residual) > 0 || !reflect.DeepEqual(push.Filter, t.lookup.pushdown.Filter) {
+		return nil
+	}
+	return pp
+}
+
+// pointAccess finds the one table read of a plan made only of the nodes a
+// point select analyzes to: the wire result, LIMIT, a projection of
+// columns, the table's alias and the read.
+func pointAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
+	switch n := n.(type) {
+	case *wireResult:
+		return pointAccess(n.child)
+	case *plan.Limit:
+		return pointAccess(n.Child)
+	case *plan.TableAlias:
+		return pointAccess(n.Child)
+	case *plan.Project:
+		for _, e := range n.Projections {
+			if !isColumn(e) {
+				return nil, false
+			}
+		}
+		return pointAccess(n.Child)
+	case *plan.IndexedTableAccess:
+		return n, n.IsStatic()
+	}
+	return nil, false
+}
+
+func isColumn(e sql.Expression) bool {
+	if a, ok := e.(*expression.Alias); ok {
+		e = a.Child
+	}
+	_, ok := e.(*expression.GetField)
+	return ok
+}
+
+// plainPointRead reports a read of the latest snapshot of the main branch
+// through a pushed filter that decides the whole WHERE clause, with
+// nothing of a transaction or a write in it.
+func (t *Table) plainPointRead() bool {
+	return t.lookup != nil && len(t.lookup.pushdown.Residual) == 0 && !t.timeTravel && t.branch == "" &&
+		len(t.staged) == 0 && !t.lookupReadsAll && t.keys == nil && t.duplicates == nil && !t.readsItself
+}
+
+func columnNamed(schema sql.Schema, name string) (*sql.Column, bool) {
+	var found *sql.Column
+	for _, c := range schema {
+		if strings.EqualFold(c.Name, name) {
+			if found != nil {
+				return nil, false
+			}
+			found = c
+		}
+	}
+	return found, found != nil
+}
+
+// conjuncts are the equalities of the shape with literals, as analysis
+// hands them to the pushdown, or false when a literal is not one the
+// cache converts as analysis does.
+func (pp *pointPlan) conjuncts(ctx *sql.Context, literals []pointLiteral) ([]sql.Expression, bool) {
+	exprs := make([]sql.Expression, len(pp.columns))
+	for i, col := range pp.columns {
+		lit, ok := pointValue(ctx, col.Type, literals[i])
+		if !ok {
+			return nil, false
+		}
+		field := expression.NewGetFieldWithTable(i, 0, col.Type, col.DatabaseSource, col.Source, col.Name, col.Nullable)
+		exprs[i] = expression.NewEquals(field, lit)
+	}
+	return exprs, true
+}
+
+// pointValue is a literal compared with a column of type typ as analysis
+// types it, for the literals whose comparison is exact: an integer within
+// the range of an integer column or a DECIMAL column without fraction
+// digits (lakesql's BIGINT UNSIGNED), a date written YYYY-MM-DD for a DATE
+// column, a string for a VARCHAR or TEXT column compared byte by byte.
+func pointValue(ctx *sql.Context, typ sql.Type, lit pointLiteral) (sql.Expression, bool) {
+	switch {
+	case (types.IsInteger(typ) || isWholeDecimal(typ)) && lit.integer:
+		return integerValue(ctx, typ, lit.text)
+	case typ.Type() == sqltypes.Date && !lit.integer:
+		return dateValue(lit.text)
+	case isBinaryText(typ) && !lit.integer && utf8.ValidString(lit.text):
+		return expression.NewLiteral(lit.text, types.LongText), true
+	}
+	return nil, false
+}
+
+func isWholeDecimal(typ sql.Type) bool {
+	d, ok := typ.(sql.DecimalType)
+	return ok && d.Scale() == 0
+}
+
+// integerValue is an integer literal as BIGINT, or as BIGINT UNSIGNED
+// above BIGINT's range, as the parser types it, when the column's type
+// holds it.
+func integerValue(ctx *sql.Context, typ sql.Type, text string) (sql.Expression, bool) {
+	var lit *expression.Literal
+	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+		lit = expression.NewLiteral(i, types.Int64)
+	} else if u, err := strconv.ParseUint(text, 10, 64); err == nil {
+		lit = expression.NewLiteral(u, types.Uint64)
+	} else {
+		return nil, false
+	}
+	_, inRange, err := typ.Convert(ctx, lit.Value())
+	return lit, err == nil && inRange == sql.InRange
+}
+
+func dateValue(text string) (sql.Expression, bool) {
+	d, err := time.Parse("2006-01-02", text)
+	if err != nil || d.Year() < 1000 {
+		return nil, false
+	}
+	return expression.NewLiteral(d, types.Date), true
+}
+
+func isBinaryText(typ sql.Type) bool {
+	st, ok := typ.(sql.StringType)
+	return ok && (typ.Type() == sqltypes.VarChar || typ.Type() == sqltypes.Text) && st.Collation() == sql.Collation_utf8mb4_0900_bin
+}
+
+// withLookup is the plan with its table read replaced by lookup.
+func (pp *pointPlan) withLookup(lookup *cachedPointRead) (sql.Node, bool) {
+	n, _, err := transform.Node(pp.root, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if n == pp.access {
+			return lookup, transform.NewTree, nil
+		}
+		return n, transform.SameTree, nil
+	})
+	return n, err == nil
+}
+
+// cachedPointRead is the table read of a cached plan for one statement's
+// literals: at execution it does what analysis did for the cached one,
+// resolving and pinning the table, checking the statement's privilege and
+// pushing the equalities down, and reads as the analyzed read did.
+type cachedPointRead struct {
+	plan      *pointPlan
+	statement *PointSelect
+	conjuncts []sql.Expression
+}
+
+var _ sql.ExecSourceRel = (*cachedPointRead)(nil)
+
+func (n *cachedPointRead) Resolved() bool       { return true }
+func (n *cachedPointRead) IsReadOnly() bool     { return true }
+func (n *cachedPointRead) Schema() sql.Schema   { return n.plan.access.Schema() }
+func (n *cachedPointRead) Children() []sql.Node { return nil }
+func (n *cachedPointRead) String() string {
+	return fmt.Sprintf("PointLookup(%s.%s)", n.plan.db, n.plan.table)
+}
+
+func (n *cachedPointRead) WithChildren(children ...sql.Node) (sql.Node, error) {
+	if len(children) != 0 {
+		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
+	}
+	return n, nil
+}
+
+// RowIter starts the statement as the engine's analysis would have:
+// warnings cleared, counted as a SELECT, its privilege checked.
+func (n *cachedPointRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+	ctx.ClearWarnings()
+	sql.IncrementStatusVariable(ctx, "Questions", 1)
+	sql.IncrementStatusVariable(ctx, "Com_select", 1)
+	s := n.statement
+	if err := s.cache.auth.HandleAuth(ctx, s.cache.auth.NewQueryState(ctx), s.shape.table.Auth); err != nil {
+		return nil, err
+	}
+	t, ok := n.table(ctx)
+	if !ok {
+		s.forget()
+		return nil, errStalePointPlan
+	}
+	push := planner.PushFilters(t.schema.Fields, n.conjuncts)
+	if len(push.Residual) > 0 || push.Filter == nil {
+		s.forget()
+		return nil, errStalePointPlan
+	}
+	lookup := sql.IndexLookup{Index: n.plan.index, Ranges: &pushedLookup{pushdown: push}}
+	indexed := t.IndexedAccess(ctx, lookup)
+	parts, err := indexed.LookupPartitions(ctx, lookup)
+	if err != nil {
+		return nil, err
+	}
+	return sql.NewTableRowIter(ctx, indexed, parts), nil
+}
+
+// table resolves and pins the statement's table as binding does,
+// projected as analyzed. It is false when the names resolve to another
+// table than the plan's, its columns changed, or resolving failed:
+// analysis then gives the statement its answer or its error.
+func (n *cachedPointRead) table(ctx *sql.Context) (*Table, bool) {
+	backend, shape := n.statement.cache.backend, n.statement.shape
+	dbName, err := (&Provider{backend: backend}).resolveName(ctx, shape.db)
+	if err != nil || dbName != n.plan.db {
+		return nil, false
+	}
+	db := &Database{backend: backend, name: dbName}
+	found, ok, err := db.table(ctx, shape.tableName.Name.String(), nil)
+	if err != nil || !ok {
+		return nil, false
+	}
+	t, ok := found.(*Table)
+	if !ok || t.name != n.plan.table || !sameColumns(t.schema, n.plan.schema) {
+		return nil, false
+	}
+	return t.WithProjections(n.plan.projection).(*Table), true
+}
+
+// sameColumns reports schemas with the same columns, types and keys: what
+// the cached plan's columns and filter were made from.
+func sameColumns(a, b *spec.TableSchema) bool {
+	if a == b {
+		return true
+	}
+	if len(a.Fields) != len(b.Fields) || !slices.Equal(a.PrimaryKeys, b.PrimaryKeys) {
+		return false
+	}
+	for i := range a.Fields {
+		if a.Fields[i].ID != b.Fields[i].ID || a.Fields[i].Name != b.Fields[i].Name || !reflect.DeepEqual(a.Fields[i].Type, b.Fields[i].Type) {
+			return false
+		}
+	}
+	return true
+}

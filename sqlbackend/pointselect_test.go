@@ -1,0 +1,100 @@
+package sqlbackend
+
+import (
+	"testing"
+
+	"github.com/dolthub/go-mysql-server/sql"
+)
+
+func shapeOf(t *testing.T, query string) (pointShape, bool) {
+	t.Helper()
+	stmt, err := sql.GlobalParser.ParseSimple(query)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return pointShapeOf(stmt, "shop")
+}
+
+// Only SELECTs of columns from one table under a WHERE of column =
+// literal equalities have a shape.
+func TestPointShapes(t *testing.T) {
+	accepted := []string{
+		"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1",
+		"SELECT p.* FROM shop.pay p WHERE p.pay_id = -5",
+		"SELECT pay_id AS id, `amount` FROM pay WHERE 7 = pay_id LIMIT 1",
+		"SELECT note FROM orders WHERE region = 'eu' AND order_id = 18446744073709551615",
+	}
+	for _, q := range accepted {
+		if _, ok := shapeOf(t, q); !ok {
+			t.Errorf("no shape: %s", q)
+		}
+	}
+	refused := []string{
+		"SELECT pay_id + 1 FROM pay WHERE pay_id = 1",
+		"SELECT COUNT(*) FROM pay WHERE pay_id = 1",
+		"SELECT DISTINCT pay_id FROM pay WHERE pay_id = 1",
+		"SELECT * FROM pay WHERE pay_id = 1 OR pay_id = 2",
+		"SELECT * FROM pay WHERE pay_id > 1",
+		"SELECT * FROM pay WHERE pay_id = 1 AND pay_id = 2",
+		"SELECT * FROM pay WHERE pay_id = 1.5",
+		"SELECT * FROM pay WHERE pay_id = NULL",
+		"SELECT * FROM pay WHERE pay_id = x'01'",
+		"SELECT * FROM pay WHERE status = _latin1'paid'",
+		"SELECT * FROM pay WHERE pay_id = amount",
+		"SELECT * FROM pay WHERE other.pay_id = 1",
+		"SELECT * FROM pay p WHERE pay.pay_id = 1",
+		"SELECT * FROM pay WHERE pay_id = 1 ORDER BY pay_id",
+		"SELECT * FROM pay WHERE pay_id = 1 FOR UPDATE",
+		"SELECT * FROM pay, orders WHERE pay_id = 1",
+		"SELECT * FROM pay AS OF '2024-01-01' WHERE pay_id = 1",
+		"SELECT * FROM `pay$snapshots` WHERE snapshot_id = 1",
+		"SELECT * FROM pay WHERE pay_id = (SELECT 1)",
+		"SELECT * FROM pay WHERE pay_id IN (1)",
+		"SELECT * FROM pay",
+		"SELECT SQL_CALC_FOUND_ROWS * FROM pay WHERE pay_id = 1",
+		"SELECT * FROM pay WHERE pay_id = 1 LIMIT 1 OFFSET 1",
+	}
+	for _, q := range refused {
+		if _, ok := shapeOf(t, q); ok {
+			t.Errorf("has a shape: %s", q)
+		}
+	}
+}
+
+// Statements share a shape exactly when they differ only in their
+// literals' values.
+func TestPointShapeKeys(t *testing.T) {
+	same := [][2]string{
+		{"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1", "SELECT * FROM pay WHERE dt = '2025-12-31' AND pay_id = -99"},
+		{"SELECT a AS c0 FROM t WHERE k = 1", "select a as c0 from t where k = 2"},
+	}
+	for _, p := range same {
+		if key(t, p[0]) != key(t, p[1]) {
+			t.Errorf("different shapes:\n%s\n%s", p[0], p[1])
+		}
+	}
+	different := [][2]string{
+		{"SELECT a AS c0 FROM t WHERE k = 1", "SELECT b AS c0 FROM t WHERE k = 1"},
+		{"SELECT a FROM t WHERE k = 1", "SELECT A FROM t WHERE k = 1"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t WHERE k = '1'"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM u WHERE k = 1"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM other.t WHERE k = 1"},
+		{"SELECT * FROM t WHERE k = 1 AND j = 2", "SELECT * FROM t WHERE j = 2 AND k = 1"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t WHERE k = 1 LIMIT 1"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t x WHERE k = 1"},
+	}
+	for _, p := range different {
+		if key(t, p[0]) == key(t, p[1]) {
+			t.Errorf("one shape:\n%s\n%s", p[0], p[1])
+		}
+	}
+}
+
+func key(t *testing.T, query string) string {
+	t.Helper()
+	s, ok := shapeOf(t, query)
+	if !ok {
+		t.Fatalf("no shape: %s", query)
+	}
+	return s.key("")
+}
