@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -122,9 +123,15 @@ type leafCursor struct {
 
 const cursorBufferSize = 512
 
-func newLeafCursor(flat bool) *leafCursor {
-	return &leafCursor{flat: flat, buf: make([]parquet.Value, 0, cursorBufferSize)}
-}
+// valueBuffers are the cursors' buffers of decoded values, 12 KiB each:
+// a point read opens a cursor per column of each file it reads, and
+// allocating their buffers anew made a fifth of its garbage.
+var valueBuffers = sync.Pool{New: func() any {
+	buf := make([]parquet.Value, 0, cursorBufferSize)
+	return &buf
+}}
+
+func newLeafCursor(flat bool) *leafCursor { return &leafCursor{flat: flat} }
 
 // reset points the cursor at the pages of a new column chunk.
 func (c *leafCursor) reset(pages parquet.Pages) {
@@ -164,6 +171,9 @@ func (c *leafCursor) next() (*parquet.Value, error) {
 var errMissingValues = errors.New("column chunk ends before the row group")
 
 func (c *leafCursor) fill() error {
+	if cap(c.buf) == 0 {
+		c.buf = (*valueBuffers.Get().(*[]parquet.Value))[:0]
+	}
 	for !c.done {
 		if c.values != nil {
 			n, err := c.values.ReadValues(c.buf[:cap(c.buf)])
@@ -208,5 +218,12 @@ func (c *leafCursor) close() {
 	if c.pages != nil {
 		c.pages.Close()
 		c.pages = nil
+	}
+	if cap(c.buf) > 0 {
+		// Cleared, so that the pool holds no page's values alive.
+		buf := c.buf[:0]
+		clear(buf[:cap(buf)])
+		valueBuffers.Put(&buf)
+		c.buf, c.pos = nil, 0
 	}
 }

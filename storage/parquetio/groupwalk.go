@@ -14,9 +14,9 @@ type chunkReader interface {
 	// hasMore reports whether the chunk holds values past the consumed
 	// rows.
 	hasMore() (bool, error)
-	// skipRows passes over rows at the start of the pages it was given,
-	// for walks of row ranges.
-	skipRows(n int64) error
+	// skipRows passes over n rows at the start of the pages it was given,
+	// for walks of row ranges, of which the walk then reads keep rows.
+	skipRows(n, keep int64) error
 	close()
 }
 
@@ -126,7 +126,7 @@ func (w *groupWalk) openRange(c chunkReader, leaf int, rg RowRange, groupRows in
 		return err
 	}
 	c.reset(pages)
-	return c.skipRows(skip)
+	return c.skipRows(skip, rg.To-rg.From)
 }
 
 // checkGroupEnd verifies that every column chunk ended with the group's

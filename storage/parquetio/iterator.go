@@ -124,9 +124,9 @@ func (it *RowIterator) decode(rows [][]any) error {
 
 // skipRows passes over the entries of n rows: each row's first entry and
 // those that repeat within it.
-func (c *leafCursor) skipRows(n int64) error {
+func (c *leafCursor) skipRows(n, keep int64) error {
 	if c.flat && c.pos == len(c.buf) && c.values == nil {
-		return c.skipFlatPages(n)
+		return c.skipFlatPages(n, keep)
 	}
 	for ; n > 0; n-- {
 		if _, err := c.next(); err != nil {
@@ -150,8 +150,10 @@ func (c *leafCursor) skipRows(n int64) error {
 // without decoding their values: a point read's row is one of a page's
 // 20,000, and turning the rows before it into parquet.Values would cost
 // more than the rest of the read. Whole pages go by their row counts, and
-// the page holding the next row is sliced from it.
-func (c *leafCursor) skipFlatPages(n int64) error {
+// the page holding the next row is sliced from it to the last of the keep
+// rows read next, at most: parquet-go copies a slice's values, and copying
+// a 20,000-row page's tail for one row was half of a point read's memory.
+func (c *leafCursor) skipFlatPages(n, keep int64) error {
 	for n > 0 && !c.done {
 		c.releasePage()
 		page, err := c.pages.ReadPage()
@@ -167,7 +169,7 @@ func (c *leafCursor) skipFlatPages(n int64) error {
 			parquet.Release(page)
 			continue
 		}
-		c.page, c.values = page, page.Slice(n, page.NumRows()).Values()
+		c.page, c.values = page, page.Slice(n, min(page.NumRows(), n+keep)).Values()
 		n = 0
 	}
 	if n > 0 {

@@ -223,7 +223,7 @@ func (c *vectorColumn) read(v *vector.Vector, n int) error {
 
 // skipRows makes vectorColumn a rowSkipper: it consumes n rows, page by
 // page, without copying their values.
-func (c *vectorColumn) skipRows(n int64) error {
+func (c *vectorColumn) skipRows(n, _ int64) error {
 	for n > 0 {
 		for c.row == c.rows {
 			if err := c.nextPage(); err != nil {
