@@ -196,10 +196,11 @@ func TestCachedPointPlansCheckPrivileges(t *testing.T) {
 }
 
 // A cached plan leaves the session as analysis would: the previous
-// statement's warnings are cleared, and a transaction's own writes are
-// read by analysis, not from the cache.
+// statement's warnings are cleared, and a transaction's own writes and a
+// client writing another character set than UTF-8 are served by
+// analysis, not from the cache.
 func TestCachedPointPlansKeepSessionState(t *testing.T) {
-	_, db := pointServer(t)
+	srv, db := pointServer(t)
 	const q = "SELECT v FROM small WHERE k = %d"
 	answer(t, db, fmt.Sprintf(q, 1))
 	servertest.Exec(t, db, "SELECT CAST('1x' AS SIGNED)")
@@ -226,5 +227,13 @@ func TestCachedPointPlansKeepSessionState(t *testing.T) {
 	conn.Close()
 	if got := answer(t, db, fmt.Sprintf(q, 9)); strings.Contains(got, "\n") {
 		t.Errorf("rolled-back row: %s", got)
+	}
+	servertest.Exec(t, db, "SET character_set_client = latin1")
+	cached := pointPlanCount(t, srv, "cached")
+	if got := answer(t, db, fmt.Sprintf(q, 1)); !strings.Contains(got, `"a"`) {
+		t.Errorf("latin1 client's point select: %s", got)
+	}
+	if n := pointPlanCount(t, srv, "cached"); n != cached {
+		t.Errorf("a latin1 client's point select ran from a cached plan")
 	}
 }

@@ -105,15 +105,21 @@ func startsWithSelect(query string) bool {
 }
 
 // plainReadSession reports a session whose next statement is its own
-// autocommitted transaction with default result limits: the state every
-// cached plan was analyzed in. With lakesql_planner_rewrites OFF the
-// statement goes to go-mysql-server alone, as every other one does.
+// autocommitted transaction with default result limits, whose client
+// writes UTF-8: the state every cached plan was analyzed in, and the one
+// in which a string literal's bytes are its value. With
+// lakesql_planner_rewrites OFF the statement goes to go-mysql-server
+// alone, as every other one does.
 func plainReadSession(ctx *sql.Context) bool {
 	if ctx.GetTransaction() != nil || ctx.GetIgnoreAutoCommit() || !rewritesOn(ctx) {
 		return false
 	}
 	autocommit, err := ctx.GetSessionVariable(ctx, "autocommit")
 	if err != nil || !sqlTrue(autocommit) {
+		return false
+	}
+	charset, err := ctx.GetSessionVariable(ctx, "character_set_client")
+	if name, ok := charset.(string); err != nil || !ok || !strings.HasPrefix(strings.ToLower(name), "utf8") {
 		return false
 	}
 	isDefault, _ := sql.HasDefaultValue(ctx, ctx.Session, "sql_select_limit")
