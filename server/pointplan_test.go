@@ -3,8 +3,6 @@ package server_test
 import (
 	"database/sql"
 	"fmt"
-	"io"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,20 +40,12 @@ func pointServer(t *testing.T) (*servertest.Server, *sql.DB) {
 // (cached, learned, stale), from its metrics.
 func pointPlanCount(t *testing.T, srv *servertest.Server, outcome string) int {
 	t.Helper()
-	resp, err := http.Get("http://" + srv.Server.MetricsAddr().String() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`lakesql_point_plans_total\{outcome="` + outcome + `"\} (\d+)`).FindSubmatch(body)
+	body := servertest.HTTPGet(t, "http://"+srv.Server.MetricsAddr().String()+"/metrics")
+	m := regexp.MustCompile(`lakesql_point_plans_total\{outcome="` + outcome + `"\} (\d+)`).FindStringSubmatch(body)
 	if m == nil {
 		return 0
 	}
-	n, _ := strconv.Atoi(string(m[1]))
+	n, _ := strconv.Atoi(m[1])
 	return n
 }
 

@@ -416,6 +416,11 @@ func inside(dir, path string) bool {
 // globalOn reads a boolean global variable, which GMS keeps as an int8.
 func globalOn(name string) bool {
 	_, v, _ := sql.SystemVariables.GetGlobal(name)
+	return isOn(v)
+}
+
+// isOn reads a boolean variable's value, which GMS keeps as an int8.
+func isOn(v any) bool {
 	switch x := v.(type) {
 	case int8:
 		return x != 0

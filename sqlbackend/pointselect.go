@@ -115,7 +115,7 @@ func plainReadSession(ctx *sql.Context) bool {
 		return false
 	}
 	autocommit, err := ctx.GetSessionVariable(ctx, "autocommit")
-	if err != nil || !sqlTrue(autocommit) {
+	if err != nil || !isOn(autocommit) {
 		return false
 	}
 	charset, err := ctx.GetSessionVariable(ctx, "character_set_client")
@@ -124,18 +124,6 @@ func plainReadSession(ctx *sql.Context) bool {
 	}
 	isDefault, _ := sql.HasDefaultValue(ctx, ctx.Session, "sql_select_limit")
 	return isDefault
-}
-
-func sqlTrue(v any) bool {
-	switch b := v.(type) {
-	case int8:
-		return b != 0
-	case int64:
-		return b != 0
-	case bool:
-		return b
-	}
-	return false
 }
 
 // Plan returns the plan of the statement when its shape is cached and
