@@ -69,12 +69,20 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 }
 
 // runQuery runs one statement, a point select from its shape's cached
-// plan when there is one, else through go-mysql-server's analysis, which
-// teaches the cache a point select's plan.
+// plan when there is one, else through go-mysql-server's analysis.
 func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	point := h.points.Match(ctx, h.sessions.get(c.ConnectionID), query)
-	if point == nil {
+	return h.runPoint(ctx, c, query, point, callback, func() error {
 		return h.Handler.ComQuery(ctx, c, query, callback)
+	})
+}
+
+// runPoint runs a statement that may be a point select (point, nil when
+// it is none) from its shape's cached plan, else through analyze, which
+// teaches the cache the plan of a point select.
+func (h *handler) runPoint(ctx context.Context, c *mysql.Conn, query string, point *sqlbackend.PointSelect, callback mysql.ResultSpoolFn, analyze func() error) error {
+	if point == nil {
+		return analyze()
 	}
 	if plan, ok := point.Plan(); ok {
 		err := h.bound.ComExecuteBound(ctx, c, query, plan, callback)
@@ -85,7 +93,7 @@ func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, cal
 		h.metrics.RecordPointPlan("stale")
 	}
 	point.Record()
-	err := h.Handler.ComQuery(ctx, c, query, callback)
+	err := analyze()
 	if point.Finish(err) {
 		h.metrics.RecordPointPlan("learned")
 	}
@@ -122,7 +130,11 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
 		// A server-side cursor keeps the rows it is given until the client
 		// fetches them.
-		return h.Handler.ComStmtExecute(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), true), c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
+		ctx := sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), true)
+		point := h.points.MatchPrepared(ctx, h.sessions.get(c.ConnectionID), prepare.PrepareStmt, prepare.BindVars)
+		return h.runPoint(ctx, c, prepare.PrepareStmt, point, cb, func() error {
+			return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
+		})
 	}))
 }
 

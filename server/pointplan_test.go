@@ -51,9 +51,9 @@ func pointPlanCount(t *testing.T, srv *servertest.Server, outcome string) int {
 
 // answer is a statement's result as a client sees it: column metadata,
 // rows as text, or the error.
-func answer(t *testing.T, db *sql.DB, query string) string {
+func answer(t *testing.T, db *sql.DB, query string, args ...any) string {
 	t.Helper()
-	rows, err := db.Query(query)
+	rows, err := db.Query(query, args...)
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -95,11 +95,11 @@ func answer(t *testing.T, db *sql.DB, query string) string {
 
 // analyzed is query's answer from go-mysql-server's analysis alone: with
 // planner rewrites off, no statement runs from a cached plan.
-func analyzed(t *testing.T, db *sql.DB, query string) string {
+func analyzed(t *testing.T, db *sql.DB, query string, args ...any) string {
 	t.Helper()
 	servertest.Exec(t, db, "SET lakesql_planner_rewrites = OFF")
 	defer servertest.Exec(t, db, "SET lakesql_planner_rewrites = ON")
-	return answer(t, db, query)
+	return answer(t, db, query, args...)
 }
 
 // Point selects of a shape seen before run from its cached plan and
@@ -127,6 +127,33 @@ func TestCachedPointPlansAnswerAsAnalysis(t *testing.T) {
 	}
 	if n := pointPlanCount(t, srv, "cached"); n < 15 {
 		t.Errorf("%d point selects ran from cached plans, want at least 15", n)
+	}
+}
+
+// Prepared point selects (go-sql-driver prepares a statement with
+// arguments on the server) run from cached plans too, with the values
+// bound to their parameters, and answer as analysis does in the binary
+// protocol.
+func TestCachedPointPlansOfPreparedStatements(t *testing.T) {
+	srv, db := pointServer(t)
+	statements := []struct {
+		query string
+		args  [][]any
+	}{
+		{"SELECT * FROM pay WHERE dt = ? AND pay_id = ?", [][]any{{"2024-01-01", 1}, {"2024-01-01", 2}, {"2024-01-02", int64(-7)}, {"2024-01-03", 1}, {"2024-02-30", 1}, {"2024-01-01", uint64(1 << 63)}, {"2024-01-01", "1"}, {"2024-01-01", 1.0}, {"2024-01-01", nil}}},
+		{"SELECT note FROM orders WHERE order_id = ? AND region = ?", [][]any{{uint64(18446744073709551615), "eu"}, {1, "EU"}, {2, "eu "}, {1, []byte("eu")}}},
+		{"SELECT v FROM small WHERE k = ?", [][]any{{1}, {2147483647}, {int64(2147483648)}, {2}}},
+	}
+	for _, st := range statements {
+		for _, args := range st.args {
+			want := analyzed(t, db, st.query, args...)
+			if got := answer(t, db, st.query, args...); got != want {
+				t.Errorf("%s %v:\n got %s\nwant %s", st.query, args, got, want)
+			}
+		}
+	}
+	if n := pointPlanCount(t, srv, "cached"); n < 8 {
+		t.Errorf("%d prepared point selects ran from cached plans, want at least 8", n)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
+	vsqltypes "github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
@@ -78,6 +80,30 @@ type PointSelect struct {
 // session state the cached plans do not cover (an open transaction, no
 // autocommit, a select limit).
 func (p *PointSelects) Match(ctx context.Context, session *Session, query string) *PointSelect {
+	return p.match(ctx, session, query, nil)
+}
+
+// MatchPrepared is Match for an execution of a prepared statement with
+// the values bound to its parameters. They become literals as
+// go-mysql-server's handler binds them (sqlparser.ExprFromValue), so a
+// parameter is the literal written in its place would be. Shapes of
+// prepared statements are kept apart from those of statement texts.
+func (p *PointSelects) MatchPrepared(ctx context.Context, session *Session, query string, bindings map[string]*querypb.BindVariable) *PointSelect {
+	return p.match(ctx, session, query, func(name string) (ast.Expr, bool) {
+		bv, ok := bindings[strings.TrimPrefix(name, ":")]
+		if !ok {
+			return nil, false
+		}
+		v, err := vsqltypes.BindVariableToValue(bv)
+		if err != nil {
+			return nil, false
+		}
+		e, err := ast.ExprFromValue(v)
+		return e, err == nil
+	})
+}
+
+func (p *PointSelects) match(ctx context.Context, session *Session, query string, bind binder) *PointSelect {
 	if p == nil || session == nil || len(query) > maxPointQuery || !startsWithSelect(query) {
 		return nil
 	}
@@ -90,7 +116,7 @@ func (p *PointSelects) Match(ctx context.Context, session *Session, query string
 	if err != nil || strings.TrimSpace(rest) != "" {
 		return nil
 	}
-	shape, ok := pointShapeOf(stmt, session.GetCurrentDatabase())
+	shape, ok := pointShapeOf(stmt, session.GetCurrentDatabase(), bind)
 	if !ok {
 		return nil
 	}
@@ -176,9 +202,14 @@ func (s *PointSelect) forget() {
 	s.cache.mu.Unlock()
 }
 
+// binder gives the value bound to a prepared statement's parameter, as a
+// literal; nil binds none.
+type binder func(name string) (ast.Expr, bool)
+
 // pointShape is a point select as parsed: the table read, and each
 // equality of the WHERE clause as a column and a literal.
 type pointShape struct {
+	prepared   bool
 	selectText string
 	db         string
 	table      *ast.AliasedTableExpr
@@ -196,6 +227,9 @@ type pointLiteral struct {
 
 func (s pointShape) key(sqlMode string) string {
 	var b strings.Builder
+	if s.prepared {
+		b.WriteString("prepared\x00")
+	}
 	for _, part := range []string{sqlMode, s.db, ast.String(s.table), s.selectText, s.limit} {
 		b.WriteString(part)
 		b.WriteByte(0)
@@ -215,18 +249,18 @@ func (s pointShape) key(sqlMode string) string {
 // pointShapeOf returns stmt's shape, or false when it is no point select:
 // anything but plain columns of one table under a WHERE of column =
 // literal equalities, an optional LIMIT, and nothing else.
-func pointShapeOf(stmt ast.Statement, currentDB string) (pointShape, bool) {
+func pointShapeOf(stmt ast.Statement, currentDB string, bind binder) (pointShape, bool) {
 	sel, ok := stmt.(*ast.Select)
 	if !ok || sel.With != nil || sel.QueryOpts != (ast.QueryOpts{}) || len(sel.Comments) > 0 || sel.Where == nil ||
 		len(sel.GroupBy) > 0 || sel.Having != nil || len(sel.Window) > 0 || len(sel.OrderBy) > 0 || sel.Lock != "" || sel.Into != nil ||
 		len(sel.From) != 1 {
 		return pointShape{}, false
 	}
-	shape := pointShape{db: currentDB}
+	shape := pointShape{db: currentDB, prepared: bind != nil}
 	if !shape.setTable(sel.From[0]) || !shape.setSelectExprs(sel.SelectExprs) || !shape.setLimit(sel.Limit) {
 		return pointShape{}, false
 	}
-	if !shape.addConjuncts(sel.Where.Expr) {
+	if !shape.addConjuncts(sel.Where.Expr, bind) {
 		return pointShape{}, false
 	}
 	return shape, true
@@ -290,17 +324,17 @@ func isIntegerLiteral(e ast.Expr) bool {
 
 // addConjuncts takes a WHERE clause of column = literal equalities joined
 // by AND, each column once.
-func (s *pointShape) addConjuncts(e ast.Expr) bool {
+func (s *pointShape) addConjuncts(e ast.Expr, bind binder) bool {
 	if and, ok := e.(*ast.AndExpr); ok {
-		return s.addConjuncts(and.Left) && s.addConjuncts(and.Right)
+		return s.addConjuncts(and.Left, bind) && s.addConjuncts(and.Right, bind)
 	}
 	cmp, ok := e.(*ast.ComparisonExpr)
 	if !ok || cmp.Operator != ast.EqualStr || cmp.Escape != nil {
 		return false
 	}
-	col, lit, ok := columnAndLiteral(cmp.Left, cmp.Right)
+	col, lit, ok := columnAndLiteral(cmp.Left, cmp.Right, bind)
 	if !ok {
-		col, lit, ok = columnAndLiteral(cmp.Right, cmp.Left)
+		col, lit, ok = columnAndLiteral(cmp.Right, cmp.Left, bind)
 	}
 	if !ok || !s.qualifies(col) {
 		return false
@@ -316,10 +350,18 @@ func (s *pointShape) addConjuncts(e ast.Expr) bool {
 	return true
 }
 
-func columnAndLiteral(left, right ast.Expr) (*ast.ColName, pointLiteral, bool) {
+func columnAndLiteral(left, right ast.Expr, bind binder) (*ast.ColName, pointLiteral, bool) {
 	col, ok := left.(*ast.ColName)
 	if !ok || col.StoredProcVal != nil {
 		return nil, pointLiteral{}, false
+	}
+	if v, ok := right.(*ast.SQLVal); ok && v.Type == ast.ValArg {
+		if bind == nil {
+			return nil, pointLiteral{}, false
+		}
+		if right, ok = bind(string(v.Val)); !ok {
+			return nil, pointLiteral{}, false
+		}
 	}
 	lit, ok := literalOf(right)
 	return col, lit, ok

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
 func shapeOf(t *testing.T, query string) (pointShape, bool) {
@@ -12,7 +13,7 @@ func shapeOf(t *testing.T, query string) (pointShape, bool) {
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
-	return pointShapeOf(stmt, "shop")
+	return pointShapeOf(stmt, "shop", nil)
 }
 
 // Only SELECTs of columns from one table under a WHERE of column =
@@ -97,4 +98,29 @@ func key(t *testing.T, query string) string {
 		t.Fatalf("no shape: %s", query)
 	}
 	return s.key("")
+}
+
+// A prepared statement's parameters take the literals bound to them, and
+// its shapes are kept apart from those of texts.
+func TestPreparedPointShapes(t *testing.T) {
+	stmt, err := sql.GlobalParser.ParseSimple("SELECT * FROM pay WHERE dt = ? AND pay_id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := map[string]ast.Expr{":v1": ast.NewStrVal([]byte("2024-01-01")), ":v2": ast.NewIntVal([]byte("7"))}
+	bind := func(name string) (ast.Expr, bool) { e, ok := bound[name]; return e, ok }
+	shape, ok := pointShapeOf(stmt, "shop", bind)
+	if !ok || shape.literals[0] != (pointLiteral{text: "2024-01-01"}) || shape.literals[1] != (pointLiteral{integer: true, text: "7"}) {
+		t.Fatalf("bound shape %v, %+v", ok, shape.literals)
+	}
+	if _, ok := pointShapeOf(stmt, "shop", nil); ok {
+		t.Error("parameters without values have a shape")
+	}
+	if text := key(t, "SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 7"); text == shape.key("") {
+		t.Error("a prepared statement shares its shape with a text")
+	}
+	bound[":v2"] = &ast.NullVal{}
+	if _, ok := pointShapeOf(stmt, "shop", bind); ok {
+		t.Error("a NULL parameter has a shape")
+	}
 }

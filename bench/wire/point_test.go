@@ -138,11 +138,14 @@ func reportRates(b *testing.B, n float64, unit string, lakeTime, mariaTime time.
 	b.ReportMetric(mariaTime.Seconds()/lakeTime.Seconds(), "lakesql/mariadb")
 }
 
+var preparedSelects = flag.Bool("wire.prepared", false, "send the selects of BenchmarkWirePointSelect, BenchmarkWireRangeSelect and BenchmarkWirePointSelectClients as server-side prepared statements (prepare, execute and close each, as database/sql does for a query with arguments without interpolation) instead of interpolated text")
+
 // openOneConn opens cfg as a pool of one connection that interpolates
-// parameters into the text protocol, as most application drivers do.
+// parameters into the text protocol, as most application drivers do, or
+// with -wire.prepared prepares each select on the server.
 func openOneConn(b *testing.B, cfg *mysql.Config) *gosql.DB {
 	cfg = cfg.Clone()
-	cfg.InterpolateParams = true
+	cfg.InterpolateParams = !*preparedSelects
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
 		b.Fatal(err)
