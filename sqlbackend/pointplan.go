@@ -17,6 +17,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/sqltypes"
+	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 
 	"github.com/lakesql/lakesql/planner"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -41,7 +42,7 @@ type pointPlan struct {
 	schema     *spec.TableSchema
 	projection []string
 	index      sql.Index
-	// columns are the table columns of the shape's equalities, in order.
+	// columns are the table columns of the shape's conditions, in order.
 	columns []*sql.Column
 }
 
@@ -74,14 +75,14 @@ func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPla
 		return nil
 	}
 	pp := &pointPlan{root: root, access: access, db: t.db.name, table: t.name, schema: t.schema, projection: t.projection, index: access.Index()}
-	for _, name := range shape.columns {
-		col, ok := columnNamed(t.columns, name)
+	for _, c := range shape.conditions {
+		col, ok := columnNamed(t.columns, c.column)
 		if !ok {
 			return nil
 		}
 		pp.columns = append(pp.columns, col)
 	}
-	conjuncts, ok := pp.conjuncts(ctx, shape.literals)
+	conjuncts, ok := pp.conjuncts(ctx, shape.conditions)
 	if !ok {
 		return nil
 	}
@@ -93,8 +94,8 @@ func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPla
 }
 
 // pointAccess finds the one table read of a plan made only of the nodes a
-// point select analyzes to: the wire result, LIMIT, a projection of
-// columns, the table's alias and the read.
+// key select analyzes to: the wire result, LIMIT, a sort by columns (or
+// both, as TopN), a projection of columns, the table's alias and the read.
 func pointAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
 	switch n := n.(type) {
 	case *wireResult:
@@ -102,6 +103,16 @@ func pointAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
 	case *plan.Limit:
 		return pointAccess(n.Child)
 	case *plan.TableAlias:
+		return pointAccess(n.Child)
+	case *plan.Sort:
+		if !sortsByColumns(n.SortFields) {
+			return nil, false
+		}
+		return pointAccess(n.Child)
+	case *plan.TopN:
+		if !sortsByColumns(n.Fields) {
+			return nil, false
+		}
 		return pointAccess(n.Child)
 	case *plan.Project:
 		for _, e := range n.Projections {
@@ -114,6 +125,15 @@ func pointAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
 		return n, n.IsStatic()
 	}
 	return nil, false
+}
+
+func sortsByColumns(fields sql.SortFields) bool {
+	for _, f := range fields {
+		if _, ok := f.Column.(*expression.GetField); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func isColumn(e sql.Expression) bool {
@@ -145,20 +165,41 @@ func columnNamed(schema sql.Schema, name string) (*sql.Column, bool) {
 	return found, found != nil
 }
 
-// conjuncts are the equalities of the shape with literals, as analysis
+// conjuncts are the conditions of the shape with literals, as analysis
 // hands them to the pushdown, or false when a literal is not one the
 // cache converts as analysis does.
-func (pp *pointPlan) conjuncts(ctx *sql.Context, literals []pointLiteral) ([]sql.Expression, bool) {
-	exprs := make([]sql.Expression, len(pp.columns))
+func (pp *pointPlan) conjuncts(ctx *sql.Context, conditions []pointCondition) ([]sql.Expression, bool) {
+	exprs := make([]sql.Expression, 0, len(pp.columns))
 	for i, col := range pp.columns {
-		lit, ok := pointValue(ctx, col.Type, literals[i])
-		if !ok {
-			return nil, false
+		lits := make([]sql.Expression, len(conditions[i].literals))
+		for j, l := range conditions[i].literals {
+			var ok bool
+			if lits[j], ok = pointValue(ctx, col.Type, l); !ok {
+				return nil, false
+			}
 		}
 		field := expression.NewGetFieldWithTable(i, 0, col.Type, col.DatabaseSource, col.Source, col.Name, col.Nullable)
-		exprs[i] = expression.NewEquals(field, lit)
+		exprs = append(exprs, comparisons(conditions[i].op, field, lits)...)
 	}
 	return exprs, true
+}
+
+// comparisons are the expressions of one condition as analysis leaves
+// them: go-mysql-server turns BETWEEN into its two bounds.
+func comparisons(op string, field sql.Expression, lits []sql.Expression) []sql.Expression {
+	switch op {
+	case ast.LessThanStr:
+		return []sql.Expression{expression.NewLessThan(field, lits[0])}
+	case ast.LessEqualStr:
+		return []sql.Expression{expression.NewLessThanOrEqual(field, lits[0])}
+	case ast.GreaterThanStr:
+		return []sql.Expression{expression.NewGreaterThan(field, lits[0])}
+	case ast.GreaterEqualStr:
+		return []sql.Expression{expression.NewGreaterThanOrEqual(field, lits[0])}
+	case ast.BetweenStr:
+		return []sql.Expression{expression.NewGreaterThanOrEqual(field, lits[0]), expression.NewLessThanOrEqual(field, lits[1])}
+	}
+	return []sql.Expression{expression.NewEquals(field, lits[0])}
 }
 
 // pointValue is a literal compared with a column of type typ as analysis

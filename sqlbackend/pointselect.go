@@ -161,7 +161,7 @@ func (s *PointSelect) Plan() (sql.Node, bool) {
 	if pp == nil {
 		return nil, false
 	}
-	exprs, ok := pp.conjuncts(s.ctx, s.shape.literals)
+	exprs, ok := pp.conjuncts(s.ctx, s.shape.conditions)
 	if !ok {
 		return nil, false
 	}
@@ -206,20 +206,28 @@ func (s *PointSelect) forget() {
 // literal; nil binds none.
 type binder func(name string) (ast.Expr, bool)
 
-// pointShape is a point select as parsed: the table read, and each
-// equality of the WHERE clause as a column and a literal.
+// pointShape is a key select as parsed: the table read, and each
+// condition of the WHERE clause as a column, an operator and literals.
 type pointShape struct {
 	prepared   bool
 	selectText string
 	db         string
 	table      *ast.AliasedTableExpr
 	tableName  ast.TableName
-	columns    []string
-	literals   []pointLiteral
+	conditions []pointCondition
+	orderBy    string
 	limit      string
 }
 
-// pointLiteral is the literal of one equality, as written.
+// pointCondition is one conjunct of the WHERE clause: column op literal,
+// with the column on the left, or column BETWEEN two literals.
+type pointCondition struct {
+	column   string
+	op       string
+	literals []pointLiteral
+}
+
+// pointLiteral is the literal of one condition, as written.
 type pointLiteral struct {
 	integer bool
 	text    string
@@ -230,34 +238,37 @@ func (s pointShape) key(sqlMode string) string {
 	if s.prepared {
 		b.WriteString("prepared\x00")
 	}
-	for _, part := range []string{sqlMode, s.db, ast.String(s.table), s.selectText, s.limit} {
+	for _, part := range []string{sqlMode, s.db, ast.String(s.table), s.selectText, s.orderBy, s.limit} {
 		b.WriteString(part)
 		b.WriteByte(0)
 	}
-	for i, c := range s.columns {
-		b.WriteString(c)
-		if s.literals[i].integer {
-			b.WriteString("=i")
-		} else {
-			b.WriteString("=s")
+	for _, c := range s.conditions {
+		b.WriteString(c.column + " " + c.op)
+		for _, l := range c.literals {
+			if l.integer {
+				b.WriteString(" i")
+			} else {
+				b.WriteString(" s")
+			}
 		}
 		b.WriteByte(0)
 	}
 	return b.String()
 }
 
-// pointShapeOf returns stmt's shape, or false when it is no point select:
-// anything but plain columns of one table under a WHERE of column =
-// literal equalities, an optional LIMIT, and nothing else.
+// pointShapeOf returns stmt's shape, or false when it is no key select:
+// anything but plain columns of one table under a WHERE of comparisons of
+// columns with literals, an optional ORDER BY of columns and LIMIT, and
+// nothing else.
 func pointShapeOf(stmt ast.Statement, currentDB string, bind binder) (pointShape, bool) {
 	sel, ok := stmt.(*ast.Select)
 	if !ok || sel.With != nil || sel.QueryOpts != (ast.QueryOpts{}) || len(sel.Comments) > 0 || sel.Where == nil ||
-		len(sel.GroupBy) > 0 || sel.Having != nil || len(sel.Window) > 0 || len(sel.OrderBy) > 0 || sel.Lock != "" || sel.Into != nil ||
+		len(sel.GroupBy) > 0 || sel.Having != nil || len(sel.Window) > 0 || sel.Lock != "" || sel.Into != nil ||
 		len(sel.From) != 1 {
 		return pointShape{}, false
 	}
 	shape := pointShape{db: currentDB, prepared: bind != nil}
-	if !shape.setTable(sel.From[0]) || !shape.setSelectExprs(sel.SelectExprs) || !shape.setLimit(sel.Limit) {
+	if !shape.setTable(sel.From[0]) || !shape.setSelectExprs(sel.SelectExprs) || !shape.setOrderBy(sel.OrderBy) || !shape.setLimit(sel.Limit) {
 		return pointShape{}, false
 	}
 	if !shape.addConjuncts(sel.Where.Expr, bind) {
@@ -306,6 +317,18 @@ func (s *pointShape) setSelectExprs(exprs ast.SelectExprs) bool {
 	return true
 }
 
+// setOrderBy takes an ORDER BY of the table's columns.
+func (s *pointShape) setOrderBy(order ast.OrderBy) bool {
+	for _, o := range order {
+		col, ok := o.Expr.(*ast.ColName)
+		if !ok || col.StoredProcVal != nil || !s.qualifies(col) {
+			return false
+		}
+	}
+	s.orderBy = ast.String(order)
+	return true
+}
+
 func (s *pointShape) setLimit(l *ast.Limit) bool {
 	if l == nil {
 		return true
@@ -322,31 +345,58 @@ func isIntegerLiteral(e ast.Expr) bool {
 	return ok && v.Type == ast.IntVal
 }
 
-// addConjuncts takes a WHERE clause of column = literal equalities joined
-// by AND, each column once.
+// flippedOps is the operator of a comparison whose sides are swapped, for
+// the comparisons a condition takes.
+var flippedOps = map[string]string{
+	ast.EqualStr: ast.EqualStr, ast.LessThanStr: ast.GreaterThanStr, ast.GreaterThanStr: ast.LessThanStr,
+	ast.LessEqualStr: ast.GreaterEqualStr, ast.GreaterEqualStr: ast.LessEqualStr,
+}
+
+// addConjuncts takes a WHERE clause of conditions joined by AND: column =,
+// <, <=, > or >= a literal (either side), or column BETWEEN two literals.
 func (s *pointShape) addConjuncts(e ast.Expr, bind binder) bool {
-	if and, ok := e.(*ast.AndExpr); ok {
-		return s.addConjuncts(and.Left, bind) && s.addConjuncts(and.Right, bind)
+	switch e := e.(type) {
+	case *ast.AndExpr:
+		return s.addConjuncts(e.Left, bind) && s.addConjuncts(e.Right, bind)
+	case *ast.ComparisonExpr:
+		return s.addComparison(e, bind)
+	case *ast.RangeCond:
+		return s.addBetween(e, bind)
 	}
-	cmp, ok := e.(*ast.ComparisonExpr)
-	if !ok || cmp.Operator != ast.EqualStr || cmp.Escape != nil {
+	return false
+}
+
+func (s *pointShape) addComparison(cmp *ast.ComparisonExpr, bind binder) bool {
+	flipped, known := flippedOps[cmp.Operator]
+	if !known || cmp.Escape != nil {
 		return false
 	}
+	op := cmp.Operator
 	col, lit, ok := columnAndLiteral(cmp.Left, cmp.Right, bind)
 	if !ok {
 		col, lit, ok = columnAndLiteral(cmp.Right, cmp.Left, bind)
+		op = flipped
 	}
-	if !ok || !s.qualifies(col) {
+	return ok && s.addCondition(col, op, lit)
+}
+
+func (s *pointShape) addBetween(r *ast.RangeCond, bind binder) bool {
+	if r.Operator != ast.BetweenStr {
 		return false
 	}
-	name := strings.ToLower(col.Name.String())
-	for _, c := range s.columns {
-		if c == name {
-			return false
-		}
+	col, from, ok := columnAndLiteral(r.Left, r.From, bind)
+	if !ok {
+		return false
 	}
-	s.columns = append(s.columns, name)
-	s.literals = append(s.literals, lit)
+	_, to, ok := columnAndLiteral(r.Left, r.To, bind)
+	return ok && s.addCondition(col, ast.BetweenStr, from, to)
+}
+
+func (s *pointShape) addCondition(col *ast.ColName, op string, literals ...pointLiteral) bool {
+	if !s.qualifies(col) {
+		return false
+	}
+	s.conditions = append(s.conditions, pointCondition{column: strings.ToLower(col.Name.String()), op: op, literals: literals})
 	return true
 }
 

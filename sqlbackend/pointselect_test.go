@@ -16,14 +16,17 @@ func shapeOf(t *testing.T, query string) (pointShape, bool) {
 	return pointShapeOf(stmt, "shop", nil)
 }
 
-// Only SELECTs of columns from one table under a WHERE of column =
-// literal equalities have a shape.
+// Only SELECTs of columns from one table under a WHERE of comparisons of
+// columns with literals, maybe ordered by columns and limited, have a
+// shape.
 func TestPointShapes(t *testing.T) {
 	accepted := []string{
 		"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1",
 		"SELECT p.* FROM shop.pay p WHERE p.pay_id = -5",
 		"SELECT pay_id AS id, `amount` FROM pay WHERE 7 = pay_id LIMIT 1",
 		"SELECT note FROM orders WHERE region = 'eu' AND order_id = 18446744073709551615",
+		"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id BETWEEN 1 AND 100 ORDER BY pay_id",
+		"SELECT * FROM pay WHERE pay_id >= 1 AND 5 > pay_id ORDER BY dt DESC, pay.pay_id LIMIT 3",
 	}
 	for _, q := range accepted {
 		if _, ok := shapeOf(t, q); !ok {
@@ -35,8 +38,12 @@ func TestPointShapes(t *testing.T) {
 		"SELECT COUNT(*) FROM pay WHERE pay_id = 1",
 		"SELECT DISTINCT pay_id FROM pay WHERE pay_id = 1",
 		"SELECT * FROM pay WHERE pay_id = 1 OR pay_id = 2",
-		"SELECT * FROM pay WHERE pay_id > 1",
-		"SELECT * FROM pay WHERE pay_id = 1 AND pay_id = 2",
+		"SELECT * FROM pay WHERE pay_id NOT BETWEEN 1 AND 2",
+		"SELECT * FROM pay WHERE pay_id <> 1",
+		"SELECT * FROM pay WHERE pay_id <=> 1",
+		"SELECT * FROM pay WHERE pay_id BETWEEN amount AND 2",
+		"SELECT * FROM pay WHERE pay_id = 1 ORDER BY 1",
+		"SELECT * FROM pay WHERE pay_id = 1 ORDER BY pay_id + 1",
 		"SELECT * FROM pay WHERE pay_id = 1.5",
 		"SELECT * FROM pay WHERE pay_id = NULL",
 		"SELECT * FROM pay WHERE pay_id = x'01'",
@@ -44,7 +51,6 @@ func TestPointShapes(t *testing.T) {
 		"SELECT * FROM pay WHERE pay_id = amount",
 		"SELECT * FROM pay WHERE other.pay_id = 1",
 		"SELECT * FROM pay p WHERE pay.pay_id = 1",
-		"SELECT * FROM pay WHERE pay_id = 1 ORDER BY pay_id",
 		"SELECT * FROM pay WHERE pay_id = 1 FOR UPDATE",
 		"SELECT * FROM pay, orders WHERE pay_id = 1",
 		"SELECT * FROM pay AS OF '2024-01-01' WHERE pay_id = 1",
@@ -68,6 +74,7 @@ func TestPointShapeKeys(t *testing.T) {
 	same := [][2]string{
 		{"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1", "SELECT * FROM pay WHERE dt = '2025-12-31' AND pay_id = -99"},
 		{"SELECT a AS c0 FROM t WHERE k = 1", "select a as c0 from t where k = 2"},
+		{"SELECT * FROM t WHERE k > 1 ORDER BY k", "SELECT * FROM t WHERE 7 < k ORDER BY k"},
 	}
 	for _, p := range same {
 		if key(t, p[0]) != key(t, p[1]) {
@@ -83,6 +90,11 @@ func TestPointShapeKeys(t *testing.T) {
 		{"SELECT * FROM t WHERE k = 1 AND j = 2", "SELECT * FROM t WHERE j = 2 AND k = 1"},
 		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t WHERE k = 1 LIMIT 1"},
 		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t x WHERE k = 1"},
+		{"SELECT * FROM t WHERE k = 1", "SELECT * FROM t WHERE k >= 1"},
+		{"SELECT * FROM t WHERE k < 1", "SELECT * FROM t WHERE 1 < k"},
+		{"SELECT * FROM t WHERE k BETWEEN 1 AND 2", "SELECT * FROM t WHERE k BETWEEN 1 AND '2'"},
+		{"SELECT * FROM t WHERE k = 1 ORDER BY k", "SELECT * FROM t WHERE k = 1 ORDER BY k DESC"},
+		{"SELECT * FROM t WHERE k = 1 ORDER BY k", "SELECT * FROM t WHERE k = 1"},
 	}
 	for _, p := range different {
 		if key(t, p[0]) == key(t, p[1]) {
@@ -110,8 +122,8 @@ func TestPreparedPointShapes(t *testing.T) {
 	bound := map[string]ast.Expr{":v1": ast.NewStrVal([]byte("2024-01-01")), ":v2": ast.NewIntVal([]byte("7"))}
 	bind := func(name string) (ast.Expr, bool) { e, ok := bound[name]; return e, ok }
 	shape, ok := pointShapeOf(stmt, "shop", bind)
-	if !ok || shape.literals[0] != (pointLiteral{text: "2024-01-01"}) || shape.literals[1] != (pointLiteral{integer: true, text: "7"}) {
-		t.Fatalf("bound shape %v, %+v", ok, shape.literals)
+	if !ok || shape.conditions[0].literals[0] != (pointLiteral{text: "2024-01-01"}) || shape.conditions[1].literals[0] != (pointLiteral{integer: true, text: "7"}) {
+		t.Fatalf("bound shape %v, %+v", ok, shape.conditions)
 	}
 	if _, ok := pointShapeOf(stmt, "shop", nil); ok {
 		t.Error("parameters without values have a shape")

@@ -85,9 +85,10 @@ func (g *queryGen) wholeTableAggregate() *Query {
 }
 
 // pointSelect reads one row of a keyed table by its whole primary key, as
-// applications do: the statements lakesql's server answers from a cached
-// plan of their shape. Half of them select every column, so shapes repeat
-// with other keys within a case.
+// applications do, or a range of its last key column: the statements
+// lakesql's server answers from a cached plan of their shape. Half of
+// them select every column, so shapes repeat with other keys within a
+// case.
 func (g *queryGen) pointSelect() *Query {
 	var keyed []*Table
 	for _, t := range g.tables {
@@ -115,8 +116,32 @@ func (g *queryGen) pointSelect() *Query {
 			s.Where = append(s.Where, &Cmp{Op: "=", L: c, R: g.lit(c)})
 		}
 	}
+	q := &Query{Branches: []*Select{s}}
+	if g.r.IntN(3) == 0 {
+		g.keyRange(q, s)
+	}
 	g.r.Shuffle(len(s.Where), func(i, j int) { s.Where[i], s.Where[j] = s.Where[j], s.Where[i] })
-	return &Query{Branches: []*Select{s}}
+	return q
+}
+
+// keyRange turns the last key equality of a point select into a range of
+// that column (BETWEEN, or a pair of bounds), ordered by every output
+// column half of the time: the range selects the server also answers from
+// cached plans.
+func (g *queryGen) keyRange(q *Query, s *Select) {
+	last := s.Where[len(s.Where)-1].(*Cmp)
+	c := last.L.(*Col)
+	if g.r.IntN(2) == 0 {
+		s.Where[len(s.Where)-1] = &Between{E: c, Lo: g.lit(c), Hi: g.lit(c)}
+	} else {
+		s.Where[len(s.Where)-1] = &Cmp{Op: []string{">", ">="}[g.r.IntN(2)], L: c, R: g.lit(c)}
+		s.Where = append(s.Where, &Cmp{Op: []string{"<", "<="}[g.r.IntN(2)], L: c, R: g.lit(c)})
+	}
+	if g.r.IntN(2) == 0 {
+		for i := range s.Items {
+			q.OrderBy = append(q.OrderBy, OrderKey{Item: i, Desc: g.r.IntN(2) == 0})
+		}
+	}
 }
 
 // plain is a block of 1 to 4 joined tables, with filters, subqueries and
