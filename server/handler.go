@@ -23,10 +23,10 @@ import (
 type handler struct {
 	mysql.Handler
 	// bound runs a plan made without go-mysql-server's analysis: the
-	// cached plans of point selects (points).
-	bound   mysql.ExtendedHandler
-	points  *sqlbackend.PointSelects
-	tracker *connTracker
+	// cached plans of key selects (keySelects).
+	bound      mysql.ExtendedHandler
+	keySelects *sqlbackend.KeySelects
+	tracker    *connTracker
 	// connectTimeout is the deadline of the handshake, which authMethod
 	// lifts once the client has authenticated.
 	connectTimeout time.Duration
@@ -68,34 +68,34 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	}))
 }
 
-// runQuery runs one statement, a point select from its shape's cached
-// plan when there is one, else through go-mysql-server's analysis.
+// runQuery runs one statement, a key select from its shape's cached plan
+// when there is one, else through go-mysql-server's analysis.
 func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	point := h.points.Match(ctx, h.sessions.get(c.ConnectionID), query)
-	return h.runPoint(ctx, c, query, point, callback, func() error {
+	sel := h.keySelects.Match(ctx, h.sessions.get(c.ConnectionID), query)
+	return h.runKeySelect(ctx, c, query, sel, callback, func() error {
 		return h.Handler.ComQuery(ctx, c, query, callback)
 	})
 }
 
-// runPoint runs a statement that may be a point select (point, nil when
+// runKeySelect runs a statement that may be a key select (sel, nil when
 // it is none) from its shape's cached plan, else through analyze, which
-// teaches the cache the plan of a point select.
-func (h *handler) runPoint(ctx context.Context, c *mysql.Conn, query string, point *sqlbackend.PointSelect, callback mysql.ResultSpoolFn, analyze func() error) error {
-	if point == nil {
+// teaches the cache the plan of a key select.
+func (h *handler) runKeySelect(ctx context.Context, c *mysql.Conn, query string, sel *sqlbackend.KeySelect, callback mysql.ResultSpoolFn, analyze func() error) error {
+	if sel == nil {
 		return analyze()
 	}
-	if plan, ok := point.Plan(); ok {
+	if plan, ok := sel.Plan(); ok {
 		err := h.bound.ComExecuteBound(ctx, c, query, plan, callback)
-		if !point.Stale() {
-			h.metrics.RecordPointPlan("cached")
+		if !sel.Stale() {
+			h.metrics.RecordKeySelectPlan("cached")
 			return err
 		}
-		h.metrics.RecordPointPlan("stale")
+		h.metrics.RecordKeySelectPlan("stale")
 	}
-	point.Record()
+	sel.Record()
 	err := analyze()
-	if point.Finish(err) {
-		h.metrics.RecordPointPlan("learned")
+	if sel.Finish(err) {
+		h.metrics.RecordKeySelectPlan("learned")
 	}
 	return err
 }
@@ -131,8 +131,8 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 		// A server-side cursor keeps the rows it is given until the client
 		// fetches them.
 		ctx := sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), true)
-		point := h.points.MatchPrepared(ctx, h.sessions.get(c.ConnectionID), prepare.PrepareStmt, prepare.BindVars)
-		return h.runPoint(ctx, c, prepare.PrepareStmt, point, cb, func() error {
+		sel := h.keySelects.MatchPrepared(ctx, h.sessions.get(c.ConnectionID), prepare.PrepareStmt, prepare.BindVars)
+		return h.runKeySelect(ctx, c, prepare.PrepareStmt, sel, cb, func() error {
 			return h.Handler.ComStmtExecute(ctx, c, prepare, func(r *sqltypes.Result) error { return cb(r, false) })
 		})
 	}))

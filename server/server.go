@@ -204,13 +204,13 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 		},
 	}
 	sessions := newSessionRegistry()
-	points := sqlbackend.NewPointSelects(s.engine, backend)
+	keySelects := sqlbackend.NewKeySelects(s.engine, backend)
 	wrap := func(h mysql.Handler) (mysql.Handler, error) {
 		bound, ok := h.(mysql.ExtendedHandler)
 		if !ok {
 			return nil, fmt.Errorf("go-mysql-server's handler %T cannot run plans", h)
 		}
-		return &handler{Handler: h, bound: bound, points: points, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics,
+		return &handler{Handler: h, bound: bound, keySelects: keySelects, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics,
 			sessions: sessions, rerun: newRerunPolicy(time.Duration(s.cfg.ConflictRerunTimeout))}, nil
 	}
 	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend, sessions), nil, wrap)

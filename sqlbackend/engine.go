@@ -44,7 +44,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
 	appendAfterAll(a, wireResultRule(a.ExecBuilder))
 	appendAfterAll(a, analyzer.Rule{Id: ruleLoadData, Apply: loadDataRule})
-	appendAfterAll(a, analyzer.Rule{Id: rulePointPlan, Apply: recordPointPlan})
+	appendAfterAll(a, analyzer.Rule{Id: ruleKeyPlan, Apply: recordKeyPlan})
 	engine := sqle.New(a, &sqle.Config{})
 	engine.Parser = rewritingParser{Parser: gmsfix.Parser(sql.GlobalParser)}
 	return engine

@@ -44,9 +44,9 @@ type Session struct {
 	// values are the tuples of a bulk INSERT being run, set when its text
 	// is parsed and taken by the literal path (see bulkvalues.go).
 	values *pendingValues
-	// pointRecording is the point select whose plan the running
-	// statement's analysis learns (see PointSelect.Record).
-	pointRecording atomic.Pointer[PointSelect]
+	// keyRecording is the point select whose plan the running
+	// statement's analysis learns (see KeySelect.Record).
+	keyRecording atomic.Pointer[KeySelect]
 }
 
 var _ sql.TransactionSession = (*Session)(nil)

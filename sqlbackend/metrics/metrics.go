@@ -52,7 +52,7 @@ type Metrics struct {
 	statements       *prometheus.CounterVec
 	statementReruns  *prometheus.CounterVec
 	engineStatements *prometheus.CounterVec
-	pointPlans       *prometheus.CounterVec
+	keySelectPlans   *prometheus.CounterVec
 	engineSeconds    *prometheus.CounterVec
 
 	compactions       *prometheus.CounterVec
@@ -139,8 +139,8 @@ func New() *Metrics {
 		"Statements that read tables on a server with the vectorized executor, by the engine their reads ran on: duckdb, gms (not translated, or tables under lakesql_executor_min_rows), gms-fallback (refused by the executor at run time).", "engine")
 	m.engineSeconds = m.counter("lakesql_executor_seconds_total",
 		"Seconds the statements of lakesql_executor_statements_total took, from receipt to the last row sent, by the same engine.", "engine")
-	m.pointPlans = m.counter("lakesql_point_plans_total",
-		"Point selects by what the server's plan cache did: cached (ran from a cached plan, without analysis), learned (analyzed, and its plan cached), stale (a cached plan whose table changed, run through analysis).", "outcome")
+	m.keySelectPlans = m.counter("lakesql_key_select_plans_total",
+		"Key selects (point and range selects of one table) by what the server's plan cache did: cached (ran from a cached plan, without analysis), learned (analyzed, and its plan cached), stale (a cached plan whose table changed, run through analysis).", "outcome")
 	m.registerMaintenance(perTable)
 	m.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -391,13 +391,13 @@ func (m *Metrics) RecordEngineTime(engine string, d time.Duration) {
 	m.engineSeconds.WithLabelValues(engine).Add(d.Seconds())
 }
 
-// RecordPointPlan counts a point select by what the plan cache did:
+// RecordKeySelectPlan counts a key select by what the plan cache did:
 // cached, learned or stale.
-func (m *Metrics) RecordPointPlan(outcome string) {
+func (m *Metrics) RecordKeySelectPlan(outcome string) {
 	if m == nil {
 		return
 	}
-	m.pointPlans.WithLabelValues(outcome).Inc()
+	m.keySelectPlans.WithLabelValues(outcome).Inc()
 }
 
 // RecordRerun counts one more run of an autocommit statement after a lost

@@ -14,72 +14,73 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-// A point select — one row by its whole primary key — spent most of its
-// time in go-mysql-server's analysis: about 0.3 ms of CPU per statement,
-// where MariaDB answers the whole statement in 0.08 ms. Applications send
-// the same few statement shapes with different keys, so the server keeps
-// the analyzed plan of each shape and, for the next statement of that
-// shape, only swaps in the new key: the table is resolved and pinned as
-// analysis would, the same pushed filter is built from the new key, and
-// the same scan reads it. Everything else of the plan (projection, LIMIT,
-// the wire result) is reused as it was analyzed.
+// A key select — a point select of one row by its whole primary key, or
+// a short range of keys — spent most of its time in go-mysql-server's
+// analysis: about 0.3 ms of CPU per statement, where MariaDB answers the
+// whole point select in 0.08 ms. Applications send the same few statement
+// shapes with different keys, so the server keeps the analyzed plan of
+// each shape and, for the next statement of that shape, only swaps in the
+// new keys: the table is resolved and pinned as analysis would, the same
+// pushed filter is built from the new literals, and the same scan reads
+// it. Everything else of the plan (projection, sort, LIMIT, the wire
+// result) is reused as it was analyzed.
 //
 // A shape is a SELECT of columns from one table whose WHERE is only
-// equalities of columns with literals, keyed by everything but the
+// comparisons of columns with literals, keyed by everything but the
 // literals' values. It is cached only when its analyzed plan is exactly a
 // read of that table through a pushed filter that decides the whole WHERE
 // (no residual), and the filter the cache would build for the literals
 // analysed is equal to the one analysis built: a literal spelled in a way
 // the cache does not convert the same way never gets there.
 
-// maxPointPlans bounds the cache; when full, it is emptied and refills
+// maxKeyPlans bounds the cache; when full, it is emptied and refills
 // with the shapes still in use.
-const maxPointPlans = 1024
+const maxKeyPlans = 1024
 
-// maxPointQuery is the longest statement text the cache considers: a
-// point select is short, and a long statement is not parsed twice.
-const maxPointQuery = 2048
+// maxKeyQuery is the longest statement text the cache considers: a
+// key select is short, and a long statement is not parsed twice.
+const maxKeyQuery = 2048
 
-// PointSelects is a server's cache of point-select plans, shared by its
+// KeySelects is a server's cache of key-select plans, shared by its
 // sessions.
-type PointSelects struct {
+type KeySelects struct {
 	backend *Backend
 	parser  sql.Parser
 	auth    sql.AuthorizationHandler
 
 	mu    sync.Mutex
-	plans map[string]*pointPlan
+	plans map[string]*keyPlan
 }
 
-// NewPointSelects returns an empty cache for the engine over backend.
-func NewPointSelects(engine *sqle.Engine, backend *Backend) *PointSelects {
-	return &PointSelects{
+// NewKeySelects returns an empty cache for the engine over backend.
+func NewKeySelects(engine *sqle.Engine, backend *Backend) *KeySelects {
+	return &KeySelects{
 		backend: backend,
 		parser:  engine.Parser,
 		auth:    engine.Analyzer.Catalog.AuthorizationHandler(),
-		plans:   map[string]*pointPlan{},
+		plans:   map[string]*keyPlan{},
 	}
 }
 
-// PointSelect is one statement the cache may answer or learn from.
-type PointSelect struct {
-	cache   *PointSelects
+// KeySelect is one statement the cache may answer or learn from.
+type KeySelect struct {
+	cache   *KeySelects
 	session *Session
 	ctx     *sql.Context
-	shape   pointShape
+	shape   keyShape
 	key     string
 	// recorded is the plan learnt while the statement ran through
-	// analysis (see recordPointPlan).
-	recorded atomic.Pointer[pointPlan]
+	// analysis (see recordKeyPlan).
+	recorded atomic.Pointer[keyPlan]
 	// stale is set when a cached plan no longer fits its table.
 	stale atomic.Bool
 }
 
-// Match returns the statement as a point select of session, or nil when
-// the cache can neither answer nor learn it: not a point select, or a
+// Match returns the statement as a key select of session, or nil when
+// the cache can neither answer nor learn it: not a key select, or a
 // session state the cached plans do not cover (an open transaction, no
 // autocommit, a select limit).
-func (p *PointSelects) Match(ctx context.Context, session *Session, query string) *PointSelect {
+func (p *KeySelects) Match(ctx context.Context, session *Session, query string) *KeySelect {
 	return p.match(ctx, session, query, nil)
 }
 
@@ -88,7 +89,7 @@ func (p *PointSelects) Match(ctx context.Context, session *Session, query string
 // go-mysql-server's handler binds them (sqlparser.ExprFromValue), so a
 // parameter is the literal written in its place would be. Shapes of
 // prepared statements are kept apart from those of statement texts.
-func (p *PointSelects) MatchPrepared(ctx context.Context, session *Session, query string, bindings map[string]*querypb.BindVariable) *PointSelect {
+func (p *KeySelects) MatchPrepared(ctx context.Context, session *Session, query string, bindings map[string]*querypb.BindVariable) *KeySelect {
 	return p.match(ctx, session, query, func(name string) (ast.Expr, bool) {
 		bv, ok := bindings[strings.TrimPrefix(name, ":")]
 		if !ok {
@@ -103,8 +104,8 @@ func (p *PointSelects) MatchPrepared(ctx context.Context, session *Session, quer
 	})
 }
 
-func (p *PointSelects) match(ctx context.Context, session *Session, query string, bind binder) *PointSelect {
-	if p == nil || session == nil || len(query) > maxPointQuery || !startsWithSelect(query) {
+func (p *KeySelects) match(ctx context.Context, session *Session, query string, bind binder) *KeySelect {
+	if p == nil || session == nil || len(query) > maxKeyQuery || !startsWithSelect(query) {
 		return nil
 	}
 	sctx := sql.NewContext(ctx, sql.WithSession(session))
@@ -116,11 +117,11 @@ func (p *PointSelects) match(ctx context.Context, session *Session, query string
 	if err != nil || strings.TrimSpace(rest) != "" {
 		return nil
 	}
-	shape, ok := pointShapeOf(stmt, session.GetCurrentDatabase(), bind)
+	shape, ok := keyShapeOf(stmt, session.GetCurrentDatabase(), bind)
 	if !ok {
 		return nil
 	}
-	return &PointSelect{cache: p, session: session, ctx: sctx, shape: shape, key: shape.key(mode.String())}
+	return &KeySelect{cache: p, session: session, ctx: sctx, shape: shape, key: shape.key(mode.String())}
 }
 
 // startsWithSelect reports a statement text beginning with SELECT; a
@@ -154,7 +155,7 @@ func plainReadSession(ctx *sql.Context) bool {
 
 // Plan returns the plan of the statement when its shape is cached and
 // its literals convert as the cached plan's did.
-func (s *PointSelect) Plan() (sql.Node, bool) {
+func (s *KeySelect) Plan() (sql.Node, bool) {
 	s.cache.mu.Lock()
 	pp := s.cache.plans[s.key]
 	s.cache.mu.Unlock()
@@ -165,29 +166,29 @@ func (s *PointSelect) Plan() (sql.Node, bool) {
 	if !ok {
 		return nil, false
 	}
-	return pp.withLookup(&cachedPointRead{plan: pp, statement: s, conjuncts: exprs})
+	return pp.withLookup(&cachedKeyRead{plan: pp, statement: s, conjuncts: exprs})
 }
 
 // Stale reports that the cached plan did not fit its table any more (the
 // table was dropped or altered) and was dropped: the statement is to be
 // run through analysis instead, before anything was sent to the client.
-func (s *PointSelect) Stale() bool { return s.stale.Load() }
+func (s *KeySelect) Stale() bool { return s.stale.Load() }
 
 // Record makes the session's next analysis learn the statement's plan;
 // Finish ends it and keeps the plan learnt if the statement succeeded.
-func (s *PointSelect) Record() { s.session.pointRecording.Store(s) }
+func (s *KeySelect) Record() { s.session.keyRecording.Store(s) }
 
 // Finish ends Record, and reports whether the statement's plan was
 // learnt.
-func (s *PointSelect) Finish(err error) bool {
-	s.session.pointRecording.CompareAndSwap(s, nil)
+func (s *KeySelect) Finish(err error) bool {
+	s.session.keyRecording.CompareAndSwap(s, nil)
 	pp := s.recorded.Load()
 	if err != nil || pp == nil {
 		return false
 	}
 	s.cache.mu.Lock()
 	defer s.cache.mu.Unlock()
-	if len(s.cache.plans) >= maxPointPlans {
+	if len(s.cache.plans) >= maxKeyPlans {
 		clear(s.cache.plans)
 	}
 	s.cache.plans[s.key] = pp
@@ -195,7 +196,7 @@ func (s *PointSelect) Finish(err error) bool {
 }
 
 // forget drops the statement's cached plan.
-func (s *PointSelect) forget() {
+func (s *KeySelect) forget() {
 	s.stale.Store(true)
 	s.cache.mu.Lock()
 	delete(s.cache.plans, s.key)
@@ -206,34 +207,34 @@ func (s *PointSelect) forget() {
 // literal; nil binds none.
 type binder func(name string) (ast.Expr, bool)
 
-// pointShape is a key select as parsed: the table read, and each
+// keyShape is a key select as parsed: the table read, and each
 // condition of the WHERE clause as a column, an operator and literals.
-type pointShape struct {
+type keyShape struct {
 	prepared   bool
 	selectText string
 	db         string
 	table      *ast.AliasedTableExpr
 	tableName  ast.TableName
-	conditions []pointCondition
+	conditions []keyCondition
 	orderBy    string
 	limit      string
 }
 
-// pointCondition is one conjunct of the WHERE clause: column op literal,
+// keyCondition is one conjunct of the WHERE clause: column op literal,
 // with the column on the left, or column BETWEEN two literals.
-type pointCondition struct {
+type keyCondition struct {
 	column   string
 	op       string
-	literals []pointLiteral
+	literals []keyLiteral
 }
 
-// pointLiteral is the literal of one condition, as written.
-type pointLiteral struct {
+// keyLiteral is the literal of one condition, as written.
+type keyLiteral struct {
 	integer bool
 	text    string
 }
 
-func (s pointShape) key(sqlMode string) string {
+func (s keyShape) key(sqlMode string) string {
 	var b strings.Builder
 	if s.prepared {
 		b.WriteString("prepared\x00")
@@ -256,28 +257,28 @@ func (s pointShape) key(sqlMode string) string {
 	return b.String()
 }
 
-// pointShapeOf returns stmt's shape, or false when it is no key select:
+// keyShapeOf returns stmt's shape, or false when it is no key select:
 // anything but plain columns of one table under a WHERE of comparisons of
 // columns with literals, an optional ORDER BY of columns and LIMIT, and
 // nothing else.
-func pointShapeOf(stmt ast.Statement, currentDB string, bind binder) (pointShape, bool) {
+func keyShapeOf(stmt ast.Statement, currentDB string, bind binder) (keyShape, bool) {
 	sel, ok := stmt.(*ast.Select)
 	if !ok || sel.With != nil || sel.QueryOpts != (ast.QueryOpts{}) || len(sel.Comments) > 0 || sel.Where == nil ||
 		len(sel.GroupBy) > 0 || sel.Having != nil || len(sel.Window) > 0 || sel.Lock != "" || sel.Into != nil ||
 		len(sel.From) != 1 {
-		return pointShape{}, false
+		return keyShape{}, false
 	}
-	shape := pointShape{db: currentDB, prepared: bind != nil}
+	shape := keyShape{db: currentDB, prepared: bind != nil}
 	if !shape.setTable(sel.From[0]) || !shape.setSelectExprs(sel.SelectExprs) || !shape.setOrderBy(sel.OrderBy) || !shape.setLimit(sel.Limit) {
-		return pointShape{}, false
+		return keyShape{}, false
 	}
 	if !shape.addConjuncts(sel.Where.Expr, bind) {
-		return pointShape{}, false
+		return keyShape{}, false
 	}
 	return shape, true
 }
 
-func (s *pointShape) setTable(from ast.TableExpr) bool {
+func (s *keyShape) setTable(from ast.TableExpr) bool {
 	t, ok := from.(*ast.AliasedTableExpr)
 	if !ok || t.AsOf != nil || t.Hints != nil || len(t.Partitions) > 0 || t.Lateral {
 		return false
@@ -296,7 +297,7 @@ func (s *pointShape) setTable(from ast.TableExpr) bool {
 // setSelectExprs takes a select list of stars and column names, with or
 // without aliases; the text of each is part of the shape, as the result's
 // column names come from it.
-func (s *pointShape) setSelectExprs(exprs ast.SelectExprs) bool {
+func (s *keyShape) setSelectExprs(exprs ast.SelectExprs) bool {
 	var b strings.Builder
 	for _, e := range exprs {
 		switch e := e.(type) {
@@ -318,7 +319,7 @@ func (s *pointShape) setSelectExprs(exprs ast.SelectExprs) bool {
 }
 
 // setOrderBy takes an ORDER BY of the table's columns.
-func (s *pointShape) setOrderBy(order ast.OrderBy) bool {
+func (s *keyShape) setOrderBy(order ast.OrderBy) bool {
 	for _, o := range order {
 		col, ok := o.Expr.(*ast.ColName)
 		if !ok || col.StoredProcVal != nil || !s.qualifies(col) {
@@ -329,7 +330,7 @@ func (s *pointShape) setOrderBy(order ast.OrderBy) bool {
 	return true
 }
 
-func (s *pointShape) setLimit(l *ast.Limit) bool {
+func (s *keyShape) setLimit(l *ast.Limit) bool {
 	if l == nil {
 		return true
 	}
@@ -354,7 +355,7 @@ var flippedOps = map[string]string{
 
 // addConjuncts takes a WHERE clause of conditions joined by AND: column =,
 // <, <=, > or >= a literal (either side), or column BETWEEN two literals.
-func (s *pointShape) addConjuncts(e ast.Expr, bind binder) bool {
+func (s *keyShape) addConjuncts(e ast.Expr, bind binder) bool {
 	switch e := e.(type) {
 	case *ast.AndExpr:
 		return s.addConjuncts(e.Left, bind) && s.addConjuncts(e.Right, bind)
@@ -366,7 +367,7 @@ func (s *pointShape) addConjuncts(e ast.Expr, bind binder) bool {
 	return false
 }
 
-func (s *pointShape) addComparison(cmp *ast.ComparisonExpr, bind binder) bool {
+func (s *keyShape) addComparison(cmp *ast.ComparisonExpr, bind binder) bool {
 	flipped, known := flippedOps[cmp.Operator]
 	if !known || cmp.Escape != nil {
 		return false
@@ -380,7 +381,7 @@ func (s *pointShape) addComparison(cmp *ast.ComparisonExpr, bind binder) bool {
 	return ok && s.addCondition(col, op, lit)
 }
 
-func (s *pointShape) addBetween(r *ast.RangeCond, bind binder) bool {
+func (s *keyShape) addBetween(r *ast.RangeCond, bind binder) bool {
 	if r.Operator != ast.BetweenStr {
 		return false
 	}
@@ -392,25 +393,25 @@ func (s *pointShape) addBetween(r *ast.RangeCond, bind binder) bool {
 	return ok && s.addCondition(col, ast.BetweenStr, from, to)
 }
 
-func (s *pointShape) addCondition(col *ast.ColName, op string, literals ...pointLiteral) bool {
+func (s *keyShape) addCondition(col *ast.ColName, op string, literals ...keyLiteral) bool {
 	if !s.qualifies(col) {
 		return false
 	}
-	s.conditions = append(s.conditions, pointCondition{column: strings.ToLower(col.Name.String()), op: op, literals: literals})
+	s.conditions = append(s.conditions, keyCondition{column: strings.ToLower(col.Name.String()), op: op, literals: literals})
 	return true
 }
 
-func columnAndLiteral(left, right ast.Expr, bind binder) (*ast.ColName, pointLiteral, bool) {
+func columnAndLiteral(left, right ast.Expr, bind binder) (*ast.ColName, keyLiteral, bool) {
 	col, ok := left.(*ast.ColName)
 	if !ok || col.StoredProcVal != nil {
-		return nil, pointLiteral{}, false
+		return nil, keyLiteral{}, false
 	}
 	if v, ok := right.(*ast.SQLVal); ok && v.Type == ast.ValArg {
 		if bind == nil {
-			return nil, pointLiteral{}, false
+			return nil, keyLiteral{}, false
 		}
 		if right, ok = bind(string(v.Val)); !ok {
-			return nil, pointLiteral{}, false
+			return nil, keyLiteral{}, false
 		}
 	}
 	lit, ok := literalOf(right)
@@ -420,29 +421,29 @@ func columnAndLiteral(left, right ast.Expr, bind binder) (*ast.ColName, pointLit
 // literalOf takes an integer (with an optional minus) or a plain string
 // literal; a string with a character set introducer is an ast.UnaryExpr
 // and is refused.
-func literalOf(e ast.Expr) (pointLiteral, bool) {
+func literalOf(e ast.Expr) (keyLiteral, bool) {
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Operator == ast.UMinusStr {
 		if v, ok := u.Expr.(*ast.SQLVal); ok && v.Type == ast.IntVal {
-			return pointLiteral{integer: true, text: "-" + string(v.Val)}, true
+			return keyLiteral{integer: true, text: "-" + string(v.Val)}, true
 		}
-		return pointLiteral{}, false
+		return keyLiteral{}, false
 	}
 	v, ok := e.(*ast.SQLVal)
 	if !ok {
-		return pointLiteral{}, false
+		return keyLiteral{}, false
 	}
 	switch v.Type {
 	case ast.IntVal:
-		return pointLiteral{integer: true, text: string(v.Val)}, true
+		return keyLiteral{integer: true, text: string(v.Val)}, true
 	case ast.StrVal:
-		return pointLiteral{text: string(v.Val)}, true
+		return keyLiteral{text: string(v.Val)}, true
 	}
-	return pointLiteral{}, false
+	return keyLiteral{}, false
 }
 
 // qualifies reports a column qualified by nothing, or by the table's
 // name or alias (with its database, if written).
-func (s *pointShape) qualifies(col *ast.ColName) bool {
+func (s *keyShape) qualifies(col *ast.ColName) bool {
 	q := col.Qualifier
 	if q.IsEmpty() {
 		return true

@@ -13,11 +13,11 @@ import (
 	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
-// pointServer serves a warehouse with a payments table whose key is a
+// keyServer serves a warehouse with a payments table whose key is a
 // DATE and a BIGINT, an orders table keyed by an unsigned BIGINT and a
 // string, and a table keyed by a small INT, and returns a pool of one
 // connection to it in that database.
-func pointServer(t *testing.T) (*servertest.Server, *sql.DB) {
+func keyServer(t *testing.T) (*servertest.Server, *sql.DB) {
 	t.Helper()
 	cfg := testConfig(t)
 	cfg.MetricsListen = "127.0.0.1:0"
@@ -36,12 +36,12 @@ func pointServer(t *testing.T) (*servertest.Server, *sql.DB) {
 	return srv, db
 }
 
-// pointPlanCount is how many point selects the server ran with outcome
+// planCount is how many key selects the server ran with outcome
 // (cached, learned, stale), from its metrics.
-func pointPlanCount(t *testing.T, srv *servertest.Server, outcome string) int {
+func planCount(t *testing.T, srv *servertest.Server, outcome string) int {
 	t.Helper()
 	body := servertest.HTTPGet(t, "http://"+srv.Server.MetricsAddr().String()+"/metrics")
-	m := regexp.MustCompile(`lakesql_point_plans_total\{outcome="` + outcome + `"\} (\d+)`).FindStringSubmatch(body)
+	m := regexp.MustCompile(`lakesql_key_select_plans_total\{outcome="` + outcome + `"\} (\d+)`).FindStringSubmatch(body)
 	if m == nil {
 		return 0
 	}
@@ -102,11 +102,11 @@ func analyzed(t *testing.T, db *sql.DB, query string, args ...any) string {
 	return answer(t, db, query, args...)
 }
 
-// Point selects of a shape seen before run from its cached plan and
+// Key selects of a shape seen before run from its cached plan and
 // answer as analysis does, column metadata included, for keys that match
 // and keys that do not, with literals at the edges of their types.
-func TestCachedPointPlansAnswerAsAnalysis(t *testing.T) {
-	srv, db := pointServer(t)
+func TestCachedKeySelectPlansAnswerAsAnalysis(t *testing.T) {
+	srv, db := keyServer(t)
 	shapes := []struct {
 		shape string
 		keys  [][]any
@@ -128,7 +128,7 @@ func TestCachedPointPlansAnswerAsAnalysis(t *testing.T) {
 			}
 		}
 	}
-	if n := pointPlanCount(t, srv, "cached"); n < 20 {
+	if n := planCount(t, srv, "cached"); n < 20 {
 		t.Errorf("%d selects ran from cached plans, want at least 20", n)
 	}
 }
@@ -137,8 +137,8 @@ func TestCachedPointPlansAnswerAsAnalysis(t *testing.T) {
 // arguments on the server) run from cached plans too, with the values
 // bound to their parameters, and answer as analysis does in the binary
 // protocol.
-func TestCachedPointPlansOfPreparedStatements(t *testing.T) {
-	srv, db := pointServer(t)
+func TestCachedKeySelectPlansOfPreparedStatements(t *testing.T) {
+	srv, db := keyServer(t)
 	statements := []struct {
 		query string
 		args  [][]any
@@ -155,7 +155,7 @@ func TestCachedPointPlansOfPreparedStatements(t *testing.T) {
 			}
 		}
 	}
-	if n := pointPlanCount(t, srv, "cached"); n < 8 {
+	if n := planCount(t, srv, "cached"); n < 8 {
 		t.Errorf("%d prepared point selects ran from cached plans, want at least 8", n)
 	}
 }
@@ -163,8 +163,8 @@ func TestCachedPointPlansOfPreparedStatements(t *testing.T) {
 // A cached plan reads the snapshot of its statement: rows committed after
 // the plan was cached are seen, and a table whose columns changed, or was
 // re-created, is analyzed again.
-func TestCachedPointPlansFollowTheTable(t *testing.T) {
-	srv, db := pointServer(t)
+func TestCachedKeySelectPlansFollowTheTable(t *testing.T) {
+	srv, db := keyServer(t)
 	const q = "SELECT * FROM small WHERE k = %d"
 	answer(t, db, fmt.Sprintf(q, 1))
 	if got := answer(t, db, fmt.Sprintf(q, 5)); strings.Contains(got, "\n") {
@@ -186,15 +186,15 @@ func TestCachedPointPlansFollowTheTable(t *testing.T) {
 	if got := answer(t, db, fmt.Sprintf(q, 5)); !strings.Contains(got, "Error 1146") {
 		t.Errorf("after DROP TABLE: %s, want error 1146", got)
 	}
-	if pointPlanCount(t, srv, "stale") < 2 {
-		t.Errorf("stale plans: %d, want at least 2", pointPlanCount(t, srv, "stale"))
+	if planCount(t, srv, "stale") < 2 {
+		t.Errorf("stale plans: %d, want at least 2", planCount(t, srv, "stale"))
 	}
 }
 
 // A cached plan checks the privilege of each statement's user, and
 // refuses as analysis does.
-func TestCachedPointPlansCheckPrivileges(t *testing.T) {
-	srv, root := pointServer(t)
+func TestCachedKeySelectPlansCheckPrivileges(t *testing.T) {
+	srv, root := keyServer(t)
 	servertest.Exec(t, root, "CREATE USER clerk IDENTIFIED BY 'pw'", "GRANT SELECT ON shop.small TO clerk")
 	const q = "SELECT * FROM shop.pay WHERE dt = '2024-01-01' AND pay_id = %d"
 	answer(t, root, fmt.Sprintf(q, 1))
@@ -207,7 +207,7 @@ func TestCachedPointPlansCheckPrivileges(t *testing.T) {
 	if want := analyzed(t, clerk, fmt.Sprintf(q, 1)); cached != want || !strings.Contains(cached, "Error 1142") {
 		t.Errorf("clerk's point select: %s, want %s (error 1142)", cached, want)
 	}
-	if n := pointPlanCount(t, srv, "cached"); n != 2 {
+	if n := planCount(t, srv, "cached"); n != 2 {
 		t.Errorf("%d point selects ran from cached plans, want 2 (root's second, clerk's refused)", n)
 	}
 	if got := answer(t, clerk, "SELECT v FROM shop.small WHERE k = 1"); !strings.Contains(got, `"a"`) {
@@ -219,8 +219,8 @@ func TestCachedPointPlansCheckPrivileges(t *testing.T) {
 // statement's warnings are cleared, and a transaction's own writes and a
 // client writing another character set than UTF-8 are served by
 // analysis, not from the cache.
-func TestCachedPointPlansKeepSessionState(t *testing.T) {
-	srv, db := pointServer(t)
+func TestCachedKeySelectPlansKeepSessionState(t *testing.T) {
+	srv, db := keyServer(t)
 	const q = "SELECT v FROM small WHERE k = %d"
 	answer(t, db, fmt.Sprintf(q, 1))
 	servertest.Exec(t, db, "SELECT CAST('1x' AS SIGNED)")
@@ -249,11 +249,11 @@ func TestCachedPointPlansKeepSessionState(t *testing.T) {
 		t.Errorf("rolled-back row: %s", got)
 	}
 	servertest.Exec(t, db, "SET character_set_client = latin1")
-	cached := pointPlanCount(t, srv, "cached")
+	cached := planCount(t, srv, "cached")
 	if got := answer(t, db, fmt.Sprintf(q, 1)); !strings.Contains(got, `"a"`) {
 		t.Errorf("latin1 client's point select: %s", got)
 	}
-	if n := pointPlanCount(t, srv, "cached"); n != cached {
+	if n := planCount(t, srv, "cached"); n != cached {
 		t.Errorf("a latin1 client's point select ran from a cached plan")
 	}
 }

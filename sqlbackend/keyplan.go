@@ -23,15 +23,15 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// rulePointPlan is the analyzer rule id of recordPointPlan.
-const rulePointPlan analyzer.RuleId = 10_021
+// ruleKeyPlan is the analyzer rule id of recordKeyPlan.
+const ruleKeyPlan analyzer.RuleId = 10_021
 
-// errStalePointPlan fails a cached plan whose table changed; the server
-// runs the statement through analysis instead (PointSelect.Stale).
-var errStalePointPlan = errors.New("cached point-select plan no longer fits its table")
+// errStaleKeyPlan fails a cached plan whose table changed; the server
+// runs the statement through analysis instead (KeySelect.Stale).
+var errStaleKeyPlan = errors.New("cached key-select plan no longer fits its table")
 
-// pointPlan is the analyzed plan of a point-select shape.
-type pointPlan struct {
+// keyPlan is the analyzed plan of a key-select shape.
+type keyPlan struct {
 	// root is the whole plan as analysis left it; access, the table read
 	// in it, is what each statement replaces.
 	root   sql.Node
@@ -46,23 +46,23 @@ type pointPlan struct {
 	columns []*sql.Column
 }
 
-// recordPointPlan learns the plan of the statement the session records
-// (PointSelect.Record), once analysis is complete: the plan as it is run.
-func recordPointPlan(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
+// recordKeyPlan learns the plan of the statement the session records
+// (KeySelect.Record), once analysis is complete: the plan as it is run.
+func recordKeyPlan(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, scope *plan.Scope, sel analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
 	s, ok := ctx.Session.(*Session)
 	if !ok || !wholeStatement(scope, sel) {
 		return n, transform.SameTree, nil
 	}
-	if rec := s.pointRecording.Load(); rec != nil {
-		rec.recorded.Store(learnPointPlan(ctx, n, rec.shape))
+	if rec := s.keyRecording.Load(); rec != nil {
+		rec.recorded.Store(learnKeyPlan(ctx, n, rec.shape))
 	}
 	return n, transform.SameTree, nil
 }
 
-// learnPointPlan returns the plan of shape analyzed as root, or nil when
+// learnKeyPlan returns the plan of shape analyzed as root, or nil when
 // root is not a plan the cache can reuse.
-func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPlan {
-	access, ok := pointAccess(root)
+func learnKeyPlan(ctx *sql.Context, root sql.Node, shape keyShape) *keyPlan {
+	access, ok := keyAccess(root)
 	if !ok {
 		return nil
 	}
@@ -71,10 +71,10 @@ func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPla
 		return nil
 	}
 	t, ok := rt.Table.(*Table)
-	if !ok || !t.plainPointRead() {
+	if !ok || !t.plainKeyRead() {
 		return nil
 	}
-	pp := &pointPlan{root: root, access: access, db: t.db.name, table: t.name, schema: t.schema, projection: t.projection, index: access.Index()}
+	pp := &keyPlan{root: root, access: access, db: t.db.name, table: t.name, schema: t.schema, projection: t.projection, index: access.Index()}
 	for _, c := range shape.conditions {
 		col, ok := columnNamed(t.columns, c.column)
 		if !ok {
@@ -93,34 +93,34 @@ func learnPointPlan(ctx *sql.Context, root sql.Node, shape pointShape) *pointPla
 	return pp
 }
 
-// pointAccess finds the one table read of a plan made only of the nodes a
+// keyAccess finds the one table read of a plan made only of the nodes a
 // key select analyzes to: the wire result, LIMIT, a sort by columns (or
 // both, as TopN), a projection of columns, the table's alias and the read.
-func pointAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
+func keyAccess(n sql.Node) (*plan.IndexedTableAccess, bool) {
 	switch n := n.(type) {
 	case *wireResult:
-		return pointAccess(n.child)
+		return keyAccess(n.child)
 	case *plan.Limit:
-		return pointAccess(n.Child)
+		return keyAccess(n.Child)
 	case *plan.TableAlias:
-		return pointAccess(n.Child)
+		return keyAccess(n.Child)
 	case *plan.Sort:
 		if !sortsByColumns(n.SortFields) {
 			return nil, false
 		}
-		return pointAccess(n.Child)
+		return keyAccess(n.Child)
 	case *plan.TopN:
 		if !sortsByColumns(n.Fields) {
 			return nil, false
 		}
-		return pointAccess(n.Child)
+		return keyAccess(n.Child)
 	case *plan.Project:
 		for _, e := range n.Projections {
 			if !isColumn(e) {
 				return nil, false
 			}
 		}
-		return pointAccess(n.Child)
+		return keyAccess(n.Child)
 	case *plan.IndexedTableAccess:
 		return n, n.IsStatic()
 	}
@@ -144,10 +144,10 @@ func isColumn(e sql.Expression) bool {
 	return ok
 }
 
-// plainPointRead reports a read of the latest snapshot of the main branch
+// plainKeyRead reports a read of the latest snapshot of the main branch
 // through a pushed filter that decides the whole WHERE clause, with
 // nothing of a transaction or a write in it.
-func (t *Table) plainPointRead() bool {
+func (t *Table) plainKeyRead() bool {
 	return t.lookup != nil && len(t.lookup.pushdown.Residual) == 0 && !t.timeTravel && t.branch == "" &&
 		len(t.staged) == 0 && !t.lookupReadsAll && t.keys == nil && t.duplicates == nil && !t.readsItself
 }
@@ -168,13 +168,13 @@ func columnNamed(schema sql.Schema, name string) (*sql.Column, bool) {
 // conjuncts are the conditions of the shape with literals, as analysis
 // hands them to the pushdown, or false when a literal is not one the
 // cache converts as analysis does.
-func (pp *pointPlan) conjuncts(ctx *sql.Context, conditions []pointCondition) ([]sql.Expression, bool) {
+func (pp *keyPlan) conjuncts(ctx *sql.Context, conditions []keyCondition) ([]sql.Expression, bool) {
 	exprs := make([]sql.Expression, 0, len(pp.columns))
 	for i, col := range pp.columns {
 		lits := make([]sql.Expression, len(conditions[i].literals))
 		for j, l := range conditions[i].literals {
 			var ok bool
-			if lits[j], ok = pointValue(ctx, col.Type, l); !ok {
+			if lits[j], ok = keyValue(ctx, col.Type, l); !ok {
 				return nil, false
 			}
 		}
@@ -202,12 +202,12 @@ func comparisons(op string, field sql.Expression, lits []sql.Expression) []sql.E
 	return []sql.Expression{expression.NewEquals(field, lits[0])}
 }
 
-// pointValue is a literal compared with a column of type typ as analysis
+// keyValue is a literal compared with a column of type typ as analysis
 // types it, for the literals whose comparison is exact: an integer within
 // the range of an integer column or a DECIMAL column without fraction
 // digits (lakesql's BIGINT UNSIGNED), a date written YYYY-MM-DD for a DATE
 // column, a string for a VARCHAR or TEXT column compared byte by byte.
-func pointValue(ctx *sql.Context, typ sql.Type, lit pointLiteral) (sql.Expression, bool) {
+func keyValue(ctx *sql.Context, typ sql.Type, lit keyLiteral) (sql.Expression, bool) {
 	switch {
 	case (types.IsInteger(typ) || isWholeDecimal(typ)) && lit.integer:
 		return integerValue(ctx, typ, lit.text)
@@ -254,7 +254,7 @@ func isBinaryText(typ sql.Type) bool {
 }
 
 // withLookup is the plan with its table read replaced by lookup.
-func (pp *pointPlan) withLookup(lookup *cachedPointRead) (sql.Node, bool) {
+func (pp *keyPlan) withLookup(lookup *cachedKeyRead) (sql.Node, bool) {
 	n, _, err := transform.Node(pp.root, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
 		if n == pp.access {
 			return lookup, transform.NewTree, nil
@@ -264,27 +264,27 @@ func (pp *pointPlan) withLookup(lookup *cachedPointRead) (sql.Node, bool) {
 	return n, err == nil
 }
 
-// cachedPointRead is the table read of a cached plan for one statement's
+// cachedKeyRead is the table read of a cached plan for one statement's
 // literals: at execution it does what analysis did for the cached one,
 // resolving and pinning the table, checking the statement's privilege and
 // pushing the equalities down, and reads as the analyzed read did.
-type cachedPointRead struct {
-	plan      *pointPlan
-	statement *PointSelect
+type cachedKeyRead struct {
+	plan      *keyPlan
+	statement *KeySelect
 	conjuncts []sql.Expression
 }
 
-var _ sql.ExecSourceRel = (*cachedPointRead)(nil)
+var _ sql.ExecSourceRel = (*cachedKeyRead)(nil)
 
-func (n *cachedPointRead) Resolved() bool       { return true }
-func (n *cachedPointRead) IsReadOnly() bool     { return true }
-func (n *cachedPointRead) Schema() sql.Schema   { return n.plan.access.Schema() }
-func (n *cachedPointRead) Children() []sql.Node { return nil }
-func (n *cachedPointRead) String() string {
-	return fmt.Sprintf("PointLookup(%s.%s)", n.plan.db, n.plan.table)
+func (n *cachedKeyRead) Resolved() bool       { return true }
+func (n *cachedKeyRead) IsReadOnly() bool     { return true }
+func (n *cachedKeyRead) Schema() sql.Schema   { return n.plan.access.Schema() }
+func (n *cachedKeyRead) Children() []sql.Node { return nil }
+func (n *cachedKeyRead) String() string {
+	return fmt.Sprintf("CachedKeyRead(%s.%s)", n.plan.db, n.plan.table)
 }
 
-func (n *cachedPointRead) WithChildren(children ...sql.Node) (sql.Node, error) {
+func (n *cachedKeyRead) WithChildren(children ...sql.Node) (sql.Node, error) {
 	if len(children) != 0 {
 		return nil, sql.ErrInvalidChildrenNumber.New(n, len(children), 0)
 	}
@@ -293,7 +293,7 @@ func (n *cachedPointRead) WithChildren(children ...sql.Node) (sql.Node, error) {
 
 // RowIter starts the statement as the engine's analysis would have:
 // warnings cleared, counted as a SELECT, its privilege checked.
-func (n *cachedPointRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
+func (n *cachedKeyRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error) {
 	ctx.ClearWarnings()
 	sql.IncrementStatusVariable(ctx, "Questions", 1)
 	sql.IncrementStatusVariable(ctx, "Com_select", 1)
@@ -304,12 +304,12 @@ func (n *cachedPointRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, err
 	t, ok := n.table(ctx)
 	if !ok {
 		s.forget()
-		return nil, errStalePointPlan
+		return nil, errStaleKeyPlan
 	}
 	push := planner.PushFilters(t.schema.Fields, n.conjuncts)
 	if len(push.Residual) > 0 || push.Filter == nil {
 		s.forget()
-		return nil, errStalePointPlan
+		return nil, errStaleKeyPlan
 	}
 	lookup := sql.IndexLookup{Index: n.plan.index, Ranges: &pushedLookup{pushdown: push}}
 	indexed := t.IndexedAccess(ctx, lookup)
@@ -324,7 +324,7 @@ func (n *cachedPointRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, err
 // projected as analyzed. It is false when the names resolve to another
 // table than the plan's, its columns changed, or resolving failed:
 // analysis then gives the statement its answer or its error.
-func (n *cachedPointRead) table(ctx *sql.Context) (*Table, bool) {
+func (n *cachedKeyRead) table(ctx *sql.Context) (*Table, bool) {
 	backend, shape := n.statement.cache.backend, n.statement.shape
 	dbName, err := (&Provider{backend: backend}).resolveName(ctx, shape.db)
 	if err != nil || dbName != n.plan.db {

@@ -7,19 +7,19 @@ import (
 	ast "github.com/dolthub/vitess/go/vt/sqlparser"
 )
 
-func shapeOf(t *testing.T, query string) (pointShape, bool) {
+func shapeOf(t *testing.T, query string) (keyShape, bool) {
 	t.Helper()
 	stmt, err := sql.GlobalParser.ParseSimple(query)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
-	return pointShapeOf(stmt, "shop", nil)
+	return keyShapeOf(stmt, "shop", nil)
 }
 
 // Only SELECTs of columns from one table under a WHERE of comparisons of
 // columns with literals, maybe ordered by columns and limited, have a
 // shape.
-func TestPointShapes(t *testing.T) {
+func TestKeyShapes(t *testing.T) {
 	accepted := []string{
 		"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1",
 		"SELECT p.* FROM shop.pay p WHERE p.pay_id = -5",
@@ -70,7 +70,7 @@ func TestPointShapes(t *testing.T) {
 
 // Statements share a shape exactly when they differ only in their
 // literals' values.
-func TestPointShapeKeys(t *testing.T) {
+func TestKeyShapeKeys(t *testing.T) {
 	same := [][2]string{
 		{"SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 1", "SELECT * FROM pay WHERE dt = '2025-12-31' AND pay_id = -99"},
 		{"SELECT a AS c0 FROM t WHERE k = 1", "select a as c0 from t where k = 2"},
@@ -114,25 +114,25 @@ func key(t *testing.T, query string) string {
 
 // A prepared statement's parameters take the literals bound to them, and
 // its shapes are kept apart from those of texts.
-func TestPreparedPointShapes(t *testing.T) {
+func TestPreparedKeyShapes(t *testing.T) {
 	stmt, err := sql.GlobalParser.ParseSimple("SELECT * FROM pay WHERE dt = ? AND pay_id = ?")
 	if err != nil {
 		t.Fatal(err)
 	}
 	bound := map[string]ast.Expr{":v1": ast.NewStrVal([]byte("2024-01-01")), ":v2": ast.NewIntVal([]byte("7"))}
 	bind := func(name string) (ast.Expr, bool) { e, ok := bound[name]; return e, ok }
-	shape, ok := pointShapeOf(stmt, "shop", bind)
-	if !ok || shape.conditions[0].literals[0] != (pointLiteral{text: "2024-01-01"}) || shape.conditions[1].literals[0] != (pointLiteral{integer: true, text: "7"}) {
+	shape, ok := keyShapeOf(stmt, "shop", bind)
+	if !ok || shape.conditions[0].literals[0] != (keyLiteral{text: "2024-01-01"}) || shape.conditions[1].literals[0] != (keyLiteral{integer: true, text: "7"}) {
 		t.Fatalf("bound shape %v, %+v", ok, shape.conditions)
 	}
-	if _, ok := pointShapeOf(stmt, "shop", nil); ok {
+	if _, ok := keyShapeOf(stmt, "shop", nil); ok {
 		t.Error("parameters without values have a shape")
 	}
 	if text := key(t, "SELECT * FROM pay WHERE dt = '2024-01-01' AND pay_id = 7"); text == shape.key("") {
 		t.Error("a prepared statement shares its shape with a text")
 	}
 	bound[":v2"] = &ast.NullVal{}
-	if _, ok := pointShapeOf(stmt, "shop", bind); ok {
+	if _, ok := keyShapeOf(stmt, "shop", bind); ok {
 		t.Error("a NULL parameter has a shape")
 	}
 }
