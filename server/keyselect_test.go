@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -255,5 +256,32 @@ func TestCachedKeySelectPlansKeepSessionState(t *testing.T) {
 	}
 	if n := planCount(t, srv, "cached"); n != cached {
 		t.Errorf("a latin1 client's point select ran from a cached plan")
+	}
+}
+
+// Sessions share cached plans: many connections running one shape at
+// once each get their own key's row.
+func TestCachedKeySelectPlansConcurrently(t *testing.T) {
+	srv, db := keyServer(t)
+	servertest.Exec(t, db, "INSERT INTO small VALUES (10, 'k10'), (11, 'k11'), (12, 'k12'), (13, 'k13')")
+	var wg sync.WaitGroup
+	for c := range 6 {
+		conn := srv.Connect(t, "root", "")
+		conn.SetMaxOpenConns(1)
+		servertest.Exec(t, conn, "USE shop")
+		wg.Go(func() {
+			for i := range 40 {
+				k := 10 + (c+i)%4
+				var v string
+				if err := conn.QueryRow(fmt.Sprintf("SELECT v FROM small WHERE k = %d", k)).Scan(&v); err != nil || v != fmt.Sprintf("k%d", k) {
+					t.Errorf("k = %d: %q, %v", k, v, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := planCount(t, srv, "cached"); n < 200 {
+		t.Errorf("%d selects ran from cached plans, want at least 200", n)
 	}
 }
