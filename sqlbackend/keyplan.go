@@ -267,7 +267,7 @@ func (pp *keyPlan) withLookup(lookup *cachedKeyRead) (sql.Node, bool) {
 // cachedKeyRead is the table read of a cached plan for one statement's
 // literals: at execution it does what analysis did for the cached one,
 // resolving and pinning the table, checking the statement's privilege and
-// pushing the equalities down, and reads as the analyzed read did.
+// pushing the conditions down, and reads as the analyzed read did.
 type cachedKeyRead struct {
 	plan      *keyPlan
 	statement *KeySelect
