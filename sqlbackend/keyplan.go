@@ -326,12 +326,12 @@ func (n *cachedKeyRead) RowIter(ctx *sql.Context, _ sql.Row) (sql.RowIter, error
 // analysis then gives the statement its answer or its error.
 func (n *cachedKeyRead) table(ctx *sql.Context) (*Table, bool) {
 	backend, shape := n.statement.cache.backend, n.statement.shape
-	dbName, err := (&Provider{backend: backend}).resolveName(ctx, shape.db)
+	dbName, err := backend.databaseName(ctx, shape.db)
 	if err != nil || dbName != n.plan.db {
 		return nil, false
 	}
 	db := &Database{backend: backend, name: dbName}
-	found, ok, err := db.table(ctx, shape.tableName.Name.String(), nil)
+	found, ok, err := db.table(ctx, shape.tableName(), nil)
 	if err != nil || !ok {
 		return nil, false
 	}

@@ -214,7 +214,6 @@ type keyShape struct {
 	selectText string
 	db         string
 	table      *ast.AliasedTableExpr
-	tableName  ast.TableName
 	conditions []keyCondition
 	orderBy    string
 	limit      string
@@ -290,7 +289,7 @@ func (s *keyShape) setTable(from ast.TableExpr) bool {
 	if db := name.DbQualifier.String(); db != "" {
 		s.db = db
 	}
-	s.table, s.tableName = t, name
+	s.table = t
 	return s.db != ""
 }
 
@@ -454,5 +453,10 @@ func (s *keyShape) qualifies(col *ast.ColName) bool {
 	if alias := s.table.As.String(); alias != "" {
 		return strings.EqualFold(q.Name.String(), alias) && q.DbQualifier.IsEmpty()
 	}
-	return strings.EqualFold(q.Name.String(), s.tableName.Name.String())
+	return strings.EqualFold(q.Name.String(), s.tableName())
+}
+
+// tableName is the table's name as written, without its database.
+func (s *keyShape) tableName() string {
+	return s.table.Expr.(ast.TableName).Name.String()
 }

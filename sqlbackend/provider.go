@@ -44,20 +44,22 @@ func (p *Provider) Database(ctx *sql.Context, name string) (sql.Database, error)
 	if strings.EqualFold(name, SysDatabase) {
 		return &sysDatabase{}, nil
 	}
-	stored, err := p.resolveName(ctx, name)
+	stored, err := p.backend.databaseName(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	return &Database{backend: p.backend, name: stored}, nil
 }
 
-func (p *Provider) resolveName(ctx *sql.Context, name string) (string, error) {
+// databaseName finds the stored name of a database: exact match first,
+// then case-insensitive.
+func (b *Backend) databaseName(ctx *sql.Context, name string) (string, error) {
 	// GMS resolves the current database for every statement: an exact
 	// name is one stat, not a listing of the warehouse.
-	if exists, err := p.backend.catalog.DatabaseExists(ctx, name); err == nil && exists {
+	if exists, err := b.catalog.DatabaseExists(ctx, name); err == nil && exists {
 		return name, nil
 	}
-	names, err := p.backend.catalog.ListDatabases(ctx)
+	names, err := b.catalog.ListDatabases(ctx)
 	if err != nil {
 		return "", mysqlerr.From(err)
 	}
@@ -104,7 +106,7 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 // DropDatabase implements sql.MutableDatabaseProvider. Like MySQL's, it
 // drops the tables in the database too.
 func (p *Provider) DropDatabase(ctx *sql.Context, name string) error {
-	stored, err := p.resolveName(ctx, name)
+	stored, err := p.backend.databaseName(ctx, name)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ type Session struct {
 	// values are the tuples of a bulk INSERT being run, set when its text
 	// is parsed and taken by the literal path (see bulkvalues.go).
 	values *pendingValues
-	// keyRecording is the point select whose plan the running
+	// keyRecording is the key select whose plan the running
 	// statement's analysis learns (see KeySelect.Record).
 	keyRecording atomic.Pointer[KeySelect]
 }

@@ -53,7 +53,7 @@ func (g *queryGen) query() *Query {
 	case 3:
 		return g.grouped()
 	default:
-		return g.pointSelect()
+		return g.keySelect()
 	}
 }
 
@@ -84,12 +84,12 @@ func (g *queryGen) wholeTableAggregate() *Query {
 	return &Query{Branches: []*Select{s}}
 }
 
-// pointSelect reads one row of a keyed table by its whole primary key, as
+// keySelect reads one row of a keyed table by its whole primary key, as
 // applications do, or a range of its last key column: the statements
 // lakesql's server answers from a cached plan of their shape. Half of
 // them select every column, so shapes repeat with other keys within a
 // case.
-func (g *queryGen) pointSelect() *Query {
+func (g *queryGen) keySelect() *Query {
 	var keyed []*Table
 	for _, t := range g.tables {
 		if len(t.PrimaryKey) > 0 {
@@ -124,7 +124,7 @@ func (g *queryGen) pointSelect() *Query {
 	return q
 }
 
-// keyRange turns the last key equality of a point select into a range of
+// keyRange turns the last key equality of a key select into a range of
 // that column (BETWEEN, or a pair of bounds), ordered by every output
 // column half of the time: the range selects the server also answers from
 // cached plans.
