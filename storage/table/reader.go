@@ -216,6 +216,9 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 	if d.indexed != nil {
 		ranges = withinRows(d, ranges, d.indexed)
 	}
+	if ranges, err = r.sortedKeyRows(d, ranges, r.residual); err != nil {
+		return nil, err
+	}
 	if ranges, err = r.selectedRows(d, ranges, r.residual, len(p.mapping.FileFields())); err != nil {
 		return nil, err
 	}
@@ -408,6 +411,9 @@ func (r *reader) records(d *dataFile, groupFilter predicate.Predicate) (*keyValu
 	}
 	ranges, err := r.rowRanges(d, groupFilter)
 	if err != nil {
+		return nil, err
+	}
+	if ranges, err = r.sortedKeyRows(d, ranges, groupFilter); err != nil {
 		return nil, err
 	}
 	// A key-value read also reads the keys, sequence number and row kind.

@@ -3,9 +3,11 @@ package table
 import (
 	"errors"
 	"io"
+	"slices"
 
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/vector"
 )
 
@@ -162,4 +164,33 @@ func (r *reader) holdsIn(d *dataFile, ranges []parquetio.RowRange, c predicate.P
 		}
 	}
 	return len(ranges) > 0, nil
+}
+
+// sortedKeyRows narrows ranges of d to the stretch of rows whose first
+// trimmed primary-key field lies within the bounds pred's conjuncts put on
+// it. Every data file of a primary-key table is sorted by its trimmed
+// primary key (Paimon's merge tree sorts each file it writes, as ours
+// does), so a point or short range read binary-searches the key instead of
+// filtering every row of the page. It keeps ranges as they are for files
+// without a primary key and when pred does not bound that field.
+func (r *reader) sortedKeyRows(d *dataFile, ranges []parquetio.RowRange, pred predicate.Predicate) ([]parquetio.RowRange, error) {
+	keys := d.fileSchema.TrimmedPrimaryKeys()
+	pq := d.parquet()
+	if len(keys) == 0 || pq == nil || isTrue(pred) || len(ranges) == 0 {
+		return ranges, nil
+	}
+	k := d.fileSchema.FieldIndex(keys[0])
+	if k < 0 {
+		return ranges, nil
+	}
+	c := slices.IndexFunc(r.schema.Fields, func(f spec.DataField) bool { return f.ID == d.fileSchema.Fields[k].ID })
+	if c < 0 {
+		return ranges, nil
+	}
+	bounds, ok := vector.BoundsOf(pred, c)
+	req, same := r.fileColumn(d, c)
+	if !ok || !same {
+		return ranges, nil
+	}
+	return pq.NarrowSorted(req, ranges, bounds)
 }

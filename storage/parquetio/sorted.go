@@ -1,0 +1,176 @@
+package parquetio
+
+import (
+	"errors"
+	"io"
+	"sort"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/lakesql/lakesql/storage/vector"
+)
+
+// NarrowSorted narrows each of ranges to the rows whose value of column
+// req lies within bounds, for a file whose rows are sorted by that
+// column, ascending, as a primary-key table's data file is by its first
+// key field. The rows within the bounds are then one stretch of each
+// range: a binary search over each page's values finds it, reading only
+// the pages of the range (cached ones come decoded from the page cache)
+// and comparing a few values of each instead of filtering all of them.
+// Ranges with no row within the bounds are dropped. A range is kept
+// whole when the column is missing, nested, NULL somewhere or of a type
+// bounds cannot compare.
+func (r *Reader) NarrowSorted(req ColumnRequest, ranges []RowRange, bounds vector.Bounds) (out []RowRange, err error) {
+	defer recoverCorruption(r.name, &err)
+	if err := r.checkRanges(ranges); err != nil {
+		return nil, err
+	}
+	node := r.findColumn(req)
+	if node == nil || node.maxRep > 0 || !r.CanVectorize(req) || !sortable(node.physical(), bounds.Kind) {
+		return ranges, nil
+	}
+	if bounds.Empty() {
+		return nil, nil
+	}
+	src := &trackedSource{src: r.src, size: r.size}
+	for _, rg := range ranges {
+		narrowed, err := r.narrowRange(src, node, rg, &bounds)
+		if err != nil {
+			return nil, src.classify(r.name, err)
+		}
+		if narrowed.From < narrowed.To {
+			out = append(out, narrowed)
+		}
+	}
+	return out, nil
+}
+
+// sortable reports whether bounds of kind compare the physical values of
+// a column directly.
+func sortable(physical format.Type, kind vector.Kind) bool {
+	switch physical {
+	case format.Int32, format.Int64:
+		return kind == vector.Int32s || kind == vector.Int64s
+	case format.ByteArray:
+		return kind == vector.Bytes
+	}
+	return false
+}
+
+// narrowRange returns the stretch of rg within bounds, walking the pages
+// that hold rg: pages before the stretch are passed over by their last
+// value, the page where it starts and the page where it ends are searched.
+func (r *Reader) narrowRange(src *trackedSource, node *schemaNode, rg RowRange, bounds *vector.Bounds) (RowRange, error) {
+	if rg.From == rg.To {
+		return rg, nil
+	}
+	pages, skip, err := r.openChunkRows(src, rg.Group, node.leaf, rg.From, rg.To)
+	if err != nil {
+		return RowRange{}, err
+	}
+	defer pages.Close()
+	out := RowRange{Group: rg.Group, From: rg.To, To: rg.To}
+	found := false
+	for row := rg.From - skip; row < rg.To; {
+		page, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			return RowRange{}, errMissingValues
+		}
+		if err != nil {
+			return RowRange{}, err
+		}
+		values, ok := sortedValuesOf(page, node.physical())
+		n := int64(page.NumValues())
+		lo, hi := max(rg.From, row)-row, min(rg.To, row+n)-row
+		if !ok {
+			parquet.Release(page)
+			return rg, nil
+		}
+		if !found && lo < hi {
+			i := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return !values.below(bounds, int(lo)+k) }))
+			found, out.From, lo = i < hi, row+i, i
+		}
+		if found && lo < hi {
+			j := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.above(bounds, int(lo)+k) }))
+			if j < hi {
+				parquet.Release(page)
+				out.To = row + j
+				return out, nil
+			}
+		}
+		parquet.Release(page)
+		row += n
+	}
+	return out, nil
+}
+
+// sortedValues give access to the values of a page without NULLs, looked
+// up in its dictionary where it has one, without copying them.
+type sortedValues struct {
+	physical format.Type
+	i32      []int32
+	i64      []int64
+	data     []byte
+	offsets  []uint32
+	// indexes are the dictionary indexes of a dictionary-encoded page,
+	// into the dictionary's values above; nil for a plain page.
+	indexes []int32
+}
+
+// sortedValuesOf returns the values of a page of a column of the given
+// physical type, which sortable accepted; ok is false when some are NULL.
+func sortedValuesOf(page parquet.Page, physical format.Type) (values sortedValues, ok bool) {
+	values.physical = physical
+	if page.NumNulls() > 0 {
+		return values, false
+	}
+	data := page.Data()
+	if dict := page.Dictionary(); dict != nil {
+		values.indexes = data.Int32()
+		if int64(len(values.indexes)) != page.NumValues() {
+			return values, false
+		}
+		data = dict.Page().Data()
+	}
+	switch physical {
+	case format.Int32:
+		values.i32 = data.Int32()
+	case format.Int64:
+		values.i64 = data.Int64()
+	default:
+		values.data, values.offsets = data.ByteArray()
+	}
+	return values, true
+}
+
+// at maps value j of the page to its place in the value slices; an index
+// outside the dictionary panics, which NarrowSorted reports as corruption.
+func (v *sortedValues) at(j int) int {
+	if v.indexes == nil {
+		return j
+	}
+	return int(v.indexes[j])
+}
+
+func (v *sortedValues) below(b *vector.Bounds, j int) bool {
+	k := v.at(j)
+	switch v.physical {
+	case format.Int32:
+		return b.IntBelow(int64(v.i32[k]))
+	case format.Int64:
+		return b.IntBelow(v.i64[k])
+	}
+	return b.BytesBelow(v.data[v.offsets[k]:v.offsets[k+1]])
+}
+
+func (v *sortedValues) above(b *vector.Bounds, j int) bool {
+	k := v.at(j)
+	switch v.physical {
+	case format.Int32:
+		return b.IntAbove(int64(v.i32[k]))
+	case format.Int64:
+		return b.IntAbove(v.i64[k])
+	}
+	return b.BytesAbove(v.data[v.offsets[k]:v.offsets[k+1]])
+}
