@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -21,40 +22,36 @@ const clientCheckInterval = 100 * time.Millisecond
 var errClientGone = errors.New("the client closed its connection")
 
 // watchClient returns ctx for a statement of c, cancelled when the client
-// closes its connection while the statement runs. go-mysql-server checks
-// only while it streams a result of many rows (go-mysql-server.md), not
-// while the executor builds it, nor for single-row results; vitess reads
-// the socket only between statements. stop ends the watch.
+// closes its connection while the statement runs. go-mysql-server's own
+// poll is off (unpolledConn), and vitess reads the socket only between
+// statements. The first check comes an interval after the start: most
+// statements are over by then, and cost a timer, not a goroutine. stop
+// ends the watch.
 func (h *handler) watchClient(ctx context.Context, c *mysql.Conn) (watched context.Context, stop func()) {
 	sock := h.tracker.socket(c)
 	if sock == nil {
 		return ctx, func() {}
 	}
 	watched, cancel := context.WithCancelCause(ctx)
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(clientCheckInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-watched.Done():
-				return
-			case <-tick.C:
-				// Peek first: a drain marks itself before it shuts the
-				// sockets, so a peek that saw a drained socket is
-				// followed by draining() true.
-				if peerClosed(sock) && !h.tracker.draining() {
-					cancel(errClientGone)
-					return
-				}
-			}
+	var timer atomic.Pointer[time.Timer]
+	timer.Store(time.AfterFunc(clientCheckInterval, func() {
+		if watched.Err() != nil {
+			return
 		}
-	}()
+		// Peek first: a drain marks itself before it shuts the sockets,
+		// so a peek that saw a drained socket is followed by draining()
+		// true.
+		if peerClosed(sock) && !h.tracker.draining() {
+			cancel(errClientGone)
+			return
+		}
+		if t := timer.Load(); t != nil {
+			t.Reset(clientCheckInterval)
+		}
+	}))
 	return watched, func() {
-		close(done)
 		cancel(nil)
+		timer.Load().Stop()
 	}
 }
 
