@@ -82,6 +82,47 @@ func TestLatestAndEarliestUseHintsOnlyWhenTheyAreRight(t *testing.T) {
 	}
 }
 
+// TestLatestFoundBeforeIsCheckedAgain: the id LatestID found last is
+// returned again only while it is still the latest: another writer's
+// commits, a rollback that deletes it, a re-created table that starts at
+// 1 and one that reaches it again are each seen on the next call, with or
+// without a LATEST hint naming them.
+func TestLatestFoundBeforeIsCheckedAgain(t *testing.T) {
+	ctx := context.Background()
+	fs, m := fakeTable(t, 1, 10, 20, 30)
+	want := func(id int64, ok bool) {
+		t.Helper()
+		got, gotOK, err := m.LatestID(ctx)
+		if err != nil || got != id || gotOK != ok {
+			t.Fatalf("LatestID = %d, %v, %v; want %d, %v", got, gotOK, err, id, ok)
+		}
+	}
+	want(3, true)
+	other := NewManager(fs, tableDir, "")
+	putSnapshot(t, fs, other, 4, 40)
+	putSnapshot(t, fs, other, 5, 50)
+	want(5, true)
+	// A rollback to 3: 4 and 5 deleted, the hint rewritten or not.
+	for _, id := range []int64{5, 4} {
+		if err := fs.Delete(ctx, m.SnapshotPath(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want(3, true)
+	putHint(t, fs, "LATEST", "3")
+	putSnapshot(t, fs, other, 4, 41)
+	want(4, true)
+	// Dropped and re-created: the ids start again at 1.
+	for id := int64(1); id <= 4; id++ {
+		if err := fs.Delete(ctx, m.SnapshotPath(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want(0, false)
+	putSnapshot(t, fs, other, 1, 60)
+	want(1, true)
+}
+
 func TestEmptyTableHasNoSnapshots(t *testing.T) {
 	_, m := fakeTable(t, 1)
 	if _, ok, err := m.LatestID(context.Background()); ok || err != nil {
