@@ -3,10 +3,14 @@ package sqlbackend
 import (
 	"errors"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/storage/predicate"
 )
 
 // GMS runs nested-loop joins and correlated subqueries by building their
@@ -30,16 +34,25 @@ const (
 
 // rescanSet remembers the scans of one resolved table of one statement,
 // shared by the copies GMS and the rewrites make of it; the copies differ
-// in projection and pushed filter, which key their scans.
+// in projection and pushed filter, which key their scans. Most tables are
+// scanned once: the first scan is kept aside without a key, whose text
+// would cost a point select more than its planning, and later scans are
+// compared with it first.
 type rescanSet struct {
-	mu     sync.Mutex
-	byScan map[string]*rescans
+	mu    sync.Mutex
+	first *rescans
+	// byScan holds the other scans by the text of their projection and
+	// filter; the text of two filters can be alike, so each is compared
+	// whole too.
+	byScan map[string][]*rescans
 }
 
 // rescans remembers the scans of one projection and filter.
 type rescans struct {
-	mu      sync.Mutex
-	started int
+	projection []string // nil reads every column
+	filter     predicate.Predicate
+	mu         sync.Mutex
+	started    int
 	// kept holds the rows of a complete scan once one was recorded.
 	kept     []sql.Row
 	complete bool
@@ -47,21 +60,42 @@ type rescans struct {
 
 // of returns the scans of the table's projection and pushed filter.
 func (s *rescanSet) of(t *Table) *rescans {
-	key := strings.Join(t.projection, ",") + "|"
-	if f := t.filter(); f != nil {
-		key += f.String()
-	}
-	if t.projection == nil {
-		key = "*" + key
-	}
+	filter := t.filter()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.byScan[key]
-	if !ok {
-		r = &rescans{}
-		s.byScan[key] = r
+	if s.first == nil {
+		s.first = &rescans{projection: t.projection, filter: filter}
+		return s.first
 	}
+	if s.first.reads(t.projection, filter) {
+		return s.first
+	}
+	key := scanText(t.projection, filter)
+	for _, r := range s.byScan[key] {
+		if r.reads(t.projection, filter) {
+			return r
+		}
+	}
+	r := &rescans{projection: t.projection, filter: filter}
+	if s.byScan == nil {
+		s.byScan = map[string][]*rescans{}
+	}
+	s.byScan[key] = append(s.byScan[key], r)
 	return r
+}
+
+// reads reports whether the scans are of projection and filter.
+func (r *rescans) reads(projection []string, filter predicate.Predicate) bool {
+	return (r.projection == nil) == (projection == nil) && slices.Equal(r.projection, projection) &&
+		reflect.DeepEqual(r.filter, filter)
+}
+
+func scanText(projection []string, filter predicate.Predicate) string {
+	text := strings.Join(projection, ",") + "|"
+	if filter != nil {
+		text += filter.String()
+	}
+	return text
 }
 
 // scanRows returns the rows of the table's scan: replayed from the

@@ -78,7 +78,7 @@ var (
 )
 
 func newTable(ctx *sql.Context, db *Database, name string, t *table.Table, p pin, timeTravel bool) (*Table, error) {
-	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel, rescans: &rescanSet{byScan: map[string]*rescans{}}, plans: &planMemo{}}
+	tbl := &Table{db: db, name: name, t: t, pin: p, timeTravel: timeTravel, rescans: &rescanSet{}, plans: &planMemo{}}
 	var err error
 	if timeTravel && !p.empty() {
 		tbl.schema, err = snapshotSchema(ctx, t, p)
