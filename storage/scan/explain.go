@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/lakesql/lakesql/storage/predicate"
 )
 
 // Explanation says what a plan read and kept, and why it left the rest
@@ -21,8 +23,10 @@ type Explanation struct {
 	Splits, RawSplits int
 	// LimitDroppedSplits counts splits a LIMIT made unnecessary.
 	LimitDroppedSplits int
-	// Residual is the filter applied to the rows read (TRUE for none).
-	Residual string
+	// Residual is the filter applied to the rows read (TRUE for none),
+	// kept as a predicate: its text is only needed when the explanation
+	// is printed, and costs a point select more than its bucket pruning.
+	Residual predicate.Predicate
 }
 
 // ManifestDecision is one manifest of the snapshot.
@@ -151,7 +155,11 @@ func (e *Explanation) writeSummary(b *strings.Builder) {
 		fmt.Fprintf(b, ", %d more dropped by the limit", e.LimitDroppedSplits)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(b, "residual: %s\n", e.Residual)
+	residual := ""
+	if e.Residual != nil {
+		residual = e.Residual.String()
+	}
+	fmt.Fprintf(b, "residual: %s\n", residual)
 }
 
 // path is the file's place in the table: partition/bucket-N/name.

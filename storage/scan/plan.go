@@ -99,7 +99,7 @@ func Prepare(in Input) (*Planning, error) {
 	}
 	plan := &Plan{Snapshot: in.Snapshot, Schema: in.Schema, Filter: f, PrimaryKey: st.primaryKey,
 		stats: p.mapper, schemaOf: in.SchemaOf}
-	plan.Explain.Residual = f.Residual.String()
+	plan.Explain.Residual = f.Residual
 	if in.Snapshot != nil {
 		plan.Explain.SnapshotID = in.Snapshot.ID
 	}

@@ -112,7 +112,10 @@ func (o CoreOptions) Get(key string) (string, bool) {
 // lookup returns the value of key, else of the first fallback key present
 // (Java's ConfigOption.withFallbackKeys), with the key it was found under.
 func (o CoreOptions) lookup(key string, fallbacks ...string) (string, string, bool) {
-	for _, k := range append([]string{key}, fallbacks...) {
+	if v, ok := o.options[key]; ok {
+		return v, key, true
+	}
+	for _, k := range fallbacks {
 		if v, ok := o.options[k]; ok {
 			return v, k, true
 		}
