@@ -88,11 +88,11 @@ func (r *Reader) narrowRange(src *trackedSource, node *schemaNode, rg RowRange, 
 			return rg, nil
 		}
 		if !found && lo < hi {
-			i := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return !values.below(bounds, int(lo)+k) }))
+			i := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) >= 0 }))
 			found, out.From, lo = i < hi, row+i, i
 		}
 		if found && lo < hi {
-			j := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.above(bounds, int(lo)+k) }))
+			j := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) > 0 }))
 			if j < hi {
 				parquet.Release(page)
 				out.To = row + j
@@ -153,24 +153,15 @@ func (v *sortedValues) at(j int) int {
 	return int(v.indexes[j])
 }
 
-func (v *sortedValues) below(b *vector.Bounds, j int) bool {
+// place places value j of the page against the bounds, as
+// vector.Bounds.IntPlace does.
+func (v *sortedValues) place(b *vector.Bounds, j int) int {
 	k := v.at(j)
 	switch v.physical {
 	case format.Int32:
-		return b.IntBelow(int64(v.i32[k]))
+		return b.IntPlace(int64(v.i32[k]))
 	case format.Int64:
-		return b.IntBelow(v.i64[k])
+		return b.IntPlace(v.i64[k])
 	}
-	return b.BytesBelow(v.data[v.offsets[k]:v.offsets[k+1]])
-}
-
-func (v *sortedValues) above(b *vector.Bounds, j int) bool {
-	k := v.at(j)
-	switch v.physical {
-	case format.Int32:
-		return b.IntAbove(int64(v.i32[k]))
-	case format.Int64:
-		return b.IntAbove(v.i64[k])
-	}
-	return b.BytesAbove(v.data[v.offsets[k]:v.offsets[k+1]])
+	return b.BytesPlace(v.data[v.offsets[k]:v.offsets[k+1]])
 }

@@ -135,27 +135,30 @@ func (b *Bounds) Empty() bool {
 	return b.lowerInt > b.upperInt
 }
 
-// IntBelow reports whether x precedes the bounds: every later value of a
-// sorted column may still be within them.
-func (b *Bounds) IntBelow(x int64) bool { return b.hasLower && x < b.lowerInt }
-
-// IntAbove reports whether x follows the bounds.
-func (b *Bounds) IntAbove(x int64) bool { return b.hasUpper && x > b.upperInt }
-
-// BytesBelow is IntBelow for the Bytes kind, in byte order.
-func (b *Bounds) BytesBelow(x []byte) bool {
-	if !b.hasLower {
-		return false
+// IntPlace places x against the bounds: -1 when it precedes them (every
+// later value of a sorted column may still be within them), +1 when it
+// follows them, 0 within.
+func (b *Bounds) IntPlace(x int64) int {
+	switch {
+	case b.hasLower && x < b.lowerInt:
+		return -1
+	case b.hasUpper && x > b.upperInt:
+		return 1
 	}
-	c := bytes.Compare(x, b.lowerBytes)
-	return c < 0 || (c == 0 && b.lowerOpen)
+	return 0
 }
 
-// BytesAbove is IntAbove for the Bytes kind, in byte order.
-func (b *Bounds) BytesAbove(x []byte) bool {
-	if !b.hasUpper {
-		return false
+// BytesPlace is IntPlace for the Bytes kind, in byte order.
+func (b *Bounds) BytesPlace(x []byte) int {
+	if b.hasLower {
+		if c := bytes.Compare(x, b.lowerBytes); c < 0 || (c == 0 && b.lowerOpen) {
+			return -1
+		}
 	}
-	c := bytes.Compare(x, b.upperBytes)
-	return c > 0 || (c == 0 && b.upperOpen)
+	if b.hasUpper {
+		if c := bytes.Compare(x, b.upperBytes); c > 0 || (c == 0 && b.upperOpen) {
+			return 1
+		}
+	}
+	return 0
 }
