@@ -144,7 +144,19 @@ func (d *dataFile) rows(p *projection, ranges []parquetio.RowRange) (*rowIterato
 	if err != nil {
 		return nil, err
 	}
-	return &rowIterator{data: d, it: it, proj: p, buf: make([][]any, decodeRows)}, nil
+	return &rowIterator{data: d, it: it, proj: p, buf: make([][]any, decodeBatch(ranges))}, nil
+}
+
+// decodeBatch is how many rows a read of ranges decodes at once: decodeRows,
+// or fewer when the ranges hold fewer, as a point read's one row does.
+func decodeBatch(ranges []parquetio.RowRange) int {
+	var n int64
+	for _, r := range ranges {
+		if n += r.To - r.From; n >= decodeRows {
+			return decodeRows
+		}
+	}
+	return max(int(n), 1)
 }
 
 // Next returns the next live row, as wide as the read schema, or io.EOF.

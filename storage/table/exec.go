@@ -17,6 +17,9 @@ import (
 // to amortise channel operations, small enough to bound memory.
 const batchRows = 256
 
+// firstBatchRows is the capacity a split's first batch starts with.
+const firstBatchRows = 8
+
 // cancelCheckRows is how often a worker that emits nothing (a selective
 // filter) checks whether the read was cancelled.
 const cancelCheckRows = 1024
@@ -149,7 +152,9 @@ func (rs *Rows) run(t *task, out chan batch) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, src.Close()) }()
-	buf := make([][]any, 0, rs.batchRows)
+	// The first batch grows from a few rows: a point read's split sends
+	// one row, and a full batch of capacity for it was most of its memory.
+	buf := make([][]any, 0, min(rs.batchRows, firstBatchRows))
 	for n := 1; ; n++ {
 		if n%cancelCheckRows == 0 && rs.ctx.Err() != nil {
 			return nil
