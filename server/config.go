@@ -69,6 +69,12 @@ type Config struct {
 	// in memory before it writes data files, below each table's
 	// write-buffer-size; 0 leaves the tables' own.
 	WriteBufferMB int `json:"write_buffer_mb"`
+	// Compaction is where primary-key tables written through the server
+	// are compacted: "inline" (the default), by each statement before its
+	// commit returns, or "background", by a worker of the server after the
+	// commit, as Java's writers hand it to a thread, so that statements
+	// only compact a bucket that reaches num-sorted-run.stop-trigger.
+	Compaction string `json:"compaction"`
 	// Executor configures the vectorized executor of analytic reads.
 	Executor ExecutorConfig `json:"executor"`
 	Log      LogConfig      `json:"log"`
@@ -143,6 +149,12 @@ const (
 	DefaultWriteBufferMB = 64
 )
 
+// The values of Config.Compaction.
+const (
+	CompactionInline     = "inline"
+	CompactionBackground = "background"
+)
+
 // DefaultConfig is the configuration without a config file or flags.
 func DefaultConfig() Config {
 	return Config{
@@ -154,6 +166,7 @@ func DefaultConfig() Config {
 		ConflictRerunTimeout: Duration(DefaultConflictRerunTimeout),
 		PageCacheMB:          DefaultPageCacheMB,
 		WriteBufferMB:        DefaultWriteBufferMB,
+		Compaction:           CompactionInline,
 		Log:                  LogConfig{Level: "info", Format: "text"},
 	}
 }
@@ -209,6 +222,9 @@ func (c Config) Validate() error {
 	}
 	if c.PageCacheMB < 0 || c.WriteBufferMB < 0 {
 		return errors.New("page_cache_mb and write_buffer_mb must not be negative")
+	}
+	if c.Compaction != "" && c.Compaction != CompactionInline && c.Compaction != CompactionBackground {
+		return fmt.Errorf("compaction %q: want %q or %q", c.Compaction, CompactionInline, CompactionBackground)
 	}
 	if c.ReadTimeout < 0 || c.ShutdownTimeout < 0 || c.ConflictRerunTimeout < 0 {
 		return errors.New("read_timeout, shutdown_timeout and conflict_rerun_timeout must not be negative")

@@ -72,6 +72,7 @@ func TestValidateRejects(t *testing.T) {
 		"no port":             {func(c *Config) { c.Listen = "127.0.0.1" }, "listen address"},
 		"negative max":        {func(c *Config) { c.MaxConnections = -1 }, "negative"},
 		"negative buffer":     {func(c *Config) { c.WriteBufferMB = -1 }, "write_buffer_mb must not be negative"},
+		"compaction":          {func(c *Config) { c.Compaction = "lazy" }, `compaction "lazy": want "inline" or "background"`},
 		"log level":           {func(c *Config) { c.Log.Level = "loud" }, "log level"},
 		"log format":          {func(c *Config) { c.Log.Format = "xml" }, "log format"},
 		"cert without key":    {func(c *Config) { c.TLS.CertFile = "c.pem" }, "both cert_file and key_file"},

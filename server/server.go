@@ -40,6 +40,7 @@ type Options struct {
 type Server struct {
 	cfg     Config
 	engine  *sqle.Engine
+	backend *sqlbackend.Backend
 	gms     *gms.Server
 	tracker *connTracker
 	metrics *metrics.Metrics
@@ -94,11 +95,17 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 		}
 	}()
 	backendOpts := sqlbackend.Options{FileIO: opts.FileIO, Warehouse: root, Metastore: cat.Metastore, Now: opts.Now, Metrics: recorder,
-		PageCacheBytes: int64(cfg.PageCacheMB) << 20, WriteBufferBytes: int64(cfg.WriteBufferMB) << 20}
+		PageCacheBytes: int64(cfg.PageCacheMB) << 20, WriteBufferBytes: int64(cfg.WriteBufferMB) << 20,
+		BackgroundCompaction: cfg.Compaction == CompactionBackground}
 	if exec != nil {
 		backendOpts.Executor = exec
 	}
 	backend := sqlbackend.New(backendOpts)
+	defer func() {
+		if err != nil {
+			backend.Close()
+		}
+	}()
 	if opts.Procedures == nil {
 		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: recorder})
 	}
@@ -111,7 +118,7 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 	if err != nil {
 		return nil, err
 	}
-	s = &Server{cfg: cfg, engine: engine, tracker: newConnTracker(cfg.MaxConnections), metrics: recorder, accounts: accounts, catalog: cat, executor: exec}
+	s = &Server{cfg: cfg, engine: engine, backend: backend, tracker: newConnTracker(cfg.MaxConnections), metrics: recorder, accounts: accounts, catalog: cat, executor: exec}
 	if err := s.listen(backend, tlsConfig); err != nil {
 		return nil, err
 	}
@@ -282,6 +289,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	defer s.engine.Close()
 	defer s.catalog.Close()
+	defer s.backend.Close()
 	if s.executor != nil {
 		defer s.executor.Close()
 	}

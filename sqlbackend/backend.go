@@ -38,6 +38,11 @@ type Options struct {
 	// table writer buffers in memory before it writes files, below the
 	// table's write-buffer-size (Paimon's default is 256 MiB).
 	WriteBufferBytes int64
+	// BackgroundCompaction compacts primary-key tables after commits on a
+	// worker of the backend's (compactionService) instead of in the
+	// statements that wrote them; writers then compact only a bucket
+	// that reaches num-sorted-run.stop-trigger sorted runs.
+	BackgroundCompaction bool
 	// Executor runs the reads duckplan translates (package duckexec, in
 	// builds with the duckdb_arrow tag); nil runs every statement on
 	// go-mysql-server.
@@ -61,6 +66,9 @@ type Backend struct {
 	// reruns holds, per table directory, the turn that re-runs of
 	// statements that lost write-write conflicts take (SerializeRerun).
 	reruns sync.Map
+	// compactions is the background compaction service; nil when
+	// statements compact inline.
+	compactions *compactionService
 }
 
 // New returns the backend of a warehouse.
@@ -73,11 +81,23 @@ func New(opts Options) *Backend {
 		pages = table.NewPageCache(opts.PageCacheBytes)
 		opts.Metrics.ObservePageCache(pages)
 	}
-	return &Backend{
+	b := &Backend{
 		opts:    opts,
 		pages:   pages,
 		catalog: catalog.NewWithMetastore(opts.FileIO, opts.Warehouse, opts.Now, opts.Metastore),
 		tables:  map[string]*table.Table{},
+	}
+	if opts.BackgroundCompaction {
+		b.compactions = newCompactionService(&b.opts)
+	}
+	return b
+}
+
+// Close stops the background compaction service, cutting short a
+// compaction under way.
+func (b *Backend) Close() {
+	if b.compactions != nil {
+		b.compactions.Close()
 	}
 }
 

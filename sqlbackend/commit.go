@@ -93,7 +93,21 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 		return nil
 	}
 	s.warnReruns(ctx, w.db, w.name)
+	s.backend.askCompaction(w)
 	return mysqlerr.From(w.writer.Close())
+}
+
+// askCompaction asks the compaction service, when there is one, to
+// compact a primary-key table a commit added files to. Tables with
+// write-only = true are left to the compaction job their owners run.
+func (b *Backend) askCompaction(w *tableWrite) {
+	if b.compactions == nil || len(w.schema.PrimaryKeys) == 0 || len(w.messages) == 0 {
+		return
+	}
+	if writeOnly, err := w.schema.CoreOptions().WriteOnly(); err != nil || writeOnly {
+		return
+	}
+	b.compactions.request(compactionRequest{db: w.db, name: w.name, dir: w.dir})
 }
 
 // request is the commit of everything the transaction staged.

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakesql/lakesql/storage/compact"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -84,6 +86,38 @@ func sortedRuns(levels map[int64]int) int {
 		}
 	}
 	return runs
+}
+
+// With background compaction, statements commit APPEND snapshots only
+// while the bucket stays below the stop trigger, and the service's COMPACT
+// snapshots, under its own commit user, bring it below the compaction
+// trigger, the rows unchanged.
+func TestBackgroundCompactionCompactsAfterCommits(t *testing.T) {
+	h := newHarnessWith(t, t.TempDir(), localio.New(), func(o *Options) { o.BackgroundCompaction = true })
+	c := createKV(t, h, `"num-sorted-run.compaction-trigger":"2","num-sorted-run.stop-trigger":"100"`)
+	m := kvModel{}
+	upsertRandomly(c, m, rand.New(rand.NewPCG(5, 8)), 12, 20, "bg")
+	deadline := time.Now().Add(time.Minute)
+	for sortedRuns(fileLevels(c)) >= 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after a minute the bucket still has %d sorted runs (levels %v), compaction trigger 2", sortedRuns(fileLevels(c)), fileLevels(c))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	compacted := 0
+	for _, r := range c.mustQuery("SELECT commit_kind, commit_user FROM `kv$snapshots` ORDER BY snapshot_id") {
+		kind, user := fmt.Sprint(r[0]), fmt.Sprint(r[1])
+		if background := strings.HasPrefix(user, "lakesql-compact-"); background != (kind == "COMPACT") {
+			t.Fatalf("a %s snapshot by %s: want COMPACT snapshots by the service only", kind, user)
+		}
+		if kind == "COMPACT" {
+			compacted++
+		}
+	}
+	if compacted == 0 {
+		t.Fatal("no COMPACT snapshot")
+	}
+	wantModel(t, c, m, "after background compaction")
 }
 
 // upsertRandomly runs n single-row INSERTs (upserts) of random keys below

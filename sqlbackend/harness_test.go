@@ -33,13 +33,23 @@ func newHarness(t testing.TB, warehouse string) *harness {
 // newHarnessOver is newHarness with the warehouse reached through fsys.
 func newHarnessOver(t testing.TB, warehouse string, fsys fileio.FileIO) *harness {
 	t.Helper()
+	return newHarnessWith(t, warehouse, fsys, func(*Options) {})
+}
+
+// newHarnessWith is newHarnessOver with options set by configure; the
+// backend is closed when the test ends.
+func newHarnessWith(t testing.TB, warehouse string, fsys fileio.FileIO, configure func(*Options)) *harness {
+	t.Helper()
 	clock := clocktest.New(time.UnixMilli(1_767_225_600_000)) // 2026-01-01, advanced per call
-	b := New(Options{
+	opts := Options{
 		FileIO:    fsys,
 		Warehouse: warehouse,
 		Now:       clock.Tick(time.Millisecond),
 		SpillDir:  t.TempDir(),
-	})
+	}
+	configure(&opts)
+	b := New(opts)
+	t.Cleanup(b.Close)
 	return &harness{t: t, backend: b, engine: NewEngine(b, nil)}
 }
 

@@ -92,6 +92,8 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		NewUUID:   b.opts.NewUUID,
 		SpillDir:  b.opts.SpillDir,
 		Compactor: writerCompactor(ctx, t),
+		// The compaction service compacts after the commit.
+		CompactOnlyToStop: b.compactions != nil,
 
 		MaxMemoryBudget: b.opts.WriteBufferBytes,
 	})

@@ -22,8 +22,9 @@ import (
 )
 
 var (
-	ingestRows  = flag.Int("wire.ingest", 200_000, "payment rows per round of BenchmarkWireInsert and BenchmarkWireLoadData")
-	insertBatch = flag.Int("wire.batch", 5000, "rows per INSERT statement of BenchmarkWireInsert")
+	ingestRows       = flag.Int("wire.ingest", 200_000, "payment rows per round of BenchmarkWireInsert and BenchmarkWireLoadData")
+	insertBatch      = flag.Int("wire.batch", 5000, "rows per INSERT statement of BenchmarkWireInsert")
+	ingestCompaction = flag.String("wire.compaction", "inline", "compaction setting of the lakesql server of BenchmarkWireInsert and BenchmarkWireLoadData: inline or background")
 )
 
 // BenchmarkWireInsert measures issue 17's ingest over INSERT: each round
@@ -31,21 +32,77 @@ var (
 // primary-key table of lakesql and of MariaDB (InnoDB), as multi-row
 // INSERT … VALUES statements of -wire.batch literal rows, in autocommit,
 // one client each, alternately. Both tables must then hold the same rows.
+// With -wire.compaction background it also reports lakesql's rate
+// counting the time, after each round's statements, until the server's
+// compaction left no bucket at the compaction trigger.
 //
 //	eval "$(.ci/mariadb start)"
-//	go test ./bench/wire -run '^$' -bench WireInsert -benchtime 3x [-wire.ingest N] [-wire.batch N]
+//	go test ./bench/wire -run '^$' -bench WireInsert -benchtime 3x [-wire.ingest N] [-wire.batch N] [-wire.compaction background]
 func BenchmarkWireInsert(b *testing.B) {
 	lake, maria := ingestServers(b)
-	var lakeTime, mariaTime time.Duration
+	var lakeTime, settleTime, mariaTime time.Duration
 	round := 0
 	for b.Loop() {
 		stmts := insertStatements(round, *ingestRows, *insertBatch)
 		lakeTime += timeExec(b, lake, stmts)
+		settleTime += timeCompacted(b, lake)
 		mariaTime += timeExec(b, maria, stmts)
 		round++
 	}
 	reportRates(b, float64(round**ingestRows), "rows/s", lakeTime, mariaTime)
+	if *ingestCompaction == server.CompactionBackground {
+		b.ReportMetric(float64(round**ingestRows)/(lakeTime+settleTime).Seconds(), "lakesql-compacted-rows/s")
+	}
 	checkSameIngest(b, lake, maria, round**ingestRows)
+}
+
+// timeCompacted waits, when the server compacts in the background, until
+// no bucket of pay has the default num-sorted-run.compaction-trigger (5)
+// sorted runs, and returns how long that took.
+func timeCompacted(b *testing.B, lake *gosql.DB) time.Duration {
+	if *ingestCompaction != server.CompactionBackground {
+		return 0
+	}
+	start := time.Now()
+	for maxSortedRuns(b, lake) >= 5 {
+		if time.Since(start) > 10*time.Minute {
+			b.Fatal("background compaction did not catch up within 10 minutes")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// maxSortedRuns is the most sorted runs a bucket of pay has: its level-0
+// files and its other levels holding files.
+func maxSortedRuns(b *testing.B, lake *gosql.DB) int {
+	rows, err := lake.Query("SELECT `partition`, bucket, level FROM `pay$files`")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	runs := map[string]int{}
+	levels := map[string]bool{}
+	for rows.Next() {
+		var partition string
+		var bucket, level int
+		if err := rows.Scan(&partition, &bucket, &level); err != nil {
+			b.Fatal(err)
+		}
+		key := fmt.Sprintf("%s/%d", partition, bucket)
+		if level == 0 || !levels[fmt.Sprintf("%s/%d", key, level)] {
+			runs[key]++
+		}
+		levels[fmt.Sprintf("%s/%d", key, level)] = true
+	}
+	if err := rows.Err(); err != nil {
+		b.Fatal(err)
+	}
+	most := 0
+	for _, n := range runs {
+		most = max(most, n)
+	}
+	return most
 }
 
 // BenchmarkWireLoadData is BenchmarkWireInsert loading each round's
@@ -80,7 +137,9 @@ func ingestServers(b *testing.B) (lake, maria *gosql.DB) {
 	if dsn == "" {
 		b.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
 	}
-	s := servertest.Start(b, servertest.Config(path.Join(b.TempDir(), "warehouse")), server.Options{})
+	cfg := servertest.Config(path.Join(b.TempDir(), "warehouse"))
+	cfg.Compaction = *ingestCompaction
+	s := servertest.Start(b, cfg, server.Options{})
 	root := s.Connect(b, "root", "")
 	servertest.Exec(b, root, "CREATE DATABASE bench", "USE bench",
 		`CREATE TABLE pay `+payColumns+` PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`)

@@ -63,7 +63,10 @@ type inlineCompaction struct {
 	// stopTrigger is num-sorted-run.stop-trigger: a flush that leaves this
 	// many sorted runs compacts before the writer accepts more rows.
 	stopTrigger int
-	live        []spec.DataFileMeta
+	// onlyToStop skips the compaction after PrepareCommit's flush
+	// (Options.CompactOnlyToStop).
+	onlyToStop bool
+	live       []spec.DataFileMeta
 	// unpicked is set when files were flushed since the strategy last
 	// looked at the bucket.
 	unpicked bool
@@ -89,9 +92,10 @@ func (c *inlineCompaction) flushed(ctx context.Context, files []spec.DataFileMet
 }
 
 // prepared runs the compaction Java triggers after the flush of
-// prepareCommit, unless nothing was flushed since the last one looked.
+// prepareCommit, unless nothing was flushed since the last one looked or
+// a compaction service does it.
 func (c *inlineCompaction) prepared(ctx context.Context) error {
-	if !c.unpicked {
+	if !c.unpicked || c.onlyToStop {
 		return nil
 	}
 	return c.compact(ctx)
