@@ -72,8 +72,8 @@ type Config struct {
 	// Compaction is where primary-key tables written through the server
 	// are compacted: "inline" (the default), by each statement before its
 	// commit returns, or "background", by a worker of the server after the
-	// commit, as Java's writers hand it to a thread, so that statements
-	// only compact a bucket that reaches num-sorted-run.stop-trigger.
+	// commit, as a dedicated Paimon compaction job does for write-only
+	// writers; statements then never compact.
 	Compaction string `json:"compaction"`
 	// Executor configures the vectorized executor of analytic reads.
 	Executor ExecutorConfig `json:"executor"`

@@ -40,8 +40,7 @@ type Options struct {
 	WriteBufferBytes int64
 	// BackgroundCompaction compacts primary-key tables after commits on a
 	// worker of the backend's (compactionService) instead of in the
-	// statements that wrote them; writers then compact only a bucket
-	// that reaches num-sorted-run.stop-trigger sorted runs.
+	// statements that wrote them, which then never compact.
 	BackgroundCompaction bool
 	// Executor runs the reads duckplan translates (package duckexec, in
 	// builds with the duckdb_arrow tag); nil runs every statement on

@@ -17,11 +17,15 @@ import (
 // result later; an autocommit INSERT that compacted inline spent about half
 // its time rewriting files. A commit asks for its table; one worker
 // compacts the tables asked for in turn with the minor strategy (a bucket
-// is rewritten when its sorted runs reach num-sorted-run.compaction-trigger,
-// as the writer itself would have) and commits a COMPACT snapshot under the
-// service's own commit user. Writers still compact a bucket when a flush
-// leaves num-sorted-run.stop-trigger sorted runs, where Java's writers
-// stall. A compaction that loses to a concurrent commit plans again
+// is rewritten when the universal strategy picks its sorted runs, as the
+// writer itself would have) and commits a COMPACT snapshot under the
+// service's own commit user. Statements do not compact at all, as with
+// write-only = true and a dedicated compaction job: a writer that also
+// compacted at num-sorted-run.stop-trigger, as Java's writers stall there,
+// lost most of those compactions to the service's (same files, committed
+// first) and left the INSERT benchmark slower than inline compaction. So a
+// large statement commits all its level-0 files, and the service merges
+// them after. A compaction that loses to a concurrent commit plans again
 // (compact.Table); one that fails is logged, and the table's next commit
 // asks again. Close stops the worker; a compaction it cuts short leaves
 // only files no snapshot names, for orphan removal.

@@ -91,9 +91,7 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		Now:       b.opts.Now,
 		NewUUID:   b.opts.NewUUID,
 		SpillDir:  b.opts.SpillDir,
-		Compactor: writerCompactor(ctx, t),
-		// The compaction service compacts after the commit.
-		CompactOnlyToStop: b.compactions != nil,
+		Compactor: writerCompactor(ctx, b, t),
 
 		MaxMemoryBudget: b.opts.WriteBufferBytes,
 	})
@@ -113,8 +111,13 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 // buckets it wrote, and the commit publishes the change as a COMPACT
 // snapshot after the data (see commitStaged for when that part fails).
 // The writer skips tables with write-only = true. An INSERT OVERWRITE gets
-// none: its commit replaces the files a compaction would rewrite.
-func writerCompactor(ctx *sql.Context, t *Table) write.BucketCompactor {
+// none: its commit replaces the files a compaction would rewrite. Neither
+// does a writer of a backend whose compaction service compacts after the
+// commit (Options.BackgroundCompaction).
+func writerCompactor(ctx *sql.Context, b *Backend, t *Table) write.BucketCompactor {
+	if b.compactions != nil {
+		return nil
+	}
 	if s, ok := ctx.Session.(*Session); ok && s.overwritePending(t.db.name, t.name) {
 		return nil
 	}

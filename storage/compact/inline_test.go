@@ -63,17 +63,10 @@ type inlineWriter struct {
 
 func newInlineWriter(t *testing.T, tt *testTable, budget int64) *inlineWriter {
 	t.Helper()
-	return newInlineWriterWith(t, tt, budget, false)
-}
-
-// newInlineWriterWith is newInlineWriter whose writer compacts only at
-// the stop trigger when onlyToStop is set.
-func newInlineWriterWith(t *testing.T, tt *testTable, budget int64, onlyToStop bool) *inlineWriter {
-	t.Helper()
 	ctx := context.Background()
 	rc := &recordingCompactor{inner: InlineCompactor()}
 	opts := writetest.Options(tt.Table)
-	opts.MemoryBudget, opts.Compactor, opts.CompactOnlyToStop = budget, rc, onlyToStop
+	opts.MemoryBudget, opts.Compactor = budget, rc
 	w, err := write.Open(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -247,43 +240,6 @@ func TestInlineCompactionStallsAtStopTrigger(t *testing.T) {
 		t.Fatalf("%d sorted runs after commit, stop trigger 4", runs)
 	}
 	assertNoOrphans(t, tt)
-}
-
-// TestCompactOnlyToStopLeavesTheRestToTable: a writer that compacts only
-// at the stop trigger commits APPEND snapshots alone while its bucket's
-// sorted runs stay below it, however far past the compaction trigger,
-// and compacts in the commit that reaches it; a minor compaction of the
-// table (what a server's compaction service runs after commits) then
-// brings the runs below the compaction trigger, the rows unchanged.
-func TestCompactOnlyToStopLeavesTheRestToTable(t *testing.T) {
-	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1",
-		"num-sorted-run.compaction-trigger": "2", "num-sorted-run.stop-trigger": "4"}))
-	iw := newInlineWriterWith(t, tt, 0, true)
-	for round := range 6 {
-		iw.writeRandom(t, round, 20)
-		msgs := iw.prepare(t)
-		kinds := iw.commit(t, msgs)
-		want := []spec.CommitKind{spec.CommitKindAppend}
-		if round == 3 {
-			want = append(want, spec.CommitKindCompact)
-		}
-		if !slices.Equal(kinds, want) {
-			t.Fatalf("round %d: snapshots %v, want %v (compactions saw %v runs)", round, kinds, want, iw.compactor.runs)
-		}
-		if runs := maxBucketRuns(tt.LiveFiles()); runs > 4 {
-			t.Fatalf("round %d: %d sorted runs, stop trigger 4", round, runs)
-		}
-	}
-	if runs := maxBucketRuns(tt.LiveFiles()); runs < 2 {
-		t.Fatalf("%d sorted runs before the table's compaction, want at least the trigger 2", runs)
-	}
-	if res := tt.compact(Minor); res.Snapshot == 0 {
-		t.Fatalf("minor compaction: %+v; want a COMPACT snapshot", res)
-	}
-	if runs := maxBucketRuns(tt.LiveFiles()); runs >= 2 {
-		t.Fatalf("%d sorted runs after the table's minor compaction, want fewer than the trigger 2", runs)
-	}
-	assertRows(t, "after the table's compaction", tt.Read(), iw.modelRows())
 }
 
 // TestInlineCompactionWriteOnly: a write-only table is never compacted by

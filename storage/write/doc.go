@@ -35,9 +35,7 @@
 // any flush that brings a bucket to num-sorted-run.stop-trigger sorted
 // runs. The change goes in the message's CompactBefore/CompactAfter, which
 // the commit publishes as a COMPACT snapshot after the APPEND one. Tables
-// with write-only = true never compact. With Options.CompactOnlyToStop the
-// writer compacts only at the stop trigger and leaves the rest to a
-// compaction service, as Java's writer leaves it to its compaction thread.
+// with write-only = true never compact.
 //
 // # Differences from Java
 //

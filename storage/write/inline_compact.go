@@ -63,10 +63,7 @@ type inlineCompaction struct {
 	// stopTrigger is num-sorted-run.stop-trigger: a flush that leaves this
 	// many sorted runs compacts before the writer accepts more rows.
 	stopTrigger int
-	// onlyToStop skips the compaction after PrepareCommit's flush
-	// (Options.CompactOnlyToStop).
-	onlyToStop bool
-	live       []spec.DataFileMeta
+	live        []spec.DataFileMeta
 	// unpicked is set when files were flushed since the strategy last
 	// looked at the bucket.
 	unpicked bool
@@ -92,10 +89,9 @@ func (c *inlineCompaction) flushed(ctx context.Context, files []spec.DataFileMet
 }
 
 // prepared runs the compaction Java triggers after the flush of
-// prepareCommit, unless nothing was flushed since the last one looked or
-// a compaction service does it.
+// prepareCommit, unless nothing was flushed since the last one looked.
 func (c *inlineCompaction) prepared(ctx context.Context) error {
-	if !c.unpicked || c.onlyToStop {
+	if !c.unpicked {
 		return nil
 	}
 	return c.compact(ctx)

@@ -60,12 +60,6 @@ type Options struct {
 	// nil: no compaction (a compaction service does it, as with
 	// write-only).
 	Compactor BucketCompactor
-	// CompactOnlyToStop limits the Compactor to flushes that leave a
-	// bucket with num-sorted-run.stop-trigger sorted runs: the writer of
-	// a server whose compaction service compacts after commits only stops
-	// the growth of sorted runs, as Java's writer stalls there while its
-	// compaction thread does the rest.
-	CompactOnlyToStop bool
 	// Leases hands out the write lease the TableWriter holds from Open to
 	// Close or Abort (see package lease): it keeps orphan removal from
 	// deleting the writer's files before they are committed, so close the
@@ -92,7 +86,6 @@ type TableWriter struct {
 	// compactor is Options.Compactor when this writer compacts, else nil.
 	compactor   BucketCompactor
 	stopTrigger int
-	onlyToStop  bool
 	budget      int64
 	used        int64
 	writers     map[string]*partitionWriters
@@ -201,7 +194,7 @@ func (w *TableWriter) enableCompaction(opts Options) error {
 	if w.stopTrigger, err = o.NumSortedRunStopTrigger(); err != nil {
 		return err
 	}
-	w.compactor, w.onlyToStop = opts.Compactor, opts.CompactOnlyToStop
+	w.compactor = opts.Compactor
 	w.restorer.keepFiles = true
 	return nil
 }
@@ -381,7 +374,6 @@ func (w *TableWriter) newInlineCompaction(partition []byte, bucket int, dir stri
 			Partition: partition, Bucket: int32(bucket), TotalBuckets: w.settings.totalBuckets(), Dir: dir,
 			Now: w.env.now, NewUUID: w.env.newUUID},
 		stopTrigger: w.stopTrigger,
-		onlyToStop:  w.onlyToStop,
 		live:        w.restorer.liveFiles(partition, bucket),
 	}
 }
