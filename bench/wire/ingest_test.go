@@ -97,10 +97,11 @@ func maxSortedRuns(b *testing.B, lake *gosql.DB) int {
 			b.Fatal(err)
 		}
 		key := fmt.Sprintf("%s/%d", partition, bucket)
-		if level == 0 || !levels[fmt.Sprintf("%s/%d", key, level)] {
+		levelKey := fmt.Sprintf("%s/%d", key, level)
+		if level == 0 || !levels[levelKey] {
 			runs[key]++
 		}
-		levels[fmt.Sprintf("%s/%d", key, level)] = true
+		levels[levelKey] = true
 	}
 	if err := rows.Err(); err != nil {
 		b.Fatal(err)

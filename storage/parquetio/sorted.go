@@ -70,8 +70,7 @@ func (r *Reader) narrowRange(src *trackedSource, node *schemaNode, rg RowRange, 
 		return RowRange{}, err
 	}
 	defer pages.Close()
-	out := RowRange{Group: rg.Group, From: rg.To, To: rg.To}
-	found := false
+	s := stretch{RowRange: RowRange{Group: rg.Group, From: rg.To, To: rg.To}}
 	for row := rg.From - skip; row < rg.To; {
 		page, err := pages.ReadPage()
 		if errors.Is(err, io.EOF) {
@@ -80,41 +79,56 @@ func (r *Reader) narrowRange(src *trackedSource, node *schemaNode, rg RowRange, 
 		if err != nil {
 			return RowRange{}, err
 		}
-		values, ok := sortedValuesOf(page, node.physical())
 		n := int64(page.NumValues())
-		lo, hi := max(rg.From, row)-row, min(rg.To, row+n)-row
-		if !ok {
-			parquet.Release(page)
-			return rg, nil
-		}
-		if !found && lo < hi {
-			i := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) >= 0 }))
-			found, out.From, lo = i < hi, row+i, i
-		}
-		if found && lo < hi {
-			j := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) > 0 }))
-			if j < hi {
-				parquet.Release(page)
-				out.To = row + j
-				return out, nil
-			}
-		}
+		searchable, ended := s.search(page, node.physical(), row, rg, bounds)
 		parquet.Release(page)
+		switch {
+		case !searchable:
+			return rg, nil
+		case ended:
+			return s.RowRange, nil
+		}
 		row += n
 	}
-	return out, nil
+	return s.RowRange, nil
+}
+
+// stretch is the stretch of a range within bounds, found page by page.
+type stretch struct {
+	RowRange
+	started bool
+}
+
+// search looks for the stretch's start (until found) and end in the rows
+// of rg that page holds, the page's first row being row. searchable is
+// false for a page with NULLs; ended reports that the stretch ends in it.
+func (s *stretch) search(page parquet.Page, physical format.Type, row int64, rg RowRange, bounds *vector.Bounds) (searchable, ended bool) {
+	values, ok := sortedValuesOf(page, physical)
+	if !ok {
+		return false, false
+	}
+	lo, hi := max(rg.From, row)-row, min(rg.To, row+int64(page.NumValues()))-row
+	if !s.started && lo < hi {
+		i := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) >= 0 }))
+		s.started, s.From, lo = i < hi, row+i, i
+	}
+	if s.started && lo < hi {
+		j := lo + int64(sort.Search(int(hi-lo), func(k int) bool { return values.place(bounds, int(lo)+k) > 0 }))
+		if j < hi {
+			s.To = row + j
+			return true, true
+		}
+	}
+	return true, false
 }
 
 // sortedValues give access to the values of a page without NULLs, looked
 // up in its dictionary where it has one, without copying them.
 type sortedValues struct {
 	physical format.Type
-	i32      []int32
-	i64      []int64
-	data     []byte
-	offsets  []uint32
+	dense    denseValues
 	// indexes are the dictionary indexes of a dictionary-encoded page,
-	// into the dictionary's values above; nil for a plain page.
+	// into the dictionary's values; nil for a plain page.
 	indexes []int32
 }
 
@@ -125,43 +139,30 @@ func sortedValuesOf(page parquet.Page, physical format.Type) (values sortedValue
 	if page.NumNulls() > 0 {
 		return values, false
 	}
-	data := page.Data()
 	if dict := page.Dictionary(); dict != nil {
-		values.indexes = data.Int32()
+		indexes := page.Data()
+		values.indexes = indexes.Int32()
 		if int64(len(values.indexes)) != page.NumValues() {
 			return values, false
 		}
-		data = dict.Page().Data()
+		page = dict.Page()
 	}
-	switch physical {
-	case format.Int32:
-		values.i32 = data.Int32()
-	case format.Int64:
-		values.i64 = data.Int64()
-	default:
-		values.data, values.offsets = data.ByteArray()
-	}
+	values.dense = denseOf(page, physical)
 	return values, true
 }
 
-// at maps value j of the page to its place in the value slices; an index
-// outside the dictionary panics, which NarrowSorted reports as corruption.
-func (v *sortedValues) at(j int) int {
-	if v.indexes == nil {
-		return j
-	}
-	return int(v.indexes[j])
-}
-
 // place places value j of the page against the bounds, as
-// vector.Bounds.IntPlace does.
+// vector.Bounds.IntPlace does; an index outside the dictionary panics,
+// which NarrowSorted reports as corruption.
 func (v *sortedValues) place(b *vector.Bounds, j int) int {
-	k := v.at(j)
+	if v.indexes != nil {
+		j = int(v.indexes[j])
+	}
 	switch v.physical {
 	case format.Int32:
-		return b.IntPlace(int64(v.i32[k]))
+		return b.IntPlace(int64(v.dense.i32[j]))
 	case format.Int64:
-		return b.IntPlace(v.i64[k])
+		return b.IntPlace(v.dense.i64[j])
 	}
-	return b.BytesPlace(v.data[v.offsets[k]:v.offsets[k+1]])
+	return b.BytesPlace(v.dense.value(j))
 }

@@ -269,8 +269,14 @@ func (c *vectorColumn) nextPage() error {
 }
 
 func (c *vectorColumn) denseOf(page parquet.Page) denseValues {
+	return denseOf(page, c.node.physical())
+}
+
+// denseOf lays out the non-null values of a page (or of a dictionary's
+// page) of a column of the given physical type, without copying them.
+func denseOf(page parquet.Page, physical format.Type) denseValues {
 	data := page.Data()
-	switch c.node.physical() {
+	switch physical {
 	case format.Int32:
 		return denseValues{i32: data.Int32()}
 	case format.Int64:
