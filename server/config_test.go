@@ -1,6 +1,8 @@
 package server
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +30,24 @@ func TestParseConfigOverDefaults(t *testing.T) {
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("valid config refused: %v", err)
+	}
+}
+
+func TestConfigWrittenOutLoadsBack(t *testing.T) {
+	want := DefaultConfig()
+	want.Warehouse, want.Compaction = "/data/lake", CompactionBackground
+	want.ReadTimeout, want.ShutdownTimeout = Duration(90*time.Second), Duration(1500*time.Millisecond)
+	want.Users = []User{{Name: "admin", Host: "%", Password: "pw"}}
+	data, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseConfig(data)
+	if err != nil {
+		t.Fatalf("%v in %s", err, data)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loaded back\n%+v\nwant\n%+v", got, want)
 	}
 }
 

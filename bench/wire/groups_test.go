@@ -5,6 +5,7 @@ package wire
 import (
 	gosql "database/sql"
 	"flag"
+	"os"
 	"path"
 	"runtime"
 	"runtime/debug"
@@ -49,9 +50,9 @@ func BenchmarkWireManyGroups(b *testing.B) {
 	requireDuckDB(b, db, groupsQuery)
 	runtime.GC()
 	debug.FreeOSMemory()
-	before := residentBytes(b)
+	before := residentBytes(b, os.Getpid())
 	for b.Loop() {
-		peak := watchPeaks(b, spill, func() { checkGroups(b, db, n) })
+		peak := watchPeaks(b, os.Getpid(), spill, func() { checkGroups(b, db, n) })
 		b.ReportMetric(float64(before)/(1<<20), "rss-before-MB")
 		b.ReportMetric(float64(peak.rss)/(1<<20), "peak-rss-MB")
 		b.ReportMetric(float64(peak.spill)/(1<<20), "peak-spill-MB")

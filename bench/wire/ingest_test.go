@@ -8,8 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +37,7 @@ var (
 //	eval "$(.ci/mariadb start)"
 //	go test ./bench/wire -run '^$' -bench WireInsert -benchtime 3x [-wire.ingest N] [-wire.batch N] [-wire.compaction background]
 func BenchmarkWireInsert(b *testing.B) {
-	lake, maria := ingestServers(b)
+	lake, maria := ingestServers(b, startLake(b))
 	var lakeTime, settleTime, mariaTime time.Duration
 	round := 0
 	for b.Loop() {
@@ -120,7 +118,7 @@ func maxSortedRuns(b *testing.B, lake *gosql.DB) int {
 //	eval "$(.ci/mariadb start)"
 //	go test ./bench/wire -run '^$' -bench WireLoadData -benchtime 3x [-wire.ingest N]
 func BenchmarkWireLoadData(b *testing.B) {
-	lake, maria := ingestServers(b)
+	lake, maria := ingestServers(b, startLake(b))
 	servertest.Exec(b, lake, "SET GLOBAL local_infile = 1")
 	var lakeTime, settleTime, mariaTime time.Duration
 	round := 0
@@ -140,22 +138,39 @@ func BenchmarkWireLoadData(b *testing.B) {
 	checkSameIngest(b, lake, maria, round**ingestRows)
 }
 
-// ingestServers returns one connection to an empty payment table on a
-// new lakesql server and one to MariaDB's, both allowed to send local
-// files.
-func ingestServers(b *testing.B) (lake, maria *gosql.DB) {
+// ingestConfig is the configuration of the lakesql server the ingest
+// benchmarks load into: a new warehouse, -wire.compaction.
+func ingestConfig(b *testing.B) server.Config {
+	requireMariaDB(b)
+	cfg := servertest.Config(path.Join(b.TempDir(), "warehouse"))
+	cfg.Compaction = *ingestCompaction
+	return cfg
+}
+
+// startLake serves ingestConfig in this process and returns its address.
+func startLake(b *testing.B) string {
+	return servertest.Start(b, ingestConfig(b), server.Options{}).Addr
+}
+
+// requireMariaDB skips the benchmark when no MariaDB was started for it.
+func requireMariaDB(b *testing.B) string {
 	dsn := os.Getenv(mariadbtest.DSNVariable)
 	if dsn == "" {
 		b.Skipf("%s is not set: run eval \"$(.ci/mariadb start)\" first", mariadbtest.DSNVariable)
 	}
-	cfg := servertest.Config(path.Join(b.TempDir(), "warehouse"))
-	cfg.Compaction = *ingestCompaction
-	s := servertest.Start(b, cfg, server.Options{})
-	root := s.Connect(b, "root", "")
+	return dsn
+}
+
+// ingestServers returns one connection to an empty payment table on the
+// lakesql server at lakeAddr and one to MariaDB's, both allowed to send
+// local files.
+func ingestServers(b *testing.B, lakeAddr string) (lake, maria *gosql.DB) {
+	dsn := requireMariaDB(b)
+	root := servertest.Open(b, lakeAddr, "root", "")
 	servertest.Exec(b, root, "CREATE DATABASE bench", "USE bench",
 		`CREATE TABLE pay `+payColumns+` PARTITION BY LIST COLUMNS (dt) SUBPARTITION BY KEY (pay_id) SUBPARTITIONS 4`)
 	lakeConfig := mysql.NewConfig()
-	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.DBName = "tcp", s.Addr, "root", "bench"
+	lakeConfig.Net, lakeConfig.Addr, lakeConfig.User, lakeConfig.DBName = "tcp", lakeAddr, "root", "bench"
 
 	mariaConfig, err := mysql.ParseDSN(dsn)
 	if err != nil {
@@ -268,15 +283,17 @@ var insertMB = flag.Int("wire.insertmb", 50, "size in MB of the one INSERT state
 
 // BenchmarkWireLargeInsert measures issue 17's memory bound: one INSERT
 // statement of -wire.insertmb MB of payment rows into an empty table, on
-// a lakesql server running in this process. It reports how far the
-// process's resident set grew during the statement, as a multiple of the
-// statement's size (goal ≤ 4), and its rows per second against MariaDB
-// running the same statement.
+// a lakesql server running as its own process, so that the statement the
+// client builds and sends is not counted as the server's. It reports how
+// far the server's resident set grew during the statement, as a multiple
+// of the statement's size (goal ≤ 4), and its rows per second against
+// MariaDB running the same statement.
 //
 //	eval "$(.ci/mariadb start)"
 //	go test ./bench/wire -run '^$' -bench WireLargeInsert -benchtime 1x [-wire.insertmb N]
 func BenchmarkWireLargeInsert(b *testing.B) {
-	lake, maria := ingestServers(b)
+	process := servertest.StartProcess(b, ingestConfig(b))
+	lake, maria := ingestServers(b, process.Addr)
 	var stmt string
 	rows := 0
 	for rows = 10_000; ; rows += 10_000 {
@@ -289,10 +306,9 @@ func BenchmarkWireLargeInsert(b *testing.B) {
 	round := 0
 	for b.Loop() {
 		stmt := insertStatements(round, rows, rows)
-		runtime.GC()
-		debug.FreeOSMemory()
-		before := residentBytes(b)
-		p := watchPeaks(b, b.TempDir(), func() { lakeTime += timeExec(b, lake, stmt) })
+		pid := process.Pid()
+		before := residentBytes(b, pid)
+		p := watchPeaks(b, pid, b.TempDir(), func() { lakeTime += timeExec(b, lake, stmt) })
 		growth = max(growth, p.rss-before)
 		mariaTime += timeExec(b, maria, stmt)
 		round++

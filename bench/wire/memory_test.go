@@ -1,25 +1,23 @@
 package wire
 
 import (
-	"bufio"
-	"bytes"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime/metrics"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // peaks are the largest resident set, spill directory size and Go heap
 // seen: what the resident set holds beyond the Go heap is DuckDB's.
 type peaks struct{ rss, spill, goHeap int64 }
 
-// watchPeaks runs f while sampling this process's resident set and the
-// size of the spill directory every 20 ms.
-func watchPeaks(b *testing.B, spillDir string, f func()) peaks {
+// watchPeaks runs f while sampling process pid's resident set, the size
+// of the spill directory and this process's Go heap every 20 ms.
+func watchPeaks(b *testing.B, pid int, spillDir string, f func()) peaks {
 	var (
 		p    peaks
 		mu   sync.Mutex
@@ -27,7 +25,7 @@ func watchPeaks(b *testing.B, spillDir string, f func()) peaks {
 		wg   sync.WaitGroup
 	)
 	sample := func() {
-		rss, spill, heap := residentBytes(b), dirBytes(spillDir), goHeapBytes()
+		rss, spill, heap := residentBytes(b, pid), dirBytes(spillDir), goHeapBytes()
 		mu.Lock()
 		p.rss, p.spill, p.goHeap = max(p.rss, rss), max(p.spill, spill), max(p.goHeap, heap)
 		mu.Unlock()
@@ -53,25 +51,13 @@ func watchPeaks(b *testing.B, spillDir string, f func()) peaks {
 	return p
 }
 
-// residentBytes is VmRSS of this process, from /proc/self/status.
-func residentBytes(b *testing.B) int64 {
-	data, err := os.ReadFile("/proc/self/status")
+// residentBytes is VmRSS of process pid.
+func residentBytes(b *testing.B, pid int) int64 {
+	rss, err := servertest.ResidentBytes(pid)
 	if err != nil {
-		b.Skip("no /proc/self/status:", err)
+		b.Skip("no resident set size:", err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		fields := bytes.Fields(sc.Bytes())
-		if len(fields) == 3 && string(fields[0]) == "VmRSS:" {
-			kb, err := strconv.ParseInt(string(fields[1]), 10, 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	b.Fatal("no VmRSS in /proc/self/status")
-	return 0
+	return rss
 }
 
 // goHeapBytes is the memory the Go heap has mapped and not returned to

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -72,7 +71,6 @@ type Writer struct {
 	out       io.Writer
 	offset    int64
 	opts      WriterOptions
-	encoder   *zstd.Encoder
 	schema    []schemaElement
 	columns   []*columnWriter
 	fields    []fieldShredder
@@ -103,11 +101,12 @@ func NewWriter(out io.Writer, fields []spec.DataField, opts WriterOptions) (*Wri
 		}
 		w.fields = append(w.fields, s)
 	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(opts.ZstdLevel)), zstd.WithEncoderConcurrency(1))
+	enc, err := newZstdEncoder(opts.ZstdLevel)
 	if err != nil {
 		return nil, err
 	}
-	w.encoder, w.schema, w.columns = enc, b.schema, b.columns
+	zstdPool(opts.ZstdLevel).Put(enc)
+	w.schema, w.columns = b.schema, b.columns
 	if err := w.write([]byte("PAR1")); err != nil {
 		return nil, err
 	}
@@ -149,7 +148,7 @@ func (w *Writer) cutFullPages() error {
 	for _, c := range w.columns {
 		c.pageRows++
 		if c.bufferedSize() >= w.opts.PageSize || c.pageRows >= w.opts.PageRowLimit {
-			if err := c.cutPage(w.encoder); err != nil {
+			if err := c.cutPage(w.opts.ZstdLevel); err != nil {
 				return err
 			}
 		}
@@ -165,10 +164,10 @@ func (w *Writer) flushRowGroup() error {
 	rg := format.RowGroup{NumRows: w.groupRows, FileOffset: w.offset, Ordinal: int16(len(w.rowGroups))}
 	indexes := make([]chunkPageIndex, len(w.columns))
 	for i, c := range w.columns {
-		if err := c.cutPage(w.encoder); err != nil {
+		if err := c.cutPage(w.opts.ZstdLevel); err != nil {
 			return err
 		}
-		dictionaryPage, dictionarySize, err := c.dictionaryPage(w.encoder)
+		dictionaryPage, dictionarySize, err := c.dictionaryPage(w.opts.ZstdLevel)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -71,7 +70,7 @@ func (c *columnWriter) bufferedSize() int {
 // cutPage encodes the open page as a v1 data page, its values
 // dictionary-encoded or PLAIN with RLE levels as parquet-mr writes them,
 // and appends it to the chunk.
-func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
+func (c *columnWriter) cutPage(zstdLevel int) error {
 	entries := c.pageEntries
 	if entries == 0 {
 		return nil
@@ -89,7 +88,7 @@ func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
 		Statistics:              format.Statistics{NullCount: int64(c.pageNulls)},
 	})
 	offset := len(c.chunk)
-	size, err := appendPage(&c.chunk, enc, &header, body)
+	size, err := appendPage(&c.chunk, zstdLevel, &header, body)
 	if err != nil {
 		return err
 	}
@@ -109,8 +108,11 @@ func (c *columnWriter) cutPage(enc *zstd.Encoder) error {
 
 // appendPage appends a page of body, compressed, behind header to dst
 // and returns its uncompressed size.
-func appendPage(dst *[]byte, enc *zstd.Encoder, header *format.PageHeader, body []byte) (int64, error) {
-	compressed := enc.EncodeAll(body, nil)
+func appendPage(dst *[]byte, zstdLevel int, header *format.PageHeader, body []byte) (int64, error) {
+	compressed, err := compressPage(zstdLevel, body)
+	if err != nil {
+		return 0, err
+	}
 	header.UncompressedPageSize = int32(len(body))
 	header.CompressedPageSize = int32(len(compressed))
 	head, err := thrift.Marshal(new(thrift.CompactProtocol), header)
@@ -123,7 +125,7 @@ func appendPage(dst *[]byte, enc *zstd.Encoder, header *format.PageHeader, body 
 
 // dictionaryPage is the chunk's dictionary page and its uncompressed
 // size, or nil when no data page of the chunk refers to a dictionary.
-func (c *columnWriter) dictionaryPage(enc *zstd.Encoder) ([]byte, int64, error) {
+func (c *columnWriter) dictionaryPage(zstdLevel int) ([]byte, int64, error) {
 	if c.dict == nil || !c.dict.used {
 		return nil, 0, nil
 	}
@@ -133,7 +135,7 @@ func (c *columnWriter) dictionaryPage(enc *zstd.Encoder) ([]byte, int64, error) 
 		Encoding:  format.PlainDictionary,
 	})
 	var page []byte
-	size, err := appendPage(&page, enc, &header, c.dict.entries)
+	size, err := appendPage(&page, zstdLevel, &header, c.dict.entries)
 	return page, size, err
 }
 
