@@ -135,6 +135,20 @@ func (b *Bounds) Empty() bool {
 	return b.lowerInt > b.upperInt
 }
 
+// Single reports bounds at most one value satisfies: an equality, or
+// bounds that met.
+func (b *Bounds) Single() bool {
+	switch {
+	case b.Empty():
+		return true
+	case !b.hasLower || !b.hasUpper:
+		return false
+	case b.Kind == Bytes:
+		return bytes.Equal(b.lowerBytes, b.upperBytes)
+	}
+	return b.lowerInt == b.upperInt
+}
+
 // IntPlace places x against the bounds: -1 when it precedes them (every
 // later value of a sorted column may still be within them), +1 when it
 // follows them, 0 within.

@@ -68,6 +68,25 @@ func TestBoundsOfConjuncts(t *testing.T) {
 			t.Errorf("%s: places %s, empty %v; want %s, %v", c.pred, got, b.Empty(), c.want, c.empty)
 		}
 	}
+	single := []struct {
+		pred predicate.Predicate
+		want bool
+	}{
+		{leaf(id, 0, predicate.OpEq, int64(5)), true},
+		{predicate.And(leaf(id, 0, predicate.OpGe, int64(5)), leaf(id, 0, predicate.OpLt, int64(6))), true},
+		{predicate.And(leaf(id, 0, predicate.OpGt, int64(5)), leaf(id, 0, predicate.OpLt, int64(6))), true},
+		{leaf(id, 0, predicate.OpBetween, int64(5), int64(6)), false},
+		{leaf(id, 0, predicate.OpGe, int64(5)), false},
+		{leaf(id, 0, predicate.OpLe, int64(5)), false},
+		{leaf(name, 0, predicate.OpEq, "b"), true},
+		{predicate.And(leaf(name, 0, predicate.OpGe, "b"), leaf(name, 0, predicate.OpLe, "b")), true},
+		{predicate.And(leaf(name, 0, predicate.OpGe, "b"), leaf(name, 0, predicate.OpLt, "b0")), false},
+	}
+	for _, c := range single {
+		if b, ok := BoundsOf(c.pred, 0); !ok || b.Single() != c.want {
+			t.Errorf("%s: bounds %v, single %v; want single %v", c.pred, ok, b.Single(), c.want)
+		}
+	}
 	for _, p := range []predicate.Predicate{
 		leaf(id, 0, predicate.OpNotEq, int64(5)),
 		leaf(id, 0, predicate.OpIn, int64(5), int64(6)),
