@@ -1,13 +1,11 @@
 package integration
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -20,20 +18,13 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 	"github.com/lakesql/lakesql/server"
 	"github.com/lakesql/lakesql/storage/compact"
 )
 
 // buildLakesql builds the lakesql command into a temp directory.
-func buildLakesql(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lakesql")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/lakesql/lakesql/cmd/lakesql").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+func buildLakesql(t *testing.T) string { return servertest.BuildLakesql(t) }
 
 // serveProcess is a `lakesql serve` OS process. Its address changes when
 // it is restarted, so it is read under the lock.
@@ -73,29 +64,10 @@ func startServeProcess(t *testing.T, bin, warehouse string) *serveProcess {
 
 // start runs the process and waits for its "listening on" line.
 func (p *serveProcess) start() error {
-	cmd := exec.Command(p.bin, "serve", "--config", p.configPath)
-	stderr := &bytes.Buffer{}
-	cmd.Stderr = stderr
-	stdout, err := cmd.StdoutPipe()
+	cmd, addr, stderr, err := servertest.Serve(p.bin, p.configPath)
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() {
-		_ = cmd.Wait()
-		return fmt.Errorf("lakesql serve ended before listening: %s", stderr)
-	}
-	addr, ok := strings.CutPrefix(sc.Text(), "lakesql listening on ")
-	if !ok {
-		return fmt.Errorf("lakesql serve printed %q", sc.Text())
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
 	c := mysql.NewConfig()
 	c.Net, c.Addr, c.User = "tcp", addr, "root"
 	connector, err := mysql.NewConnector(c)

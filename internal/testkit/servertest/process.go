@@ -30,39 +30,66 @@ type Process struct {
 // process until the test ends; cfg.Listen should ask for port 0.
 func StartProcess(t testing.TB, cfg server.Config) *Process {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "lakesql")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lakesql/lakesql/cmd/lakesql").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := BuildLakesql(t)
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	configPath := filepath.Join(dir, "lakesql.json")
+	configPath := filepath.Join(t.TempDir(), "lakesql.json")
 	if err := os.WriteFile(configPath, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := &Process{cmd: exec.Command(bin, "serve", "--config", configPath), stderr: &bytes.Buffer{}}
-	p.cmd.Stderr = p.stderr
-	stdout, err := p.cmd.StdoutPipe()
+	cmd, addr, stderr, err := Serve(bin, configPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := &Process{Addr: addr, cmd: cmd, stderr: stderr}
 	t.Cleanup(func() { p.stop(t) })
+	return p
+}
+
+// BuildLakesql builds the lakesql command into a temporary directory of
+// the test and returns its path.
+func BuildLakesql(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lakesql")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/lakesql/lakesql/cmd/lakesql").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Serve starts `bin serve --config configPath` and waits for the line
+// giving its address. The process logs to stderr; the caller ends it.
+func Serve(bin, configPath string) (cmd *exec.Cmd, addr string, stderr *bytes.Buffer, err error) {
+	cmd = exec.Command(bin, "serve", "--config", configPath)
+	stderr = &bytes.Buffer{}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, "", nil, err
+	}
 	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() {
-		t.Fatalf("lakesql serve ended before listening: %s", p.stderr)
+		_ = cmd.Wait()
+		return nil, "", nil, fmt.Errorf("lakesql serve ended before listening: %s", stderr)
 	}
 	addr, ok := strings.CutPrefix(sc.Text(), "lakesql listening on ")
 	if !ok {
-		t.Fatalf("lakesql serve printed %q", sc.Text())
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, "", nil, fmt.Errorf("lakesql serve printed %q", sc.Text())
 	}
-	p.Addr = addr
-	return p
+	// Nothing else is printed on stdout; draining it keeps the process
+	// from blocking should that change.
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	return cmd, addr, stderr, nil
 }
 
 // stop ends the process as SIGTERM does for an operator, and fails the
