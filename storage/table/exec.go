@@ -69,7 +69,8 @@ type Rows struct {
 	// Unordered reads: one channel for all tasks.
 	out chan batch
 	// solo is the one task of a point read, read on the caller's
-	// goroutine (see startSolo); src is its split once opened.
+	// goroutine (see pointRead); src is its split once opened, read the
+	// rows pulled from it.
 	solo *task
 	src  rowSource
 	read int
