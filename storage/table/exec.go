@@ -69,11 +69,11 @@ type Rows struct {
 	// Unordered reads: one channel for all tasks.
 	out chan batch
 	// solo is the one task of a point read, read on the caller's
-	// goroutine (see pointRead); src is its split once opened, read the
-	// rows pulled from it.
-	solo *task
-	src  rowSource
-	read int
+	// goroutine (see pointRead); src is its split once opened, and
+	// pulled counts the rows taken from src.
+	solo   *task
+	src    rowSource
+	pulled int
 
 	rows [][]any
 	pos  int
@@ -372,7 +372,7 @@ func (rs *Rows) soloRow() (row []any, err error) {
 			return nil, err
 		}
 	}
-	if rs.read++; rs.read%cancelCheckRows == 0 && rs.ctx.Err() != nil {
+	if rs.pulled++; rs.pulled%cancelCheckRows == 0 && rs.ctx.Err() != nil {
 		return nil, rs.ctx.Err()
 	}
 	if row, err = rs.src.Next(); err != nil {
