@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,15 +44,7 @@ func startServeProcess(t *testing.T, bin, warehouse string) *serveProcess {
 		"s3":  testS3Config(),
 		"log": server.LogConfig{Level: "warning", Format: "text"},
 	}
-	data, err := json.Marshal(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	configPath := filepath.Join(t.TempDir(), "lakesql.json")
-	if err := os.WriteFile(configPath, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	p := &serveProcess{bin: bin, configPath: configPath}
+	p := &serveProcess{bin: bin, configPath: servertest.WriteConfig(t, cfg)}
 	if err := p.start(); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,20 @@ type Process struct {
 // process until the test ends; cfg.Listen should ask for port 0.
 func StartProcess(t testing.TB, cfg server.Config) *Process {
 	t.Helper()
-	bin := BuildLakesql(t)
+	cmd, addr, stderr, err := Serve(BuildLakesql(t), WriteConfig(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{Addr: addr, cmd: cmd, stderr: stderr}
+	t.Cleanup(func() { p.stop(t) })
+	return p
+}
+
+// WriteConfig writes cfg, a server.Config or the JSON object of one, as
+// a config file in a temporary directory of the test and returns its
+// path.
+func WriteConfig(t testing.TB, cfg any) string {
+	t.Helper()
 	data, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +52,7 @@ func StartProcess(t testing.TB, cfg server.Config) *Process {
 	if err := os.WriteFile(configPath, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd, addr, stderr, err := Serve(bin, configPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &Process{Addr: addr, cmd: cmd, stderr: stderr}
-	t.Cleanup(func() { p.stop(t) })
-	return p
+	return configPath
 }
 
 // BuildLakesql builds the lakesql command into a temporary directory of
