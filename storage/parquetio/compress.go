@@ -31,27 +31,21 @@ func zstdPool(level int) *sync.Pool {
 	return pool.(*sync.Pool)
 }
 
-// newZstdEncoder checks level once, when a writer starts, so that
-// compressing a page cannot fail on it.
-func newZstdEncoder(level int) (*zstd.Encoder, error) {
-	enc, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
-		zstd.WithEncoderConcurrency(1),
-		zstd.WithWindowSize(zstdWindow))
-	if err != nil {
-		return nil, fmt.Errorf("parquetio: zstd level %d: %w", level, err)
-	}
-	return enc, nil
-}
-
-// compressPage is body compressed as one zstd frame at level.
+// compressPage is body compressed as one zstd frame at level, by an
+// encoder of the level's pool.
 func compressPage(level int, body []byte) ([]byte, error) {
 	pool := zstdPool(level)
 	enc, _ := pool.Get().(*zstd.Encoder)
 	if enc == nil {
 		var err error
-		if enc, err = newZstdEncoder(level); err != nil {
-			return nil, err
+		// EncoderLevelFromZstd clamps any level into zstd's range, so
+		// the options cannot be refused; the error is kept regardless.
+		enc, err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(zstdWindow))
+		if err != nil {
+			return nil, fmt.Errorf("parquetio: zstd level %d: %w", level, err)
 		}
 	}
 	compressed := enc.EncodeAll(body, nil)

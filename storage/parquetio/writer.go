@@ -101,11 +101,6 @@ func NewWriter(out io.Writer, fields []spec.DataField, opts WriterOptions) (*Wri
 		}
 		w.fields = append(w.fields, s)
 	}
-	enc, err := newZstdEncoder(opts.ZstdLevel)
-	if err != nil {
-		return nil, err
-	}
-	zstdPool(opts.ZstdLevel).Put(enc)
 	w.schema, w.columns = b.schema, b.columns
 	if err := w.write([]byte("PAR1")); err != nil {
 		return nil, err

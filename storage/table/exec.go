@@ -330,7 +330,7 @@ func (rs *Rows) finish() {
 func (t *task) pointRead() bool {
 	r := t.r
 	keys := r.schema.TrimmedPrimaryKeys()
-	if len(keys) == 0 || t.keys != nil || isTrue(r.residual) {
+	if len(keys) == 0 || t.keys != nil {
 		return false
 	}
 	bounds, ok := vector.BoundsOf(r.residual, r.schema.FieldIndex(keys[0]))
