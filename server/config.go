@@ -149,8 +149,8 @@ const (
 	// DefaultPageCacheMB holds the pages of about 10 M rows of a narrow
 	// table.
 	DefaultPageCacheMB = 256
-	// DefaultWriteBufferMB keeps a 50 MB INSERT within 4 times its size
-	// in the server's resident set in most runs (BenchmarkWireLargeInsert:
+	// DefaultWriteBufferMB keeps a 50 MB INSERT within about 4 times its
+	// size in the server's resident set (BenchmarkWireLargeInsert:
 	// 3.6–4.0 times at 32 MiB, 4.7 at 64); Paimon's own 256 MiB is a Flink
 	// task's managed memory, and a server runs a writer per writing
 	// connection. Past it the writer sorts and spills to local disk, so a
