@@ -151,7 +151,7 @@ const (
 	DefaultPageCacheMB = 256
 	// DefaultWriteBufferMB keeps a 50 MB INSERT within about 4 times its
 	// size in the server's resident set (BenchmarkWireLargeInsert:
-	// 3.6–4.0 times at 32 MiB, 4.7 at 64); Paimon's own 256 MiB is a Flink
+	// 3.6–4.6 times at 32 MiB, 6 of 8 runs under 4; 4.7 at 64); Paimon's own 256 MiB is a Flink
 	// task's managed memory, and a server runs a writer per writing
 	// connection. Past it the writer sorts and spills to local disk, so a
 	// smaller buffer writes no more data files, and LOAD DATA of 1 M rows
