@@ -46,6 +46,7 @@ var layers = []layer{
 		"storage/lease",
 		"storage/lsm",
 		"storage/manifest",
+		"storage/orcio",
 		"storage/parquetio",
 		"storage/predicate",
 		"storage/scan",

@@ -53,7 +53,7 @@ func checkFixtureKeys(t *testing.T, dir string) int {
 	}
 	live, err := r.liveEntries(ctx, latest)
 	if errors.Is(err, lakeerr.ErrUnsupported) || errors.Is(err, lakeerr.ErrCorruption) {
-		return 0 // ORC manifests and the like: refused before any key is read
+		return 0 // row tracking and the like: refused before any key is read
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/orcio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -53,28 +54,42 @@ var parquetMagic = []byte("PAR1")
 
 func isParquet(data []byte) bool { return bytes.HasPrefix(data, parquetMagic) }
 
-// DecodeList decodes a manifest list of either format. Errors wrap
-// lakeerr.ErrCorruption for damaged files and lakeerr.ErrUnsupported for
-// ORC ones.
+// orcMagic starts every ORC file, which Paimon 1.x writes with
+// manifest.format = orc.
+var orcMagic = []byte("ORC")
+
+func isORC(data []byte) bool { return bytes.HasPrefix(data, orcMagic) }
+
+// DecodeList decodes a manifest list of any format. Errors wrap
+// lakeerr.ErrCorruption for damaged files.
 func DecodeList(data []byte) ([]spec.ManifestFileMeta, error) {
+	if isORC(data) {
+		return decodeORC("manifest list", data, spec.ManifestListFields(), spec.ManifestFileMetaFromRow)
+	}
 	if !isParquet(data) {
 		return spec.DecodeManifestList(data)
 	}
 	return decodeParquet("manifest list", data, spec.ManifestListFields(), spec.ManifestFileMetaFromRow)
 }
 
-// DecodeEntries decodes a manifest of either format, with the errors of
+// DecodeEntries decodes a manifest of any format, with the errors of
 // DecodeList.
 func DecodeEntries(data []byte) ([]spec.ManifestEntry, error) {
+	if isORC(data) {
+		return decodeORC("manifest", data, spec.ManifestEntryFields(true), spec.ManifestEntryFromRow)
+	}
 	if !isParquet(data) {
 		return spec.DecodeManifestEntries(data)
 	}
 	return decodeParquet("manifest", data, spec.ManifestEntryFields(true), spec.ManifestEntryFromRow)
 }
 
-// DecodeIndex decodes an index manifest of either format, with the
+// DecodeIndex decodes an index manifest of any format, with the
 // errors of DecodeList.
 func DecodeIndex(data []byte) ([]spec.IndexManifestEntry, error) {
+	if isORC(data) {
+		return decodeORC("index manifest", data, spec.IndexManifestFields(true), spec.IndexManifestEntryFromRow)
+	}
 	if !isParquet(data) {
 		return spec.DecodeIndexManifest(data)
 	}
@@ -158,6 +173,26 @@ func decodeParquet[T any](kind string, data []byte, fields []spec.DataField, fro
 		}
 		out = append(out, v)
 	}
+}
+
+// decodeORC reads every row of an ORC metadata file as decodeParquet
+// reads a Parquet one.
+func decodeORC[T any](kind string, data []byte, fields []spec.DataField, fromRow func([]any) (T, error)) ([]T, error) {
+	f, err := orcio.Open(bytes.NewReader(data), int64(len(data)), "orc "+kind)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	rows, err := f.ReadRows(fields)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	out := make([]T, len(rows))
+	for i, row := range rows {
+		if out[i], err = fromRow(row); err != nil {
+			return nil, fmt.Errorf("manifest: orc %s, record %d: %w", kind, i, err)
+		}
+	}
+	return out, nil
 }
 
 // encodeParquet writes n rows of fields as Java's Parquet writer lays

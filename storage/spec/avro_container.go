@@ -70,7 +70,7 @@ type avroBlock struct {
 // each block must declare at least one record and no more bytes than the
 // file has left, and end with the header's sync marker. Files written with
 // manifest.format=orc or parquet are reported as unsupported rather than
-// corrupt (package manifest reads the Parquet ones before they get here).
+// corrupt (package manifest reads those before they get here).
 func avroScanBlocks(data []byte) (avroFile, error) {
 	if bytes.HasPrefix(data, orcMagic) {
 		return avroFile{}, fmt.Errorf("%w: ORC manifests (manifest.format=orc)", lakeerr.ErrUnsupported)

@@ -46,8 +46,8 @@ var (
 // DecodeManifestList decodes a manifest-list file of any Paimon version.
 // Records whose _VERSION is not 2 are reported as corrupt (ErrCorruption),
 // ORC and Parquet files (manifest.format=orc, parquet) as ErrUnsupported:
-// this is the Avro codec, and package manifest reads Parquet files with
-// the rows of manifest_rows.go. Byte slices in the
+// this is the Avro codec, and package manifest reads Parquet and ORC files
+// with the rows of manifest_rows.go. Byte slices in the
 // result may share backing arrays, clipped to their length.
 func DecodeManifestList(data []byte) ([]ManifestFileMeta, error) {
 	metas, err := avroDecode(data, manifestListFormat, (*avroManifestFileMeta).decoded, (*avroManifestFileMeta).reset)

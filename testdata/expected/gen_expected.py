@@ -160,13 +160,11 @@ def main():
            4: rows_of(F4, A09_S4), 5: rows_of(F4, A09_S4)},
           "README + paimon-cpp test/inte/scan_and_read_inte_test.cpp TestWithAppendSnapshot1/3/5 "
           "(batch snapshots 1,3,5) and TestWithAppendSnapshotWithStreamWithDefaultMode (deltas 2,3,4)",
-          exempt="unsupported: orc manifest",
           notes="manifest.format=orc (all manifest files start with 'ORC'). Snapshot 5 is the "
                 "FullCompact of snapshot 4 (same rows). Snapshot 2 = snapshot 1 + streaming delta 2 "
                 "(not asserted as a batch read, derived). Duplicate row Bob/10/0/12.1 is kept (append table).")
     table("paimon-java/append_10", {1: rows_of(F4, A09_S1)},
           "README + paimon-cpp scan_and_read_inte_test.cpp TestJavaPaimon1WithAppendSnapshot1",
-          exempt="unsupported: orc manifest",
           notes="manifest.format=orc.")
 
     # ------------------------------------------- append_complex_build_in_fieldid
@@ -392,14 +390,12 @@ def main():
           {1: rows_of(F4, [("2025", 500, -1, 15.1), ("2024", 100, -2, 11.1), ("2024", 300, 1, 13.1),
                            (None, 200, -3, 12.1), (None, 50, 1, 14.1), (None, 100, 2, 16.1)])},
           "README + paimon-cpp scan_and_read_inte_test.cpp TestWithEmptyPartitionValue",
-          exempt="unsupported: orc manifest",
           notes="manifest.format=orc. Partition f0 null is stored under f0=__DEFAULT_PARTITION__ and read as null.")
     table("paimon-java/append_with_empty_partition_with_empty_value",
           {1: rows_of(F4, [("", 200, -3, 12.1), ("", 50, 1, 14.1), ("2025", 500, -1, 15.1),
                            (" ", 100, 0, 15.1), ("2024", 100, -2, 11.1), ("2024", 300, 1, 13.1),
                            (None, 100, 2, 16.1)])},
           "README + paimon-cpp scan_and_read_inte_test.cpp TestWithMultipleEmptyPartitionValue",
-          exempt="unsupported: orc manifest",
           notes="manifest.format=orc. Partitions '', ' ' and null all live in directory "
                 "f0=__DEFAULT_PARTITION__ (three files) but keep distinct values: '' , ' ' and null.")
 
@@ -482,7 +478,6 @@ def main():
           "README; snapshot-1 file asserted by paimon-cpp src/paimon/format/parquet/"
           "parquet_file_batch_reader_test.cpp (struct_array_) and scan_and_read_inte_test.cpp "
           "TestScanWithPredicateAndReadWithUnorderedFieldForParquet",
-          exempt="unsupported: orc manifest",
           notes="manifest.format=orc. f11 TIMESTAMP(9): README 71000 is nanoseconds (paimon-cpp: "
                 "1970-01-01 00:00:00.000071). f6 FLOAT values as written (3.1 etc., float32). f9 BYTES base64. "
                 "f10 MAP<ARRAY<FLOAT>,ROW<f0,f1>> entries in written order. Snapshot 2 rows only from README.")

@@ -1,0 +1,82 @@
+package orcio
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
+	"github.com/lakesql/lakesql/storage/lakeerr"
+)
+
+// orcSeeds are every ORC file of the bundled fixtures (Java's manifests)
+// and of the pyarrow corpus.
+func orcSeeds(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	out := map[string][]byte{}
+	for _, root := range []string{fixtures.Root(), filepath.Join("testdata", "pyarrow")} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err == nil && bytes.HasPrefix(data, []byte(magic)) {
+				out[p] = data
+			}
+			return err
+		})
+		if err != nil && !os.IsNotExist(err) {
+			tb.Fatal(err)
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatal("no ORC seed files")
+	}
+	return out
+}
+
+// FuzzRead opens arbitrary bytes as an ORC file and reads every row as
+// the file's own schema: it must never panic, and every failure is a
+// corruption or unsupported error naming the file.
+func FuzzRead(f *testing.F) {
+	for _, data := range orcSeeds(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := readWhole(data)
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, lakeerr.ErrCorruption) && !errors.Is(err, lakeerr.ErrUnsupported) {
+			t.Fatalf("unclassified error: %v", err)
+		}
+		if !strings.Contains(err.Error(), "fuzz.orc") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
+}
+
+func readWhole(data []byte) error {
+	file, err := Open(bytes.NewReader(data), int64(len(data)), "fuzz.orc")
+	if err != nil {
+		return err
+	}
+	fields, err := file.Fields()
+	if err != nil {
+		return err
+	}
+	_, err = file.ReadRows(fields)
+	return err
+}
+
+// TestSeedsRead checks the seeds themselves read without error.
+func TestSeedsRead(t *testing.T) {
+	for name, data := range orcSeeds(t) {
+		if err := readWhole(data); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
