@@ -9,35 +9,53 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// Column decoding. A column of n slots first has its PRESENT stream (one
-// bit per slot; absent when no slot is null), then kind-specific streams
-// holding only the present slots. The children of a struct have a slot
-// for each present struct; the elements of lists and the entries of maps
-// have one for each element of the present lists and maps.
+// Column decoding. A column of n slots has a PRESENT stream (one bit per
+// slot; absent when no slot is null), then kind-specific streams holding
+// only the present slots. The children of a struct have a slot for each
+// present struct; the elements of lists and the entries of maps have one
+// for each element of the present lists and maps. Readers decode a batch
+// of slots at a time, keeping their place in each stream, so a stripe is
+// never boxed whole.
 
-// column decodes the n slots of column id as values of type want.
-func (s *stripe) column(id uint32, want spec.DataType, n int) ([]any, error) {
-	t := s.f.footer.types[id]
-	if !readableAs(t.kind, want.Root) {
-		return nil, fmt.Errorf("orc column %d of type %s read as %v: %w", id, t.kind, want.Root, errUnsupported)
+// columnReader decodes the slots of one column, a batch at a time.
+type columnReader interface {
+	next(n int) ([]any, error)
+}
+
+// valueReader decodes the next count present values of a column.
+type valueReader interface {
+	values(count int) ([]any, error)
+}
+
+// nullable reads a column's PRESENT bits and spreads its values over the
+// present slots.
+type nullable struct {
+	id      uint32
+	present *bools // nil when every slot is present
+	inner   valueReader
+}
+
+func (c *nullable) next(n int) ([]any, error) {
+	if c.present == nil {
+		return c.checked(n)
 	}
-	present, count, err := s.present(id, n)
+	bits := c.present.next(n)
+	if err := c.present.bytes.s.err; err != nil {
+		return nil, fmt.Errorf("column %d present: %w", c.id, err)
+	}
+	count := 0
+	for _, p := range bits {
+		if p {
+			count++
+		}
+	}
+	values, err := c.checked(count)
 	if err != nil {
 		return nil, err
 	}
-	values, err := s.values(id, t, want, count)
-	if err != nil {
-		return nil, fmt.Errorf("column %d (%s): %w", id, t.kind, err)
-	}
-	if len(values) != count {
-		return nil, corruptf("column %d holds %d values for %d present slots", id, len(values), count)
-	}
-	if present == nil {
-		return values, nil
-	}
 	out := make([]any, n)
 	next := 0
-	for i, p := range present {
+	for i, p := range bits {
 		if p {
 			out[i] = values[next]
 			next++
@@ -46,27 +64,37 @@ func (s *stripe) column(id uint32, want spec.DataType, n int) ([]any, error) {
 	return out, nil
 }
 
-// present returns the column's PRESENT bits, nil when every slot is
-// present, and the number of present slots.
-func (s *stripe) present(id uint32, n int) ([]bool, int, error) {
-	if _, ok := s.streams[streamKey{id, streamPresent}]; !ok {
-		return nil, n, nil
-	}
-	st, err := s.stream(id, streamPresent)
+// checked reads count values and checks the reader produced them all.
+func (c *nullable) checked(count int) ([]any, error) {
+	values, err := c.inner.values(count)
 	if err != nil {
-		return nil, 0, err
+		return nil, fmt.Errorf("column %d: %w", c.id, err)
 	}
-	bits := boolRLE(st, n)
-	if st.err != nil {
-		return nil, 0, fmt.Errorf("column %d present: %w", id, st.err)
+	if len(values) != count {
+		return nil, corruptf("column %d holds %d values for %d present slots", c.id, len(values), count)
 	}
-	count := 0
-	for _, p := range bits {
-		if p {
-			count++
+	return values, nil
+}
+
+// newReader builds the reader of column id as values of type want.
+func (s *stripe) newReader(id uint32, want spec.DataType) (columnReader, error) {
+	t := s.f.footer.types[id]
+	if !readableAs(t.kind, want.Root) {
+		return nil, fmt.Errorf("orc column %d of type %s read as %v: %w", id, t.kind, want.Root, errUnsupported)
+	}
+	c := &nullable{id: id}
+	if _, ok := s.streams[streamKey{id, streamPresent}]; ok {
+		st, err := s.stream(id, streamPresent)
+		if err != nil {
+			return nil, err
 		}
+		c.present = &bools{bytes: byteRuns(st)}
 	}
-	return bits, count, nil
+	var err error
+	if c.inner, err = s.valueReader(id, t, want); err != nil {
+		return nil, fmt.Errorf("column %d (%s): %w", id, t.kind, err)
+	}
+	return c, nil
 }
 
 // readableAs reports whether a column of kind k holds values of root r;
@@ -109,71 +137,88 @@ func readableAs(k typeKind, r spec.TypeRoot) bool {
 	return false
 }
 
-// values decodes count present values of column id.
-func (s *stripe) values(id uint32, t orcType, want spec.DataType, count int) ([]any, error) {
+// valueReader builds the reader of a column's present values.
+func (s *stripe) valueReader(id uint32, t orcType, want spec.DataType) (valueReader, error) {
 	switch t.kind {
 	case kindBoolean:
-		return decodeStream(s, id, streamData, func(st *stream) []any { return boxed(boolRLE(st, count)) })
+		st, err := s.stream(id, streamData)
+		return boolValues{&bools{bytes: byteRuns(st)}}, err
 	case kindByte:
-		return decodeStream(s, id, streamData, func(st *stream) []any { return integers(int8Slice(byteRLE(st, count)), want.Root) })
+		st, err := s.stream(id, streamData)
+		return byteValues{byteRuns(st), want.Root}, err
 	case kindShort, kindInt, kindLong:
-		return s.integerColumn(id, want.Root, count)
-	case kindFloat:
-		return decodeStream(s, id, streamData, func(st *stream) []any { return floats(st, count, 4) })
-	case kindDouble:
-		return decodeStream(s, id, streamData, func(st *stream) []any { return floats(st, count, 8) })
-	case kindString, kindVarchar, kindChar, kindBinary:
-		return s.bytesColumn(id, t.kind == kindBinary, count)
+		r, err := s.ints(id, streamData, true)
+		return intValues{r, want.Root}, err
 	case kindDate:
-		return s.dateColumn(id, count)
+		r, err := s.ints(id, streamData, true)
+		return dateValues{r}, err
+	case kindFloat, kindDouble:
+		st, err := s.stream(id, streamData)
+		return floatValues{st, t.kind == kindFloat}, err
+	case kindString, kindVarchar, kindChar, kindBinary:
+		return s.bytesReader(id, t.kind == kindBinary)
 	case kindTimestamp, kindTimestampInstant:
-		return s.timestampColumn(id, t.kind == kindTimestampInstant, count)
+		return s.timestampReader(id, t.kind == kindTimestampInstant)
 	case kindDecimal:
-		return s.decimalColumn(id, want.Scale, count)
-	case kindList:
-		return s.listColumn(id, t, want, count)
-	case kindMap:
-		return s.mapColumn(id, t, want, count)
+		return s.decimalReader(id, want.Scale)
+	case kindList, kindMap:
+		return s.repeatedReader(id, t, want)
 	case kindStruct:
-		return s.structValues(id, want.Fields, count)
+		return s.structReader(id, want.Fields)
 	}
 	return nil, fmt.Errorf("%s columns: %w", t.kind, errUnsupported)
 }
 
-// decodeStream runs decode over one stream and reports its error.
-func decodeStream(s *stripe, id uint32, kind streamKind, decode func(*stream) []any) ([]any, error) {
+// ints reads one of the column's integer streams with the column's
+// run-length encoding version.
+func (s *stripe) ints(id uint32, kind streamKind, signed bool) (*runs[int64], error) {
 	st, err := s.stream(id, kind)
 	if err != nil {
 		return nil, err
 	}
-	out := decode(st)
-	return out, st.err
+	return intRuns(st, s.encodings[id].rleV2(), signed), nil
 }
 
-// ints decodes count integers of one of the column's streams with the
-// column's run-length encoding version.
-func (s *stripe) ints(id uint32, kind streamKind, count int, signed bool) ([]int64, error) {
-	st, err := s.stream(id, kind)
-	if err != nil {
-		return nil, err
-	}
-	out := intRLE(st, count, s.encodings[id].rleV2(), signed)
-	if st.err == nil && len(out) != count {
-		st.fail("%d of %d integers", len(out), count)
-	}
-	return out, st.err
+// nextInts reads count integers and reports the stream's error.
+func nextInts(r *runs[int64], count int) ([]int64, error) {
+	v := r.next(count)
+	return v, r.s.err
 }
 
-func (s *stripe) integerColumn(id uint32, root spec.TypeRoot, count int) ([]any, error) {
-	v, err := s.ints(id, streamData, count, true)
-	if err != nil {
-		return nil, err
-	}
-	return integers(v, root), nil
+type boolValues struct{ r *bools }
+
+func (v boolValues) values(count int) ([]any, error) {
+	return boxed(v.r.next(count)), v.r.bytes.s.err
 }
 
-func (s *stripe) dateColumn(id uint32, count int) ([]any, error) {
-	days, err := s.ints(id, streamData, count, true)
+type byteValues struct {
+	r    *runs[byte]
+	root spec.TypeRoot
+}
+
+func (v byteValues) values(count int) ([]any, error) {
+	b := v.r.next(count)
+	out := make([]int64, len(b))
+	for i, c := range b {
+		out[i] = int64(int8(c))
+	}
+	return integers(out, v.root), v.r.s.err
+}
+
+type intValues struct {
+	r    *runs[int64]
+	root spec.TypeRoot
+}
+
+func (v intValues) values(count int) ([]any, error) {
+	ints, err := nextInts(v.r, count)
+	return integers(ints, v.root), err
+}
+
+type dateValues struct{ r *runs[int64] }
+
+func (v dateValues) values(count int) ([]any, error) {
+	days, err := nextInts(v.r, count)
 	if err != nil {
 		return nil, err
 	}
@@ -187,84 +232,118 @@ func (s *stripe) dateColumn(id uint32, count int) ([]any, error) {
 	return out, nil
 }
 
-// bytesColumn decodes strings and binaries: DIRECT holds the values'
-// lengths in LENGTH and their bytes in DATA; DICTIONARY holds the sorted
-// distinct values that way (LENGTH, DICTIONARY_DATA) and an index into
-// them per value in DATA.
-func (s *stripe) bytesColumn(id uint32, binary bool, count int) ([]any, error) {
-	enc := s.encodings[id]
-	if !enc.dictionary() {
-		values, err := s.lengthPrefixed(id, streamData, count)
-		if err != nil {
-			return nil, err
-		}
-		return stringsOrBytes(values, binary), nil
+// floatValues decodes little-endian IEEE 754 values.
+type floatValues struct {
+	s      *stream
+	single bool
+}
+
+func (v floatValues) values(count int) ([]any, error) {
+	width := 8
+	if v.single {
+		width = 4
 	}
-	if enc.dictionarySize > maxStripeValues {
-		return nil, corruptf("dictionary of %d entries", enc.dictionarySize)
-	}
-	dict, err := s.lengthPrefixed(id, streamDictionaryData, int(enc.dictionarySize))
-	if err != nil {
-		return nil, err
-	}
-	entries := stringsOrBytes(dict, binary)
-	index, err := s.ints(id, streamData, count, false)
-	if err != nil {
-		return nil, err
+	raw := v.s.bytes(count * width)
+	if v.s.err != nil {
+		return nil, v.s.err
 	}
 	out := make([]any, count)
-	for i, x := range index {
-		if x < 0 || x >= int64(len(entries)) {
-			return nil, corruptf("dictionary index %d of %d entries", x, len(entries))
+	for i := range out {
+		b := raw[i*width:]
+		if v.single {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b))
+		} else {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b))
 		}
-		out[i] = entries[x]
 	}
 	return out, nil
 }
 
-// lengthPrefixed splits the bytes of stream kind by the column's LENGTH
-// stream into count values.
-func (s *stripe) lengthPrefixed(id uint32, kind streamKind, count int) ([][]byte, error) {
-	lengths, err := s.ints(id, streamLength, count, false)
+// bytesReader reads strings and binaries: DIRECT holds the values'
+// lengths in LENGTH and their bytes in DATA; DICTIONARY holds the
+// distinct values that way (LENGTH, DICTIONARY_DATA), read whole, and an
+// index into them per value in DATA.
+func (s *stripe) bytesReader(id uint32, binary bool) (valueReader, error) {
+	lengths, err := s.ints(id, streamLength, false)
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.stream(id, kind)
+	enc := s.encodings[id]
+	if !enc.dictionary() {
+		data, err := s.stream(id, streamData)
+		return directBytes{lengths, data, binary}, err
+	}
+	if enc.dictionarySize > maxStripeValues {
+		return nil, corruptf("dictionary of %d entries", enc.dictionarySize)
+	}
+	dictData, err := s.stream(id, streamDictionaryData)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]byte, count)
+	entries, err := directBytes{lengths, dictData, binary}.values(int(enc.dictionarySize))
+	if err != nil {
+		return nil, fmt.Errorf("dictionary: %w", err)
+	}
+	index, err := s.ints(id, streamData, false)
+	return dictionaryBytes{index, entries}, err
+}
+
+type directBytes struct {
+	lengths *runs[int64]
+	data    *stream
+	binary  bool
+}
+
+func (v directBytes) values(count int) ([]any, error) {
+	lengths, err := nextInts(v.lengths, count)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(lengths))
 	for i, n := range lengths {
-		if n < 0 || n > int64(len(st.b)) {
+		if n < 0 || n > int64(len(v.data.b)) {
 			return nil, corruptf("value of %d bytes", n)
 		}
-		out[i] = st.bytes(int(n))
-	}
-	return out, st.err
-}
-
-func stringsOrBytes(values [][]byte, binary bool) []any {
-	out := make([]any, len(values))
-	for i, v := range values {
-		if binary {
-			out[i] = v
+		b := v.data.bytes(int(n))
+		if v.binary {
+			out[i] = b
 		} else {
-			out[i] = string(v)
+			out[i] = string(b)
 		}
 	}
-	return out
+	return out, v.data.err
 }
 
-// timestampColumn: DATA holds signed seconds from 2015-01-01 00:00:00
+type dictionaryBytes struct {
+	index   *runs[int64]
+	entries []any
+}
+
+func (v dictionaryBytes) values(count int) ([]any, error) {
+	index, err := nextInts(v.index, count)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(index))
+	for i, x := range index {
+		if x < 0 || x >= int64(len(v.entries)) {
+			return nil, corruptf("dictionary index %d of %d entries", x, len(v.entries))
+		}
+		out[i] = v.entries[x]
+	}
+	return out, nil
+}
+
+// timestampReader: DATA holds signed seconds from 2015-01-01 00:00:00
 // (UTC for TIMESTAMP_INSTANT, the writer's time zone for TIMESTAMP),
 // SECONDARY the nanoseconds with their trailing zeros counted in the low
 // three bits.
-func (s *stripe) timestampColumn(id uint32, instant bool, count int) ([]any, error) {
-	secs, err := s.ints(id, streamData, count, true)
+func (s *stripe) timestampReader(id uint32, instant bool) (valueReader, error) {
+	secs, err := s.ints(id, streamData, true)
 	if err != nil {
 		return nil, err
 	}
-	nanos, err := s.ints(id, streamSecondary, count, false)
+	nanos, err := s.ints(id, streamSecondary, false)
 	if err != nil {
 		return nil, err
 	}
@@ -272,21 +351,71 @@ func (s *stripe) timestampColumn(id uint32, instant bool, count int) ([]any, err
 	if instant {
 		clock = utcClock
 	}
+	return timestampValues{secs, nanos, clock}, nil
+}
+
+type timestampValues struct {
+	secs, nanos *runs[int64]
+	clock       wallClock
+}
+
+func (v timestampValues) values(count int) ([]any, error) {
+	secs, err := nextInts(v.secs, count)
+	if err != nil {
+		return nil, err
+	}
+	nanos, err := nextInts(v.nanos, count)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]any, count)
-	for i := range secs {
+	for i := range out {
 		ns, err := decodeNanos(nanos[i])
 		if err != nil {
 			return nil, err
 		}
-		out[i] = clock.timestamp(secs[i], ns)
+		out[i] = v.clock.timestamp(secs[i], ns)
 	}
 	return out, nil
 }
 
-// decodeNanos undoes the trailing-zero encoding of SECONDARY values.
-// Java's writers store 0..999,999,999; C++ writers store the fraction of
-// a time before 1970 negative (with the seconds rounded toward zero), so
-// the value is read as signed.
+// decimalReader: DATA holds each unscaled value as an unbounded zigzag
+// varint, SECONDARY its scale, which is brought to the column's scale as
+// Java's reader does (rounding half up).
+func (s *stripe) decimalReader(id uint32, scale int) (valueReader, error) {
+	scales, err := s.ints(id, streamSecondary, true)
+	if err != nil {
+		return nil, err
+	}
+	data, err := s.stream(id, streamData)
+	return decimalValues{data, scales, scale}, err
+}
+
+type decimalValues struct {
+	data   *stream
+	scales *runs[int64]
+	scale  int
+}
+
+func (v decimalValues) values(count int) ([]any, error) {
+	scales, err := nextInts(v.scales, count)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, count)
+	for i := range out {
+		small, large := v.data.bigVarint()
+		if v.data.err != nil {
+			return nil, v.data.err
+		}
+		if scales[i] < -1000 || scales[i] > 1000 {
+			return nil, corruptf("decimal scale %d", scales[i])
+		}
+		out[i] = rescale(small, large, int(scales[i]), v.scale)
+	}
+	return out, nil
+}
+
 func decodeNanos(v int64) (int64, error) {
 	zeros := v & 7
 	v >>= 3
@@ -299,32 +428,6 @@ func decodeNanos(v int64) (int64, error) {
 		return 0, corruptf("timestamp nanoseconds %d", v)
 	}
 	return v, nil
-}
-
-// decimalColumn: DATA holds each unscaled value as an unbounded zigzag
-// varint, SECONDARY its scale, which is brought to the column's scale as
-// Java's reader does (rounding half up).
-func (s *stripe) decimalColumn(id uint32, scale int, count int) ([]any, error) {
-	scales, err := s.ints(id, streamSecondary, count, true)
-	if err != nil {
-		return nil, err
-	}
-	st, err := s.stream(id, streamData)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]any, count)
-	for i := range out {
-		small, large := st.bigVarint()
-		if st.err != nil {
-			return nil, st.err
-		}
-		if scales[i] < -1000 || scales[i] > 1000 {
-			return nil, corruptf("decimal scale %d", scales[i])
-		}
-		out[i] = rescale(small, large, int(scales[i]), scale)
-	}
-	return out, nil
 }
 
 func rescale(small int64, large *big.Int, from, to int) spec.DecimalValue {
@@ -354,96 +457,115 @@ func roundHalfUp(v, d *big.Int) *big.Int {
 	return q
 }
 
-// listColumn: LENGTH holds each list's element count; the elements are
-// the child column's slots, in order.
-func (s *stripe) listColumn(id uint32, t orcType, want spec.DataType, count int) ([]any, error) {
-	lengths, total, err := s.lengths(id, count)
+// repeatedReader reads lists and maps: LENGTH holds each one's element
+// count; the elements (a map's keys and values) are the slots of the
+// child columns, in order.
+func (s *stripe) repeatedReader(id uint32, t orcType, want spec.DataType) (valueReader, error) {
+	lengths, err := s.ints(id, streamLength, false)
 	if err != nil {
 		return nil, err
 	}
-	elements, err := s.column(t.subtypes[0], *want.Element, total)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]any, count)
-	at := 0
-	for i, n := range lengths {
-		out[i] = elements[at : at+n : at+n]
-		at += n
-	}
-	return out, nil
-}
-
-// mapColumn: as a list, with keys and values in two child columns.
-func (s *stripe) mapColumn(id uint32, t orcType, want spec.DataType, count int) ([]any, error) {
-	lengths, total, err := s.lengths(id, count)
-	if err != nil {
-		return nil, err
+	r := repeatedValues{lengths: lengths}
+	if t.kind == kindList {
+		r.elements, err = s.newReader(t.subtypes[0], *want.Element)
+		return r, err
 	}
 	keyType, valueType := want.Key, want.Value
 	if want.Root == spec.Multiset {
 		keyType, valueType = want.Element, &spec.DataType{Root: spec.Int}
 	}
-	keys, err := s.column(t.subtypes[0], *keyType, total)
+	if r.keys, err = s.newReader(t.subtypes[0], *keyType); err != nil {
+		return nil, err
+	}
+	r.elements, err = s.newReader(t.subtypes[1], *valueType)
+	return r, err
+}
+
+type repeatedValues struct {
+	lengths  *runs[int64]
+	keys     columnReader // nil for a list
+	elements columnReader // a map's values
+}
+
+func (v repeatedValues) values(count int) ([]any, error) {
+	lengths, err := nextInts(v.lengths, count)
 	if err != nil {
 		return nil, err
 	}
-	values, err := s.column(t.subtypes[1], *valueType, total)
+	total := 0
+	for _, n := range lengths {
+		if n < 0 {
+			return nil, corruptf("list length %d", n)
+		}
+		if n > maxStripeValues || total+int(n) > maxStripeValues {
+			return nil, fmt.Errorf("lists of more than %d elements in a batch: %w", maxStripeValues, errUnsupported)
+		}
+		total += int(n)
+	}
+	elements, err := v.elements.next(total)
 	if err != nil {
 		return nil, err
+	}
+	var keys []any
+	if v.keys != nil {
+		if keys, err = v.keys.next(total); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]any, count)
 	at := 0
 	for i, n := range lengths {
-		out[i] = spec.MapValue{Keys: keys[at : at+n : at+n], Values: values[at : at+n : at+n]}
-		at += n
+		end := at + int(n)
+		if keys != nil {
+			out[i] = spec.MapValue{Keys: keys[at:end:end], Values: elements[at:end:end]}
+		} else {
+			out[i] = elements[at:end:end]
+		}
+		at = end
 	}
 	return out, nil
 }
 
-// lengths reads the LENGTH stream of a list or map and its total,
-// bounded so that a damaged count cannot allocate without end.
-func (s *stripe) lengths(id uint32, count int) ([]int, int, error) {
-	raw, err := s.ints(id, streamLength, count, false)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]int, count)
-	total := 0
-	for i, n := range raw {
-		if n < 0 {
-			return nil, 0, corruptf("list length %d", n)
-		}
-		if n > maxStripeValues || total+int(n) > maxStripeValues {
-			return nil, 0, fmt.Errorf("lists of more than %d elements in a stripe: %w", maxStripeValues, errUnsupported)
-		}
-		out[i] = int(n)
-		total += int(n)
-	}
-	return out, total, nil
-}
-
-// structValues decodes count present structs as rows of fields, each
-// matched by name with a field of the ORC struct.
-func (s *stripe) structValues(id uint32, fields []spec.DataField, count int) ([]any, error) {
+// structReader reads structs as rows of fields, each matched by name with
+// a field of the ORC struct; a field the struct lacks reads as NULL.
+func (s *stripe) structReader(id uint32, fields []spec.DataField) (valueReader, error) {
 	t := s.f.footer.types[id]
-	children := make([][]any, len(fields))
+	children := make([]columnReader, len(fields))
 	for i, field := range fields {
 		for j, name := range t.fieldNames {
 			if name != field.Name {
 				continue
 			}
 			var err error
-			if children[i], err = s.column(t.subtypes[j], field.Type, count); err != nil {
+			if children[i], err = s.newReader(t.subtypes[j], field.Type); err != nil {
 				return nil, fmt.Errorf("field %s: %w", field.Name, err)
 			}
 			break
 		}
 	}
+	return structValues{fields, children}, nil
+}
+
+type structValues struct {
+	fields   []spec.DataField
+	children []columnReader
+}
+
+func (v structValues) values(count int) ([]any, error) {
+	columns := make([][]any, len(v.children))
+	for i, c := range v.children {
+		if c == nil {
+			continue
+		}
+		var err error
+		if columns[i], err = c.next(count); err != nil {
+			return nil, fmt.Errorf("field %s: %w", v.fields[i].Name, err)
+		}
+	}
 	out := make([]any, count)
 	for r := range out {
-		row := make([]any, len(fields))
-		for i, c := range children {
+		row := make([]any, len(columns))
+		for i, c := range columns {
 			if c != nil {
 				row[i] = c[r]
 			}
@@ -461,14 +583,6 @@ func boxed[T any](values []T) []any {
 	return out
 }
 
-func int8Slice(b []byte) []int64 {
-	out := make([]int64, len(b))
-	for i, c := range b {
-		out[i] = int64(int8(c))
-	}
-	return out
-}
-
 // integers boxes integers as the Go type of root.
 func integers(values []int64, root spec.TypeRoot) []any {
 	out := make([]any, len(values))
@@ -482,24 +596,6 @@ func integers(values []int64, root spec.TypeRoot) []any {
 			out[i] = int32(v)
 		default:
 			out[i] = v
-		}
-	}
-	return out
-}
-
-// floats decodes count little-endian IEEE 754 values of width bytes.
-func floats(st *stream, count, width int) []any {
-	raw := st.bytes(count * width)
-	if st.err != nil {
-		return nil
-	}
-	out := make([]any, count)
-	for i := range out {
-		b := raw[i*width:]
-		if width == 4 {
-			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b))
-		} else {
-			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b))
 		}
 	}
 	return out

@@ -6,7 +6,9 @@ import (
 	"compress/gzip"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -183,4 +185,57 @@ func canonicalExpected(t *testing.T, v any, dt spec.DataType) any {
 		return out
 	}
 	return v
+}
+
+// TestBatchedReadsMatchWholeReads reads each corpus file through a
+// RowIterator in batches of 7 rows, over ranges that skip rows within
+// each stripe, and checks every row and position against a whole read.
+func TestBatchedReadsMatchWholeReads(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(bytes.NewReader(data), int64(len(data)), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields, whole := readCorpusFile(t, path)
+		var ranges []RowRange
+		want := 0
+		for i, s := range f.Stripes() {
+			third := s.NumRows / 3
+			if third < 2 {
+				continue
+			}
+			ranges = append(ranges, RowRange{Stripe: i, From: 1, To: third}, RowRange{Stripe: i, From: third + 1, To: s.NumRows})
+			want += int(s.NumRows) - 2
+		}
+		it, err := f.NewRowIterator(fields, ranges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		batch := make([][]any, 7)
+		for {
+			n, err := it.NextBatch(batch)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j := range n {
+				pos := it.Position() + int64(j)
+				if !reflect.DeepEqual(batch[j], whole[pos]) {
+					t.Fatalf("%s: row at position %d differs", path, pos)
+				}
+				checked++
+			}
+		}
+		if checked != want {
+			t.Fatalf("%s: %d rows read, want %d", path, checked, want)
+		}
+	}
 }

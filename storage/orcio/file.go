@@ -34,9 +34,9 @@ const (
 	// hostile file cannot expand into gigabytes: Java's stripes are about
 	// 64 MiB (orc.stripe.size) before compression.
 	maxStreamSize = 256 << 20
-	// maxStripeValues bounds the rows of a stripe and the elements of a
-	// list or map column in one, which run-length encoding lets a few
-	// bytes declare: the reader decodes a stripe into memory at once.
+	// maxStripeValues bounds the rows of a stripe and the elements of the
+	// lists or maps of one batch, which run-length encoding lets a few
+	// bytes declare.
 	maxStripeValues = 1 << 24
 	// maxNesting bounds how deep types nest, and so the readers'
 	// recursion.

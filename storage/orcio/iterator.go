@@ -41,27 +41,29 @@ type RowRange struct {
 	From, To int64
 }
 
-// RowIterator returns the rows of some ranges of a file, decoding one
-// stripe at a time.
+// RowIterator returns the rows of some ranges of a file, decoding a batch
+// at a time.
 type RowIterator struct {
 	f       *File
 	fields  []spec.DataField
 	stripes []Stripe
 	ranges  []RowRange
-	// rows is the decoded stripe of ranges[0], nil before it is read.
-	rows     [][]any
-	at       int64 // next row of ranges[0] within its stripe
+	// open reads the stripe of ranges[0], nil before it is opened; at is
+	// the stripe's row it returns next.
+	open     *stripeRows
+	at       int64
 	position int64
 	err      error
 }
 
 // NewRowIterator reads the rows of ranges, in order, as ReadRows reads
-// fields. The ranges must lie within the stripes.
+// fields. The ranges must lie within the stripes, in ascending order.
 func (f *File) NewRowIterator(fields []spec.DataField, ranges []RowRange) (*RowIterator, error) {
 	stripes := f.Stripes()
-	for _, r := range ranges {
-		if r.Stripe < 0 || r.Stripe >= len(stripes) || r.From < 0 || r.From > r.To || r.To > stripes[r.Stripe].NumRows {
-			return nil, f.wrap(corruptf("row range %+v outside the file's stripes", r))
+	for i, r := range ranges {
+		if r.Stripe < 0 || r.Stripe >= len(stripes) || r.From < 0 || r.From > r.To || r.To > stripes[r.Stripe].NumRows ||
+			i > 0 && (r.Stripe < ranges[i-1].Stripe || r.Stripe == ranges[i-1].Stripe && r.From < ranges[i-1].To) {
+			return nil, f.wrap(corruptf("row range %+v outside the file's stripes or out of order", r))
 		}
 	}
 	return &RowIterator{f: f, fields: fields, stripes: stripes, ranges: ranges}, nil
@@ -78,32 +80,55 @@ func (it *RowIterator) NextBatch(dst [][]any) (int, error) {
 	if it.err != nil {
 		return 0, it.err
 	}
+	n, err := it.nextBatch(dst)
+	if err != nil && err != io.EOF {
+		it.err = err
+	}
+	return n, err
+}
+
+func (it *RowIterator) nextBatch(dst [][]any) (int, error) {
 	for len(it.ranges) > 0 {
 		r := it.ranges[0]
-		if it.rows == nil {
-			if it.rows, it.err = it.f.ReadStripe(r.Stripe, it.fields); it.err != nil {
-				return 0, it.err
+		if it.open == nil || it.open.index != r.Stripe {
+			var err error
+			if it.open, err = it.f.openStripe(r.Stripe, it.fields); err != nil {
+				return 0, err
 			}
-			it.at = r.From
+			it.at = 0
+		}
+		if err := it.skipTo(r.From); err != nil {
+			return 0, err
 		}
 		if it.at < r.To {
-			n := copy(dst, it.rows[it.at:r.To])
+			rows, err := it.open.next(int(min(int64(len(dst)), r.To-it.at, batchRows)))
+			if err != nil {
+				return 0, err
+			}
 			it.position = it.stripes[r.Stripe].FirstRow + it.at
-			it.at += int64(n)
-			return n, nil
+			it.at += int64(len(rows))
+			return copy(dst, rows), nil
 		}
 		it.ranges = it.ranges[1:]
-		if len(it.ranges) == 0 || it.ranges[0].Stripe != r.Stripe {
-			it.rows = nil
-		} else {
-			it.at = it.ranges[0].From
-		}
 	}
 	return 0, io.EOF
 }
 
-// Close releases the decoded stripe.
+// skipTo decodes and drops the open stripe's rows before row from: ORC's
+// row indexes could seek there, which is not done yet.
+func (it *RowIterator) skipTo(from int64) error {
+	for it.at < from {
+		rows, err := it.open.next(int(min(from-it.at, batchRows)))
+		if err != nil {
+			return err
+		}
+		it.at += int64(len(rows))
+	}
+	return nil
+}
+
+// Close releases the open stripe.
 func (it *RowIterator) Close() error {
-	it.rows, it.ranges = nil, nil
+	it.open, it.ranges = nil, nil
 	return nil
 }

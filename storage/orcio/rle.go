@@ -106,53 +106,86 @@ func (s *stream) bigVarint() (small int64, large *big.Int) {
 
 func unzigzag(v uint64) int64 { return int64(v>>1) ^ -int64(v&1) }
 
-// byteRLE decodes n bytes of byte run-length encoding: a control byte c
+// runs hands out the values of a run-length encoded stream a batch at a
+// time: run decodes the next run, appending its values, and what a batch
+// leaves of a run waits for the next.
+type runs[T any] struct {
+	s    *stream
+	run  func(s *stream, out []T) []T
+	vals []T
+	off  int
+}
+
+// next returns the next n values, fewer only with s.err set.
+func (r *runs[T]) next(n int) []T {
+	out := make([]T, 0, n)
+	for len(out) < n && r.s.err == nil {
+		if r.off == len(r.vals) {
+			if r.s.pos >= len(r.s.b) {
+				r.s.fail("stream ends early")
+				break
+			}
+			r.vals, r.off = r.run(r.s, r.vals[:0]), 0
+			continue
+		}
+		k := min(n-len(out), len(r.vals)-r.off)
+		out = append(out, r.vals[r.off:r.off+k]...)
+		r.off += k
+	}
+	return out
+}
+
+func byteRuns(s *stream) *runs[byte] { return &runs[byte]{s: s, run: byteRun} }
+
+// intRuns reads integers of version 1 or 2 of the integer run-length
+// encoding; signed streams zigzag-encode their values.
+func intRuns(s *stream, v2, signed bool) *runs[int64] {
+	run := func(s *stream, out []int64) []int64 { return intRunV1(s, out, signed) }
+	if v2 {
+		run = func(s *stream, out []int64) []int64 { return intRunV2(s, out, signed) }
+	}
+	return &runs[int64]{s: s, run: run}
+}
+
+// byteRun appends one run of byte run-length encoding: a control byte c
 // of 0..127 repeats the next byte c+3 times; -1..-128 precedes -c literal
 // bytes.
-func byteRLE(s *stream, n int) []byte {
-	out := make([]byte, 0, n)
-	for len(out) < n && s.err == nil {
-		c := int8(s.byte())
-		if c >= 0 {
-			v := s.byte()
-			for range min(int(c)+3, n-len(out)) {
-				out = append(out, v)
-			}
-		} else {
-			lit := s.bytes(-int(c))
-			out = append(out, lit[:min(len(lit), n-len(out))]...)
+func byteRun(s *stream, out []byte) []byte {
+	c := int8(s.byte())
+	if c < 0 {
+		return append(out, s.bytes(-int(c))...)
+	}
+	v := s.byte()
+	for range int(c) + 3 {
+		out = append(out, v)
+	}
+	return out
+}
+
+// bools reads booleans: byte run-length encoded bytes of 8 bits each,
+// most significant first.
+type bools struct {
+	bytes *runs[byte]
+	cur   byte
+	left  int // bits of cur not yet read
+}
+
+func (b *bools) next(n int) []bool {
+	out := make([]bool, 0, n)
+	out = b.drain(out, n)
+	if len(out) < n {
+		for _, c := range b.bytes.next((n - len(out) + 7) / 8) {
+			b.cur, b.left = c, 8
+			out = b.drain(out, n)
 		}
 	}
 	return out
 }
 
-// boolRLE decodes n booleans: byte run-length encoded bytes of 8 bits
-// each, most significant first.
-func boolRLE(s *stream, n int) []bool {
-	packed := byteRLE(s, (n+7)/8)
-	if s.err != nil {
-		return nil
-	}
-	out := make([]bool, n)
-	for i := range out {
-		out[i] = packed[i>>3]&(0x80>>(i&7)) != 0
-	}
-	return out
-}
-
-// intRLE decodes n integers of version 1 or 2 of the integer run-length
-// encoding; signed streams zigzag-encode their values.
-func intRLE(s *stream, n int, v2, signed bool) []int64 {
-	out := make([]int64, 0, n)
-	for len(out) < n && s.err == nil {
-		if v2 {
-			out = intRunV2(s, out, signed)
-		} else {
-			out = intRunV1(s, out, signed)
-		}
-	}
-	if len(out) > n {
-		out = out[:n]
+// drain appends the unread bits of cur, up to n values in all.
+func (b *bools) drain(out []bool, n int) []bool {
+	for ; b.left > 0 && len(out) < n; b.left-- {
+		out = append(out, b.cur&(1<<(b.left-1)) != 0)
 	}
 	return out
 }

@@ -8,6 +8,12 @@ import (
 	"github.com/lakesql/lakesql/storage/lakeerr"
 )
 
+func byteRLE(s *stream, n int) []byte { return byteRuns(s).next(n) }
+
+func boolRLE(s *stream, n int) []bool { return (&bools{bytes: byteRuns(s)}).next(n) }
+
+func intRLE(s *stream, n int, v2, signed bool) []int64 { return intRuns(s, v2, signed).next(n) }
+
 // The cases are the worked examples of the ORC v1 specification
 // (https://orc.apache.org/specification/ORCv1/, "Run Length Encoding").
 
@@ -122,6 +128,36 @@ func TestBigVarint(t *testing.T) {
 		got := rescale(small, large, 0, 0).String()
 		if s.err != nil || got != c.want {
 			t.Errorf("bigVarint(% x) = %s, %v; want %s", c.in, got, s.err, c.want)
+		}
+	}
+}
+
+// TestRunsSpanBatches reads the spec's examples in batches of every size:
+// a run a batch cuts short continues in the next, and booleans continue
+// within their byte.
+func TestRunsSpanBatches(t *testing.T) {
+	patched := []byte{0x8e, 0x13, 0x2b, 0x21, 0x07, 0xd0, 0x1e, 0x00, 0x14, 0x70, 0x28, 0x32, 0x3c,
+		0x46, 0x50, 0x5a, 0x64, 0x6e, 0x78, 0x82, 0x8c, 0x96, 0xa0, 0xaa, 0xb4, 0xbe, 0xfc, 0xe8}
+	twoRuns := append([]byte{0x0a, 0x27, 0x10}, patched...)
+	whole := intRLE(&stream{b: twoRuns}, 25, true, false)
+	boolBytes := []byte{0xfd, 0xa5, 0x0f, 0xf0, 0x02, 0x55} // three literals, then a run of five 0x55
+	allBools := boolRLE(&stream{b: boolBytes}, 64)
+	for batch := 1; batch <= 25; batch++ {
+		r := intRuns(&stream{b: twoRuns}, true, false)
+		var got []int64
+		for len(got) < len(whole) {
+			got = append(got, r.next(min(batch, len(whole)-len(got)))...)
+		}
+		if r.s.err != nil || !slices.Equal(got, whole) {
+			t.Fatalf("ints in batches of %d: %v, %v; want %v", batch, got, r.s.err, whole)
+		}
+		b := &bools{bytes: byteRuns(&stream{b: boolBytes})}
+		var bits []bool
+		for len(bits) < len(allBools) {
+			bits = append(bits, b.next(min(batch, len(allBools)-len(bits)))...)
+		}
+		if b.bytes.s.err != nil || !slices.Equal(bits, allBools) {
+			t.Fatalf("booleans in batches of %d differ", batch)
 		}
 	}
 }

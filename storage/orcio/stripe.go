@@ -65,6 +65,9 @@ func (s *stripe) stream(column uint32, kind streamKind) (*stream, error) {
 	return &stream{b: b}, err
 }
 
+// batchRows is how many rows ReadRows and ReadStripe decode at a time.
+const batchRows = 1024
+
 // ReadRows reads every row of the file as the fields of a struct with the
 // given fields: each is matched by name with a top-level column, and a
 // field the file lacks reads as NULL.
@@ -82,21 +85,56 @@ func (f *File) ReadRows(fields []spec.DataField) ([][]any, error) {
 
 // ReadStripe reads the rows of stripe i as ReadRows does.
 func (f *File) ReadStripe(i int, fields []spec.DataField) ([][]any, error) {
+	r, err := f.openStripe(i, fields)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]any, 0, min(r.left, 1<<14))
+	for r.left > 0 {
+		rows, err := r.next(batchRows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// stripeRows reads the rows of one stripe a batch at a time.
+type stripeRows struct {
+	f     *File
+	index int
+	root  columnReader
+	left  int
+}
+
+func (f *File) openStripe(i int, fields []spec.DataField) (*stripeRows, error) {
 	s, err := f.readStripe(i)
 	if err != nil {
 		return nil, f.wrap(err)
 	}
-	values, err := s.column(0, spec.DataType{Root: spec.Row, Fields: fields}, s.rows)
+	root, err := s.newReader(0, spec.DataType{Root: spec.Row, Fields: fields})
 	if err != nil {
 		return nil, f.wrap(fmt.Errorf("stripe %d: %w", i, err))
+	}
+	return &stripeRows{f: f, index: i, root: root, left: s.rows}, nil
+}
+
+// next decodes the next rows of the stripe, at most n.
+func (r *stripeRows) next(n int) ([][]any, error) {
+	n = min(n, r.left)
+	values, err := r.root.next(n)
+	if err != nil {
+		return nil, r.f.wrap(fmt.Errorf("stripe %d: %w", r.index, err))
 	}
 	rows := make([][]any, len(values))
 	for j, v := range values {
 		row, ok := v.([]any)
 		if !ok {
-			return nil, f.wrap(corruptf("stripe %d: row %d is null", i, j))
+			return nil, r.f.wrap(corruptf("stripe %d: a row is null", r.index))
 		}
 		rows[j] = row
 	}
+	r.left -= n
 	return rows, nil
 }
