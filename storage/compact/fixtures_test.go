@@ -16,7 +16,8 @@ import (
 // TestJavaFixturesCompact copies every Java-written fixture table that
 // lakesql reads, compacts the copy fully, and checks that it reads the same
 // rows afterwards, with every bucket of a primary-key table in one run on
-// the highest level. Tables lakesql does not compact (deletion vectors)
+// the highest level. Tables lakesql does not compact (deletion vectors,
+// row tracking)
 // must be refused as unsupported, and left as they were.
 func TestJavaFixturesCompact(t *testing.T) {
 	tables, err := fixtures.Tables()
@@ -51,7 +52,9 @@ func TestJavaFixturesCompact(t *testing.T) {
 				if serr != nil {
 					t.Fatal(serr)
 				}
-				if dv, _ := s.CoreOptions().DeletionVectorsEnabled(); !dv {
+				dv, _ := s.CoreOptions().DeletionVectorsEnabled()
+				rowIDs, _ := s.CoreOptions().RowTrackingEnabled()
+				if !dv && !rowIDs {
 					t.Fatalf("refused: %v", err)
 				}
 				if id, _, _ := tbl.Snapshots().LatestID(ctx); id != latestBefore {

@@ -108,7 +108,8 @@ func readableAs(k typeKind, r spec.TypeRoot) bool {
 	case kindShort:
 		return r == spec.SmallInt || r == spec.Int || r == spec.BigInt
 	case kindInt:
-		return r == spec.Int || r == spec.BigInt
+		// Paimon writes TIME as an int of milliseconds of the day.
+		return r == spec.Int || r == spec.BigInt || r == spec.Time
 	case kindLong:
 		return r == spec.BigInt
 	case kindFloat:
@@ -594,6 +595,8 @@ func integers(values []int64, root spec.TypeRoot) []any {
 			out[i] = int16(v)
 		case spec.Int:
 			out[i] = int32(v)
+		case spec.Time:
+			out[i] = spec.TimeValue(v)
 		default:
 			out[i] = v
 		}

@@ -7,9 +7,9 @@ import (
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
-// Index types a batch read understands. Other index files (global indexes)
-// are only accelerators in Paimon too, but tables that carry them are
-// written with row tracking, which lakesql does not implement yet.
+// Index types a batch read understands. Global indexes (index files with
+// GlobalIndexMeta: bitmap, btree, full-text, vector) only accelerate
+// Paimon's reads, so a read that does not use them returns the same rows.
 const (
 	indexTypeDeletionVectors = "DELETION_VECTORS"
 	indexTypeHash            = "HASH"
@@ -17,14 +17,16 @@ const (
 
 // checkSchemaSupported refuses tables whose rows cannot be read exactly
 // without features lakesql lacks, so they fail loudly instead of returning
-// wrong rows.
+// wrong rows. Row tracking alone (row-tracking.enabled) changes no row: it
+// numbers them (_FIRST_ROW_ID in the manifests), which a read of the
+// table's columns does not need; data evolution, which rewrites columns
+// of rows in files of their own, does.
 func checkSchemaSupported(s *spec.TableSchema) error {
 	opts := s.CoreOptions()
 	for _, feature := range []struct {
 		name    string
 		enabled func() (bool, error)
 	}{
-		{"row tracking (row-tracking.enabled)", opts.RowTrackingEnabled},
 		{"data evolution (data-evolution.enabled)", opts.DataEvolutionEnabled},
 	} {
 		on, err := feature.enabled()
@@ -65,12 +67,13 @@ func unsupported(feature string) error {
 	return fmt.Errorf("%w: %s", lakeerr.ErrUnsupported, feature)
 }
 
-// checkIndexSupported refuses global indexes (see indexType constants).
+// checkIndexSupported refuses index files of a type a read may need to
+// understand (see indexType constants); global indexes are not used yet.
 func checkIndexSupported(entries []spec.IndexManifestEntry) error {
 	for _, e := range entries {
 		t := e.IndexFile.IndexType
-		if e.IndexFile.GlobalIndex != nil || (t != indexTypeDeletionVectors && t != indexTypeHash) {
-			return unsupported(fmt.Sprintf("global index (%s index file %s)", t, e.IndexFile.FileName))
+		if e.IndexFile.GlobalIndex == nil && t != indexTypeDeletionVectors && t != indexTypeHash {
+			return unsupported(fmt.Sprintf("%s index file %s", t, e.IndexFile.FileName))
 		}
 	}
 	return nil

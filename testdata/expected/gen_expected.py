@@ -266,7 +266,6 @@ def main():
     table("paimon-java/append_table_row_tracking_with_compact",
           {1: rows_of(F4, rt), 2: rows_of(F4, rt2), 3: rows_of(F4, rt2), 4: rows_of(F4, rt2)},
           "README; latest asserted by paimon-cpp data_evolution_table_test.cpp TestReadCompactFiles",
-          exempt="unsupported: row tracking",
           notes="row-tracking.enabled=true (data-evolution false). Snapshot 3 is an APPEND commit with no new "
                 "rows (deltaRecordCount 0), snapshot 4 the COMPACT; both hold the same 4 rows.")
 
@@ -403,13 +402,13 @@ def main():
     table("paimon-java/append_with_global_index",
           {i: rows_of(F4, BITMAP8) for i in (1, 2, 3, 4)},
           "README (snapshots 2-4 only add global bitmap indexes); paimon-cpp global_index_test.cpp",
-          exempt="unsupported: global index",
+          exempt="unsupported: data evolution",
           notes="GLOBAL_INDEX entries in the index manifests of snapshots 2-4; the schema also enables "
                 "row-tracking and data-evolution (a reader may hit those first).")
     table("paimon-java/append_with_global_index_with_partition",
           {i: rows_of(F4, BITMAP8) for i in (1, 2)},
           "README; paimon-cpp global_index_test.cpp",
-          exempt="unsupported: global index",
+          exempt="unsupported: data evolution",
           notes="Partition f1. GLOBAL_INDEX entry in snapshot 2; schema also enables row-tracking and "
                 "data-evolution.")
 
@@ -613,7 +612,6 @@ def main():
           "apache/paimon JavaPyE2ETest#testPrimaryKeyGlobalIndexGoldenWrite (commit 0e2b4506c8; 3 batch "
           "commits of ids 1-2, 3-4, 5-6) + pypaimon primary_key_global_index_golden_test.py "
           "(name-4 -> [4], category odd -> [1,3,5])",
-          exempt="unsupported: global index",
           notes="pk-btree (name) and pk-bitmap (category) GLOBAL_INDEX entries. Deletion vectors: each batch "
                 "commit made an APPEND (level 0, invisible) and a COMPACT snapshot.")
     contents = ["Apache Paimon supports primary key tables", "Native full text search",
@@ -625,7 +623,6 @@ def main():
           {1: [], 2: ft(1), 3: ft(1), 4: ft(2), 5: ft(2), 6: ft(3), 7: ft(3), 8: ft(4)},
           "apache/paimon JavaPyNativeFullTextE2ETest#testPrimaryKeyFullTextGoldenWrite (4 single-row batch "
           "commits) + pypaimon golden test (match 'Paimon' -> [1,3])",
-          exempt="unsupported: global index",
           notes="pk-full-text index (GLOBAL_INDEX entries from snapshot 6). Deletion vectors: APPEND "
                 "snapshots are invisible until the following COMPACT.")
     vec = [[1.0, 0.0, 0.0, 0.0], [0.9, 0.1, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]]
@@ -633,7 +630,7 @@ def main():
           {1: [], 2: rows_of(["id", "embedding"], [(i + 1, vec[i]) for i in range(4)])},
           "apache/paimon vector E2E test testPrimaryKeyVectorGoldenWrite (one batch commit of ids 1-4) + "
           "pypaimon golden test (nearest to [1,0,0,0] -> ids [1,2])",
-          exempt="unsupported: global index",
+          exempt="unsupported: data type VECTOR",
           notes="VECTOR<FLOAT,4> column (also an unsupported type; written here as a JSON array of float32 "
                 "values) and an ivf-flat GLOBAL_INDEX. Deletion vectors: snapshot 1 empty.")
 
