@@ -19,6 +19,9 @@ import (
 //	define-table                      schema and options, one "key: value" per line
 //	alter-options k=v ...             a new schema with these options changed
 //	add-files                         one file per line; commits one snapshot
+//	                                  (words: part, bucket, total, level, rows, size,
+//	                                  deletes, seq, key, firstrow, writecols, col=lo..hi,
+//	                                  col.nulls)
 //	delete-files                      file names; commits one snapshot
 //	deletion-vector file=f rows=n     deletion vector of f in the current snapshot
 //	plan [snapshot=n] [limit=n]       filter on the input line
@@ -361,6 +364,11 @@ func (h *ddHarness) parseFile(line string) (spec.ManifestEntry, error) {
 			f.MaxSequenceNumber, _ = strconv.ParseInt(b, 10, 64)
 		case k == "key":
 			keyLo, keyHi, err = h.parseKeyRange(v)
+		case k == "firstrow":
+			x, _ := strconv.ParseInt(v, 10, 64)
+			f.FirstRowID = &x
+		case k == "writecols":
+			f.WriteCols = strings.Split(v, "|")
 		case strings.HasSuffix(k, ".nulls"):
 			i := h.schema.FieldIndex(strings.TrimSuffix(k, ".nulls"))
 			c, _ := strconv.ParseInt(v, 10, 64)

@@ -263,6 +263,9 @@ func (pl *Planning) buildSplits(groups []bucketFiles, dvs map[bucketKey]map[stri
 }
 
 func (pl *Planning) group(files []spec.DataFileMeta) ([]group, error) {
+	if pl.st.dataEvolution {
+		return splitDataEvolution(files), nil
+	}
 	if !pl.st.primaryKey {
 		return splitAppend(files, pl.st.split), nil
 	}

@@ -151,8 +151,12 @@ func (p *pruner) entryReason(e *spec.ManifestEntry) Reason {
 
 // valuePerFile reports whether files are filtered by value statistics one
 // by one: append tables, and primary-key reads that see no level 0 (keys
-// are unique across the visible files).
-func (p *pruner) valuePerFile() bool { return !p.st.primaryKey || p.st.skipLevel0 }
+// are unique across the visible files). Not data-evolution tables: a
+// file's statistics hold the values of its columns that newer files of
+// the same rows may have replaced.
+func (p *pruner) valuePerFile() bool {
+	return !p.st.dataEvolution && (!p.st.primaryKey || p.st.skipLevel0)
+}
 
 func (p *pruner) valuesMightMatch(f *spec.DataFileMeta) bool {
 	return p.filter.Full.Test(p.mapper.valueStats(f)) == predicate.Might
@@ -164,7 +168,7 @@ func (p *pruner) valuesMightMatch(f *spec.DataFileMeta) bool {
 // might match, unless merged values cannot be bounded by file statistics.
 func (p *pruner) bucketReasons(files []*spec.DataFileMeta) []Reason {
 	reasons := make([]Reason, len(files))
-	if !p.filtered || p.valuePerFile() {
+	if !p.filtered || p.valuePerFile() || p.st.dataEvolution {
 		return reasons
 	}
 	if noOverlapping(files) {

@@ -18,7 +18,11 @@ type settings struct {
 	// visible to batch reads until compaction resolves them. Such reads
 	// filter files by value statistics one by one.
 	skipLevel0 bool
-	split      splitConfig
+	// dataEvolution (data-evolution.enabled): files may hold some columns
+	// of rows other files hold too (see splitDataEvolution), so no file's
+	// statistics bound the table's rows.
+	dataEvolution bool
+	split         splitConfig
 }
 
 const optionDeletionVectorsMergeOnRead = "deletion-vectors.merge-on-read"
@@ -31,6 +35,9 @@ func readSettings(s *spec.TableSchema) (settings, error) {
 		return st, err
 	}
 	if st.engine, err = opts.MergeEngine(); err != nil {
+		return st, err
+	}
+	if st.dataEvolution, err = opts.DataEvolutionEnabled(); err != nil {
 		return st, err
 	}
 	mor, _ := opts.Get(optionDeletionVectorsMergeOnRead)

@@ -87,6 +87,40 @@ func splitAppend(files []spec.DataFileMeta, c splitConfig) []group {
 	return out
 }
 
+// splitDataEvolution keeps a bucket of a data-evolution table in one
+// split: files that hold columns of the same rows (overlapping row-id
+// ranges) must be read together, which the reader does (Java's
+// DataEvolutionSplitGenerator keeps such files in one split too). The
+// split is raw, each stored row a table row, only when no two files share
+// rows and every file holds all its schema's columns.
+func splitDataEvolution(files []spec.DataFileMeta) []group {
+	if len(files) == 0 {
+		return nil
+	}
+	return []group{{files: files, raw: !sharesRows(files)}}
+}
+
+// sharesRows reports whether a file holds only some columns, or two files
+// hold rows of the same row ids.
+func sharesRows(files []spec.DataFileMeta) bool {
+	type rowIDs struct{ from, to int64 }
+	ranges := make([]rowIDs, 0, len(files))
+	for i := range files {
+		f := &files[i]
+		if f.WriteCols != nil || f.FirstRowID == nil {
+			return true
+		}
+		ranges = append(ranges, rowIDs{*f.FirstRowID, *f.FirstRowID + f.RowCount})
+	}
+	slices.SortFunc(ranges, func(a, b rowIDs) int { return cmp.Compare(a.from, b.from) })
+	for i := 1; i < len(ranges); i++ {
+		if ranges[i].from < ranges[i-1].to {
+			return true
+		}
+	}
+	return false
+}
+
 // splitPrimaryKey mirrors MergeTreeSplitGenerator.splitForBatch: files
 // whose keys cannot repeat are packed one by one and read raw; otherwise
 // IntervalPartition sections are packed whole, and only a group of one file

@@ -115,6 +115,11 @@ func (t *Table) divideSplits(ctx context.Context, plan *Plan, needed []spec.Data
 	var merges []int
 	for i := range plan.Splits {
 		s := &plan.Splits[i]
+		if raw.dataEvolution && !s.RawConvertible {
+			// Its files share rows: lakesql's reader joins their columns.
+			parts[i].other = s.Files
+			continue
+		}
 		if raw.engine == nil || s.RawConvertible {
 			if parts[i], err = raw.divideRaw(ctx, s, needed); err != nil {
 				return nil, err

@@ -17,26 +17,11 @@ const (
 
 // checkSchemaSupported refuses tables whose rows cannot be read exactly
 // without features lakesql lacks, so they fail loudly instead of returning
-// wrong rows. Row tracking alone (row-tracking.enabled) changes no row: it
-// numbers them (_FIRST_ROW_ID in the manifests), which a read of the
-// table's columns does not need; data evolution, which rewrites columns
-// of rows in files of their own, does.
+// wrong rows: blob columns, whose values live in .blob files. Row tracking
+// (row-tracking.enabled) changes no row: it numbers them (_FIRST_ROW_ID in
+// the manifests); data evolution merges the columns of a row from the
+// files that hold them (see openEvolution).
 func checkSchemaSupported(s *spec.TableSchema) error {
-	opts := s.CoreOptions()
-	for _, feature := range []struct {
-		name    string
-		enabled func() (bool, error)
-	}{
-		{"data evolution (data-evolution.enabled)", opts.DataEvolutionEnabled},
-	} {
-		on, err := feature.enabled()
-		if err != nil {
-			return err
-		}
-		if on {
-			return unsupported(feature.name)
-		}
-	}
 	for _, f := range s.Fields {
 		if hasBlob(f.Type) {
 			return unsupported("blob column " + f.Name)

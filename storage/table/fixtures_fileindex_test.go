@@ -19,7 +19,8 @@ import (
 // column for every value it holds, IS NULL, and values it does not hold
 // within its statistics: each read returns exactly the full read filtered
 // row by row, and every table with a bloom filter or a bitmap has files
-// its indexes skip (bsi indexes are not evaluated).
+// its indexes skip (bsi indexes are not evaluated), but for data-evolution
+// tables, whose files hold columns of the same rows.
 func TestJavaFixturesFileIndexReads(t *testing.T) {
 	m := fixtures.LoadExpected(t)
 	tables, err := fixtures.Tables()
@@ -54,7 +55,10 @@ func TestJavaFixturesFileIndexReads(t *testing.T) {
 					skipped += skippedFiles(t, tbl, p)
 				}
 			}
-			if evaluated && skipped == 0 {
+			// A data-evolution table's files that share rows are never
+			// skipped one without the others (scan.IndexTests).
+			joined, _ := s.CoreOptions().DataEvolutionEnabled()
+			if evaluated && skipped == 0 && !joined {
 				t.Errorf("no read skipped a file by its index (declared %+v)", decls)
 			}
 		})

@@ -41,6 +41,9 @@ type reader struct {
 	// withRowKind keeps retractions and appends each row's kind after the
 	// read schema's columns (see ReadOptions.WithRowKind).
 	withRowKind bool
+	// dataEvolution: files may hold some columns of rows others hold too
+	// (see openEvolution).
+	dataEvolution bool
 
 	mu          sync.Mutex
 	projections map[projectionKey]*projection
@@ -62,10 +65,13 @@ func newReader(t *Table, plan *Plan, columns []int) (*reader, error) {
 	}
 	r.rawColumns = union(columns, predicate.Columns(r.residual))
 	r.mergeColumns = r.rawColumns
+	var err error
+	if r.dataEvolution, err = r.schema.CoreOptions().DataEvolutionEnabled(); err != nil {
+		return nil, err
+	}
 	if len(r.schema.PrimaryKeys) == 0 {
 		return r, nil
 	}
-	var err error
 	if r.keyIdx, err = fieldPositions(r.schema, r.schema.TrimmedPrimaryKeys()); err != nil {
 		return nil, err
 	}
@@ -170,8 +176,15 @@ type rowSource interface {
 // forceKeepDelete does: a raw read would lose the kinds of its records.
 func (r *reader) openSplit(ctx context.Context, s *Split) (rowSource, error) {
 	b := &r.plan.Buckets[s.Bucket]
+	if r.dataEvolution && !s.RawConvertible {
+		rows, err := r.openEvolution(ctx, b, s)
+		if err != nil || !r.withRowKind {
+			return rows, err
+		}
+		return insertsOf{rows}, nil
+	}
 	if r.engine == nil || (s.RawConvertible && !r.withRowKind) {
-		var rows rowSource = &fileChain{files: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
+		var rows rowSource = &chain[spec.DataFileMeta]{items: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
 			return r.openRaw(ctx, b, f)
 		}}
 		if r.withRowKind {
@@ -225,24 +238,25 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 	return d.rows(p, ranges)
 }
 
-// fileChain reads files one after another.
-type fileChain struct {
-	files   []spec.DataFileMeta
-	open    func(*spec.DataFileMeta) (rowSource, error)
+// chain reads the rows of items (files, groups of files) one after
+// another.
+type chain[T any] struct {
+	items   []T
+	open    func(*T) (rowSource, error)
 	current rowSource
 }
 
-func (c *fileChain) Next() ([]any, error) {
+func (c *chain[T]) Next() ([]any, error) {
 	for {
 		if c.current == nil {
-			if len(c.files) == 0 {
+			if len(c.items) == 0 {
 				return nil, io.EOF
 			}
 			var err error
-			if c.current, err = c.open(&c.files[0]); err != nil {
+			if c.current, err = c.open(&c.items[0]); err != nil {
 				return nil, err
 			}
-			c.files = c.files[1:]
+			c.items = c.items[1:]
 		}
 		row, err := c.current.Next()
 		if err != io.EOF {
@@ -256,7 +270,7 @@ func (c *fileChain) Next() ([]any, error) {
 	}
 }
 
-func (c *fileChain) Close() error {
+func (c *chain[T]) Close() error {
 	if c.current == nil {
 		return nil
 	}

@@ -39,7 +39,10 @@ func newSplitAggregator(aggs []aggregate) *splitAggregator {
 func (a *splitAggregator) run(ctx context.Context, t *task) error {
 	r := t.r
 	merged := r.engine != nil && !t.split.RawConvertible
-	if t.outputFilter != nil || r.toOutput != nil || (merged && t.keys == nil) {
+	// A data-evolution split whose files share rows is read row by row,
+	// its columns joined (openEvolution).
+	joined := r.dataEvolution && !t.split.RawConvertible
+	if t.outputFilter != nil || r.toOutput != nil || (merged && t.keys == nil) || joined {
 		src, err := r.openSplit(ctx, t.split)
 		if err != nil {
 			return err

@@ -255,7 +255,6 @@ def main():
           {1: rows_of(c0, de_s1), 2: rows_of(c1, de_old + de_s2_new), 3: rows_of(c1, de_old + de_s3_new)},
           "snapshot 3: README recall = paimon-cpp data_evolution_table_test.cpp TestAlterTable; snapshots 1-2 "
           "derived from README write lists + data-evolution column merge by first row id",
-          exempt="unsupported: data evolution",
           notes="data-evolution.enabled + row-tracking.enabled. Unlike the non-DE table all rows have key0=0. "
                 "Snapshot 2 (derived, not asserted anywhere): rows 5-9 carry only f4,key0,key1,f3,f1 so f2,f0,f6 "
                 "are null; snapshot 3 rewrites f4 (nanos 154..194) and adds f2,f0,f6 for rows 5-9.")
@@ -402,13 +401,11 @@ def main():
     table("paimon-java/append_with_global_index",
           {i: rows_of(F4, BITMAP8) for i in (1, 2, 3, 4)},
           "README (snapshots 2-4 only add global bitmap indexes); paimon-cpp global_index_test.cpp",
-          exempt="unsupported: data evolution",
           notes="GLOBAL_INDEX entries in the index manifests of snapshots 2-4; the schema also enables "
                 "row-tracking and data-evolution (a reader may hit those first).")
     table("paimon-java/append_with_global_index_with_partition",
           {i: rows_of(F4, BITMAP8) for i in (1, 2)},
           "README; paimon-cpp global_index_test.cpp",
-          exempt="unsupported: data evolution",
           notes="Partition f1. GLOBAL_INDEX entry in snapshot 2; schema also enables row-tracking and "
                 "data-evolution.")
 
@@ -445,7 +442,6 @@ def main():
           {1: rows_of(F4, [("Lily", 2, 12, None), ("Alice", 4, 14, None)]),
            2: rows_of(F4, [("Lily", 2, 102, 2.1), ("Alice", 4, 104, 3.1)])},
           "README; latest asserted by paimon-cpp data_evolution_table_test.cpp TestReadTableWithDenseStats",
-          exempt="unsupported: data evolution",
           notes="Snapshot 2 rewrites f2,f3 of row ids 0-1 (first row id 0).")
     de1 = [("Lily", 2, 12, None), ("Alice", 4, 14, None), ("Bob", 6, 16, None), ("David", 8, 18, None)]
     de2 = [("Lily", 2, 102, 2.1), ("Alice", 4, 104, 3.1), ("Bob", 6, 106, 4.1), ("David", 8, 108, 5.1)]
@@ -453,7 +449,6 @@ def main():
     table("paimon-java/data_evolution_with_index",
           {1: rows_of(F4, de1), 2: rows_of(F4, de2), 3: rows_of(F4, de3)},
           "README; latest asserted by paimon-cpp data_evolution_table_test.cpp TestScanAndReadWithIndex",
-          exempt="unsupported: data evolution",
           notes="Snapshot 3 adds row ids 4-5 carrying only f2,f3 (f0,f1 null).")
 
     # ------------------------------------------------ parquet_append_table (ORC manifests)
