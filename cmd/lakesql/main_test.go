@@ -106,7 +106,7 @@ func TestCatErrorsAreOneLineAndNameTheCause(t *testing.T) {
 		{"unknown tag", []string{"cat", fixtures.TableDir("paimon-java/pk_table_scan_and_read_mor"), "--tag", "x"}, []string{`tag "x"`}},
 		{"corrupt manifest list", []string{"cat", corruptManifest}, []string{manifest, "corrupt"}},
 		{"corrupt data file", []string{"cat", corruptData}, []string{corruptData, ".parquet", "corrupt"}},
-		{"unsupported feature", []string{"cat", fixtures.TableDir("paimon-java/blob_data_evolution_with_dense_stats")}, []string{"unsupported: blob column"}},
+		{"unsupported feature", []string{"cat", fixtures.TableDir("paimon-java-dv-golden/test_pk_vector_golden")}, []string{"unsupported: data type VECTOR"}},
 		{"two selectors", []string{"cat", "x", "--snapshot", "1", "--tag", "t"}, []string{"at most one"}},
 		{"bad snapshot id", []string{"cat", "x", "--snapshot", "0"}, []string{"positive"}},
 		{"unknown command", []string{"frobnicate"}, []string{"unknown command"}},

@@ -41,6 +41,7 @@ var layers = []layer{
 		// table layer is built of, since commit, write, compact and
 		// maintenance take them.
 		"storage/avroio",
+		"storage/blobio",
 		// Data-file indexes: the writer builds them, reads evaluate them.
 		"storage/fileindex",
 		"storage/lease",

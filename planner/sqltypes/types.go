@@ -61,7 +61,7 @@ const (
 const Collation = sql.Collation_utf8mb4_0900_bin
 
 // Type returns the GMS type a column of Paimon type t is shown and read as.
-// Types GMS has no counterpart for (VARIANT, BLOB) fail with
+// Types GMS has no counterpart for (VARIANT) fail with
 // lakeerr.ErrUnsupported.
 func Type(t spec.DataType) (sql.Type, error) {
 	switch t.Root {
@@ -85,6 +85,10 @@ func Type(t spec.DataType) (sql.Type, error) {
 		return stringType(t), nil
 	case spec.Binary, spec.VarBinary:
 		return binaryType(t), nil
+	case spec.Blob:
+		// Paimon's BLOB holds objects of any size (images, video),
+		// stored apart in .blob files.
+		return types.LongBlob, nil
 	case spec.Date:
 		return types.Date, nil
 	case spec.Time:

@@ -52,6 +52,7 @@ func TestTypeNames(t *testing.T) {
 		{sized(spec.Binary, 16), "binary(16)"},
 		{sized(spec.VarBinary, 100), "varbinary(100)"},
 		{sized(spec.VarBinary, spec.MaxVarLength), "longblob"},
+		{typ(spec.Blob), "longblob"},
 		{typ(spec.Date), "date"},
 		{precise(spec.Time, 3, 0), "time(6)"},
 		{precise(spec.Timestamp, 3, 0), "datetime(3)"},

@@ -37,7 +37,7 @@ func ToSQL(t spec.DataType, v any) (any, error) {
 			return TrimCharPadding(s), nil
 		}
 	case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Float, spec.Double,
-		spec.VarChar, spec.Binary, spec.VarBinary:
+		spec.VarChar, spec.Binary, spec.VarBinary, spec.Blob:
 		return v, nil
 	case spec.Decimal:
 		if d, ok := v.(spec.DecimalValue); ok {

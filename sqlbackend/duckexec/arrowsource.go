@@ -145,7 +145,7 @@ func appenderOf(t spec.DataType) appendFunc {
 		return appendAs(func(b *array.StringBuilder, v string) error { b.Append(sqltypes.TrimCharPadding(v)); return nil })
 	case spec.VarChar:
 		return appendAs(func(b *array.StringBuilder, v string) error { b.Append(v); return nil })
-	case spec.Binary, spec.VarBinary:
+	case spec.Binary, spec.VarBinary, spec.Blob:
 		return appendAs(func(b *array.BinaryBuilder, v []byte) error { b.Append(v); return nil })
 	case spec.Date:
 		return appendAs(func(b *array.Date32Builder, v spec.DateValue) error { b.Append(arrow.Date32(v)); return nil })

@@ -47,7 +47,7 @@ func typeOf(t spec.DataType) (columnType, error) {
 		return columnType{"DOUBLE", arrow.PrimitiveTypes.Float64}, nil
 	case spec.Char, spec.VarChar:
 		return columnType{"VARCHAR", arrow.BinaryTypes.String}, nil
-	case spec.Binary, spec.VarBinary:
+	case spec.Binary, spec.VarBinary, spec.Blob:
 		return columnType{"BLOB", arrow.BinaryTypes.Binary}, nil
 	case spec.Date:
 		return columnType{"DATE", arrow.FixedWidthTypes.Date32}, nil

@@ -50,9 +50,7 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 		return nil, err
 	}
 	p := b.DataFilePath(f)
-	// The manifest's file size lets a footer cache serve the footer
-	// without opening the file (see package footercache).
-	file, err := footercache.Open(ctx, r.table.io, p, f.FileSize)
+	file, err := openFormatFile(ctx, r.table.io, format, p, f.FileSize)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
 	}
@@ -62,6 +60,16 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 		return nil, err
 	}
 	return &dataFile{path: p, file: file, format: fr, fileSchema: fileSchema, deleted: dv}, nil
+}
+
+// openFormatFile opens a data file of size bytes. The manifest's file size
+// lets a footer cache serve a Parquet footer without opening the file (see
+// package footercache); it keeps nothing of other formats.
+func openFormatFile(ctx context.Context, fsys fileio.FileIO, format, p string, size int64) (fileio.File, error) {
+	if format == formatParquet {
+		return footercache.Open(ctx, fsys, p, size)
+	}
+	return fsys.Open(ctx, p)
 }
 
 func (d *dataFile) Close() error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/parquetio"
@@ -32,15 +33,36 @@ func (r *reader) openEvolution(ctx context.Context, b *BucketPlan, s *Split) (ro
 	if err != nil {
 		return nil, err
 	}
-	return &chain[[]spec.DataFileMeta]{items: groups, open: func(g *[]spec.DataFileMeta) (rowSource, error) {
-		return r.openGroup(ctx, b, *g)
+	return &chain[rowIDGroup]{items: groups, open: func(g *rowIDGroup) (rowSource, error) {
+		return r.openGroup(ctx, b, g)
 	}}, nil
 }
 
-// rowIDGroups groups files whose row-id ranges overlap, in row-id order,
-// each group newest first; Java requires the files of a group to cover
-// the same row ids.
-func rowIDGroups(files []spec.DataFileMeta) ([][]spec.DataFileMeta, error) {
+// rowIDGroup is the files that hold columns of one range of row ids.
+type rowIDGroup struct {
+	// data are the group's data files, newest (highest max sequence
+	// number) first; each covers the whole range.
+	data []spec.DataFileMeta
+	// blobs are, per BLOB column, the blob files holding its values for
+	// the range, in row-id order (a writer rolls a column's blobs over
+	// several files).
+	blobs [][]spec.DataFileMeta
+}
+
+// bunches are the group's sources of columns in the order a column is
+// looked for: data files newest first, then blob columns.
+func (g *rowIDGroup) bunches() [][]spec.DataFileMeta {
+	out := make([][]spec.DataFileMeta, 0, len(g.data)+len(g.blobs))
+	for i := range g.data {
+		out = append(out, g.data[i:i+1])
+	}
+	return append(out, g.blobs...)
+}
+
+// rowIDGroups groups files whose row-id ranges overlap, in row-id order.
+// Java requires a group's data files to cover the same row ids, and the
+// blob files of a column to cover them end to end.
+func rowIDGroups(files []spec.DataFileMeta) ([]rowIDGroup, error) {
 	sorted := slices.Clone(files)
 	for i := range sorted {
 		f := &sorted[i]
@@ -52,71 +74,127 @@ func rowIDGroups(files []spec.DataFileMeta) ([][]spec.DataFileMeta, error) {
 		}
 	}
 	slices.SortStableFunc(sorted, func(a, b spec.DataFileMeta) int { return cmp.Compare(*a.FirstRowID, *b.FirstRowID) })
-	var groups [][]spec.DataFileMeta
+	var overlapping [][]spec.DataFileMeta
 	var end int64
 	for _, f := range sorted {
-		if len(groups) > 0 && *f.FirstRowID < end {
-			groups[len(groups)-1] = append(groups[len(groups)-1], f)
+		if len(overlapping) > 0 && *f.FirstRowID < end {
+			overlapping[len(overlapping)-1] = append(overlapping[len(overlapping)-1], f)
 			end = max(end, *f.FirstRowID+f.RowCount)
 			continue
 		}
-		groups = append(groups, []spec.DataFileMeta{f})
+		overlapping = append(overlapping, []spec.DataFileMeta{f})
 		end = *f.FirstRowID + f.RowCount
 	}
-	for _, g := range groups {
-		slices.SortStableFunc(g, func(a, b spec.DataFileMeta) int { return cmp.Compare(b.MaxSequenceNumber, a.MaxSequenceNumber) })
-		for _, f := range g[1:] {
-			if *f.FirstRowID != *g[0].FirstRowID || f.RowCount != g[0].RowCount {
-				return nil, fmt.Errorf("data files %s and %s share row ids but not all of them: %w", g[0].FileName, f.FileName, lakeerr.ErrCorruption)
-			}
+	groups := make([]rowIDGroup, len(overlapping))
+	for i, files := range overlapping {
+		var err error
+		if groups[i], err = newRowIDGroup(files); err != nil {
+			return nil, err
 		}
 	}
 	return groups, nil
 }
 
+func newRowIDGroup(files []spec.DataFileMeta) (rowIDGroup, error) {
+	var g rowIDGroup
+	blobs := map[string]int{}
+	for _, f := range files {
+		if !isBlobFile(f.FileName) {
+			g.data = append(g.data, f)
+			continue
+		}
+		column := strings.Join(f.WriteCols, ",")
+		i, ok := blobs[column]
+		if !ok {
+			i = len(g.blobs)
+			blobs[column] = i
+			g.blobs = append(g.blobs, nil)
+		}
+		g.blobs[i] = append(g.blobs[i], f)
+	}
+	if len(g.data) == 0 {
+		return g, unsupported(fmt.Sprintf("blob file %s without a data file of its rows", files[0].FileName))
+	}
+	slices.SortStableFunc(g.data, func(a, b spec.DataFileMeta) int { return cmp.Compare(b.MaxSequenceNumber, a.MaxSequenceNumber) })
+	first, rows := *g.data[0].FirstRowID, g.data[0].RowCount
+	for _, f := range g.data[1:] {
+		if *f.FirstRowID != first || f.RowCount != rows {
+			return g, fmt.Errorf("data files %s and %s share row ids but not all of them: %w", g.data[0].FileName, f.FileName, lakeerr.ErrCorruption)
+		}
+	}
+	for _, bunch := range g.blobs {
+		if err := checkBlobBunch(bunch, first, rows); err != nil {
+			return g, err
+		}
+	}
+	return g, nil
+}
+
+// checkBlobBunch accepts the blob files of a column (in row-id order)
+// when they are of one write, covering rows [first, first+rows) end to
+// end. Rewritten blobs of older rows (files of several sequence numbers,
+// whose placeholders fall back to older files) are not read yet.
+func checkBlobBunch(bunch []spec.DataFileMeta, first, rows int64) error {
+	at := first
+	for _, f := range bunch {
+		if f.MaxSequenceNumber != bunch[0].MaxSequenceNumber {
+			return unsupported(fmt.Sprintf("blob files %s and %s of one column from different writes", bunch[0].FileName, f.FileName))
+		}
+		if *f.FirstRowID != at {
+			return fmt.Errorf("blob file %s starts at row id %d, want %d: %w", f.FileName, *f.FirstRowID, at, lakeerr.ErrCorruption)
+		}
+		at += f.RowCount
+	}
+	if at != first+rows {
+		return fmt.Errorf("blob files of rows %d..%d end at %d: %w", first, first+rows, at, lakeerr.ErrCorruption)
+	}
+	return nil
+}
+
+func isBlobFile(name string) bool { return strings.HasSuffix(name, "."+formatBlob) }
+
 // openGroup reads the rows of one group. A file alone holding every
 // column is read as in any append table, filters pruning its row groups.
-func (r *reader) openGroup(ctx context.Context, b *BucketPlan, g []spec.DataFileMeta) (rowSource, error) {
-	if len(g) == 1 && g[0].WriteCols == nil {
-		return r.openRaw(ctx, b, &g[0])
+func (r *reader) openGroup(ctx context.Context, b *BucketPlan, g *rowIDGroup) (rowSource, error) {
+	if len(g.data) == 1 && len(g.blobs) == 0 && g.data[0].WriteCols == nil {
+		return r.openRaw(ctx, b, &g.data[0])
 	}
-	suppliers, err := r.columnSuppliers(ctx, g)
+	bunches := g.bunches()
+	suppliers, err := r.columnSuppliers(ctx, bunches)
 	if err != nil {
 		return nil, err
 	}
-	z := &zippedRows{width: len(r.schema.Fields), left: g[0].RowCount}
-	for i := range g {
+	z := &zippedRows{width: len(r.schema.Fields), left: g.data[0].RowCount}
+	for i, bunch := range bunches {
 		if len(suppliers[i]) == 0 {
 			continue
 		}
-		src, err := r.openColumns(ctx, b, &g[i], suppliers[i])
-		if err != nil {
-			return nil, errors.Join(err, z.Close())
-		}
-		z.sources = append(z.sources, src)
-		z.columns = append(z.columns, suppliers[i])
+		columns := suppliers[i]
+		z.sources = append(z.sources, &chain[spec.DataFileMeta]{items: bunch, open: func(f *spec.DataFileMeta) (rowSource, error) {
+			return r.openColumns(ctx, b, f, columns)
+		}})
+		z.columns = append(z.columns, columns)
 	}
 	return z, nil
 }
 
-// columnSuppliers assigns each column read to the newest file of the
-// group that holds it, matched by field id; a column no file holds reads
-// as NULL.
-func (r *reader) columnSuppliers(ctx context.Context, g []spec.DataFileMeta) ([][]int, error) {
-	held := make([]map[int]bool, len(g))
-	for i := range g {
-		fileSchema, err := r.table.schemas.Schema(ctx, g[i].SchemaID)
+// columnSuppliers assigns each column read to the first bunch that holds
+// it, matched by field id; a column no file holds reads as NULL.
+func (r *reader) columnSuppliers(ctx context.Context, bunches [][]spec.DataFileMeta) ([][]int, error) {
+	held := make([]map[int]bool, len(bunches))
+	for i, bunch := range bunches {
+		fileSchema, err := r.table.schemas.Schema(ctx, bunch[0].SchemaID)
 		if err != nil {
 			return nil, err
 		}
 		held[i] = map[int]bool{}
-		for _, f := range writtenFields(fileSchema, g[i].WriteCols) {
+		for _, f := range writtenFields(fileSchema, bunch[0].WriteCols) {
 			held[i][f.ID] = true
 		}
 	}
-	out := make([][]int, len(g))
+	out := make([][]int, len(bunches))
 	for _, c := range r.rawColumns {
-		for i := range g {
+		for i := range bunches {
 			if held[i][r.schema.Fields[c].ID] {
 				out[i] = append(out[i], c)
 				break

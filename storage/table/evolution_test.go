@@ -90,15 +90,17 @@ func checkCount(t *testing.T, tbl *Table, want int64) {
 }
 
 // TestRowIDGroups: files group by overlapping row ids, in row-id order,
-// newest first within a group; files that share only some row ids, or
-// have none, are refused.
+// data files newest first and each column's blob files in row-id order;
+// data files that share only some row ids, files without row ids, blob
+// files that leave a gap, and blob files of several writes are refused.
 func TestRowIDGroups(t *testing.T) {
-	file := func(name string, first *int64, rows, maxSeq int64) spec.DataFileMeta {
-		return spec.DataFileMeta{FileName: name, FirstRowID: first, RowCount: rows, MaxSequenceNumber: maxSeq}
+	file := func(name string, first *int64, rows, maxSeq int64, writeCols ...string) spec.DataFileMeta {
+		return spec.DataFileMeta{FileName: name, FirstRowID: first, RowCount: rows, MaxSequenceNumber: maxSeq, WriteCols: writeCols}
 	}
 	id := func(v int64) *int64 { return &v }
 	groups, err := rowIDGroups([]spec.DataFileMeta{
-		file("c", id(10), 5, 3), file("a", id(0), 10, 1), file("b", id(0), 10, 2), file("d", id(15), 0, 4),
+		file("c", id(10), 5, 3), file("a", id(0), 10, 1), file("b", id(0), 10, 2, "x"), file("d", id(15), 0, 4),
+		file("b2.blob", id(4), 6, 2, "img"), file("b1.blob", id(0), 4, 2, "img"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,18 +108,28 @@ func TestRowIDGroups(t *testing.T) {
 	var names [][]string
 	for _, g := range groups {
 		var n []string
-		for _, f := range g {
-			n = append(n, f.FileName)
+		for _, bunch := range g.bunches() {
+			for _, f := range bunch {
+				n = append(n, f.FileName)
+			}
 		}
 		names = append(names, n)
 	}
-	if want := [][]string{{"b", "a"}, {"c"}, {"d"}}; !reflect.DeepEqual(names, want) {
+	if want := [][]string{{"b", "a", "b1.blob", "b2.blob"}, {"c"}, {"d"}}; !reflect.DeepEqual(names, want) {
 		t.Errorf("groups %v, want %v", names, want)
 	}
-	if _, err := rowIDGroups([]spec.DataFileMeta{file("a", id(0), 10, 1), file("b", id(5), 10, 2)}); !errors.Is(err, lakeerr.ErrCorruption) {
-		t.Errorf("partly shared row ids: %v", err)
+	for name, files := range map[string][]spec.DataFileMeta{
+		"partly shared row ids": {file("a", id(0), 10, 1), file("b", id(5), 10, 2)},
+		"no first row id":       {file("a", nil, 10, 1)},
+		"a gap between blobs":   {file("a", id(0), 10, 1), file("b1.blob", id(0), 4, 2, "img"), file("b2.blob", id(5), 5, 2, "img")},
+		"blobs short of rows":   {file("a", id(0), 10, 1), file("b1.blob", id(0), 4, 2, "img")},
+	} {
+		if _, err := rowIDGroups(files); !errors.Is(err, lakeerr.ErrCorruption) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
-	if _, err := rowIDGroups([]spec.DataFileMeta{file("a", nil, 10, 1)}); !errors.Is(err, lakeerr.ErrCorruption) {
-		t.Errorf("no first row id: %v", err)
+	twoWrites := []spec.DataFileMeta{file("a", id(0), 10, 1), file("b1.blob", id(0), 10, 2, "img"), file("b2.blob", id(0), 10, 3, "img")}
+	if _, err := rowIDGroups(twoWrites); !errors.Is(err, lakeerr.ErrUnsupported) {
+		t.Errorf("blobs of two writes: %v", err)
 	}
 }

@@ -17,14 +17,19 @@ const (
 
 // checkSchemaSupported refuses tables whose rows cannot be read exactly
 // without features lakesql lacks, so they fail loudly instead of returning
-// wrong rows: blob columns, whose values live in .blob files. Row tracking
-// (row-tracking.enabled) changes no row: it numbers them (_FIRST_ROW_ID in
-// the manifests); data evolution merges the columns of a row from the
-// files that hold them (see openEvolution).
+// wrong rows. Row tracking (row-tracking.enabled) changes no row: it
+// numbers them (_FIRST_ROW_ID in the manifests). Data evolution merges
+// the columns of a row from the files that hold them, BLOB columns'
+// .blob files included (see openEvolution); Java writes BLOB columns only
+// with it, and a table with them otherwise is refused.
 func checkSchemaSupported(s *spec.TableSchema) error {
+	evolution, err := s.CoreOptions().DataEvolutionEnabled()
+	if err != nil || evolution {
+		return err
+	}
 	for _, f := range s.Fields {
 		if hasBlob(f.Type) {
-			return unsupported("blob column " + f.Name)
+			return unsupported("blob column " + f.Name + " without data evolution")
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lakesql/lakesql/storage/avroio"
+	"github.com/lakesql/lakesql/storage/blobio"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/orcio"
 	"github.com/lakesql/lakesql/storage/parquetio"
@@ -52,6 +53,7 @@ const (
 	formatParquet = "parquet"
 	formatAvro    = "avro"
 	formatORC     = "orc"
+	formatBlob    = "blob"
 )
 
 // dataFileFormat takes the format of a data file from its last extension,
@@ -59,7 +61,7 @@ const (
 // lakesql cannot read.
 func dataFileFormat(name string) (string, error) {
 	switch format := strings.TrimPrefix(path.Ext(name), "."); format {
-	case formatParquet, formatAvro, formatORC:
+	case formatParquet, formatAvro, formatORC, formatBlob:
 		return format, nil
 	default:
 		return "", unsupported(fmt.Sprintf("%s data files (%s)", format, name))
@@ -74,6 +76,13 @@ const footerCacheBytes = 16 << 20
 // with the reader of its format; a Parquet footer comes from t's cache
 // when it holds one for a file of the same size.
 func (t *Table) openFormat(format string, file fileio.File, p string, meta *spec.DataFileMeta) (formatReader, error) {
+	if format == formatBlob {
+		r, err := blobio.Open(file, file.Size(), p)
+		if err != nil {
+			return nil, err
+		}
+		return blobFile{r}, nil
+	}
 	if format == formatORC {
 		r, err := orcio.Open(file, file.Size(), p)
 		if err != nil {

@@ -425,7 +425,6 @@ def main():
           {1: rows_of(c0, bs1), 2: rows_of(c1, old1 + new2), 3: rows_of(c1, old1 + new3)},
           "snapshot 3: README recall = paimon-cpp blob_table_inte_test.cpp TestDataEvolutionAndAlterTable; "
           "snapshots 1-2 derived from the README write lists",
-          exempt="unsupported: blob",
           notes="BLOB column (blob, renamed f5 in schema-1) rendered as base64 of the bytes. Also "
                 "data-evolution + row-tracking. Snapshot 2 is doubtful: rows 5-9 have no blob written yet "
                 "although the column is BLOB NOT NULL; null is assumed.")
@@ -434,7 +433,6 @@ def main():
           {1: rows_of(c, [(b64("Lily"), 2, 12, None), (b64("Alice"), 4, 14, None)]),
            2: rows_of(c, [(b64("Lily"), 2, 102, 2.1), (b64("Alice"), 4, 104, 3.1)])},
           "README; latest asserted by paimon-cpp blob_table_inte_test.cpp TestReadTableWithDenseStats",
-          exempt="unsupported: blob",
           notes="f0 BLOB (base64). Also manifest.format=orc (ORC manifests), data-evolution and row-tracking.")
 
     # ------------------------------------------------ data evolution tables (exempt)

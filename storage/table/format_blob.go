@@ -1,0 +1,95 @@
+package table
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/parquetio"
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// blobFile is a blob file: the values of one BLOB column (its write
+// column) for a range of row ids, one row group without statistics. Only
+// data-evolution reads open them (see openEvolution).
+type blobFile struct{ r blobSource }
+
+// blobSource is the part of blobio.File the reader uses.
+type blobSource interface {
+	NumRows() int64
+	Name() string
+	Value(i int64) ([]byte, error)
+}
+
+func (f blobFile) rowGroups() []parquetio.RowGroup {
+	return []parquetio.RowGroup{{NumRows: f.r.NumRows()}}
+}
+
+func (blobFile) columnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
+	return parquetio.ColumnStats{}, false, nil
+}
+
+func (blobFile) pageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
+	return nil, false, nil
+}
+
+// rows reads the file's one column, which is each requested column.
+func (f blobFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (rowBatches, error) {
+	for _, c := range columns {
+		if c.Type.Root != spec.Blob {
+			return nil, fmt.Errorf("blob file %s read for column %s of type %v: %w", f.r.Name(), c.Name, c.Type.Root, lakeerr.ErrCorruption)
+		}
+	}
+	return &blobRows{f: f.r, width: len(columns), ranges: ranges}, nil
+}
+
+func (f blobFile) keyValues([]string, []spec.DataField, []parquetio.RowRange) (keyValueIterator, error) {
+	return nil, fmt.Errorf("blob file %s in a primary-key read: %w", f.r.Name(), lakeerr.ErrCorruption)
+}
+
+func (blobFile) close() {}
+
+// blobRows returns the rows of some ranges of a blob file.
+type blobRows struct {
+	f        blobSource
+	width    int
+	ranges   []parquetio.RowRange
+	next     int64 // next row of ranges[0]
+	started  bool
+	position int64
+}
+
+func (b *blobRows) NextBatch(dst [][]any) (int, error) {
+	for len(b.ranges) > 0 {
+		r := b.ranges[0]
+		if !b.started {
+			b.next, b.started = r.From, true
+		}
+		if b.next >= r.To {
+			b.ranges, b.started = b.ranges[1:], false
+			continue
+		}
+		b.position = b.next
+		n := 0
+		for ; n < len(dst) && b.next < r.To; n++ {
+			v, err := b.f.Value(b.next)
+			if err != nil {
+				return 0, err
+			}
+			row := make([]any, b.width)
+			for i := range row {
+				if v != nil {
+					row[i] = v
+				}
+			}
+			dst[n] = row
+			b.next++
+		}
+		return n, nil
+	}
+	return 0, io.EOF
+}
+
+func (b *blobRows) Position() int64 { return b.position }
+
+func (b *blobRows) Close() error { return nil }
