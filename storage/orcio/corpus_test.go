@@ -48,7 +48,7 @@ func TestPyarrowCorpus(t *testing.T) {
 	}
 }
 
-func readCorpusFile(t *testing.T, path string) ([]spec.DataField, [][]any) {
+func openCorpusFile(t *testing.T, path string) *File {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -58,6 +58,12 @@ func readCorpusFile(t *testing.T, path string) ([]spec.DataField, [][]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+func readCorpusFile(t *testing.T, path string) ([]spec.DataField, [][]any) {
+	t.Helper()
+	f := openCorpusFile(t, path)
 	fields, err := f.Fields()
 	if err != nil {
 		t.Fatal(err)
@@ -193,14 +199,7 @@ func canonicalExpected(t *testing.T, v any, dt spec.DataType) any {
 func TestBatchedReadsMatchWholeReads(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
 	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Open(bytes.NewReader(data), int64(len(data)), path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := openCorpusFile(t, path)
 		fields, whole := readCorpusFile(t, path)
 		var ranges []RowRange
 		want := 0

@@ -186,11 +186,15 @@ func (f avroFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.Row
 	return it, nil
 }
 
-// keyValues reads the fields of Java's KeyValue layout; a file without
-// the _KEY_ fields is a thin-mode file (data-file.thin-mode), as for
-// Parquet.
 func (f avroFile) keyValues(keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error) {
-	thin := len(keyNames) > 0 && !f.r.HasField(parquetio.KeyColumnPrefix+keyNames[0])
+	return layoutKeyValues(f, f.r.HasField, f.r.Name(), keyNames, valueFields, ranges)
+}
+
+// layoutKeyValues reads the fields of Java's KeyValue layout from a file
+// of a row format (Avro, ORC); a file without the _KEY_ fields is a
+// thin-mode file (data-file.thin-mode), as for Parquet.
+func layoutKeyValues(f formatReader, hasField func(string) bool, name string, keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error) {
+	thin := len(keyNames) > 0 && !hasField(parquetio.KeyColumnPrefix+keyNames[0])
 	layout, err := parquetio.NewKeyValueLayout(keyNames, valueFields, thin)
 	if err != nil {
 		return nil, err
@@ -199,7 +203,7 @@ func (f avroFile) keyValues(keyNames []string, valueFields []spec.DataField, ran
 	if err != nil {
 		return nil, err
 	}
-	return &layoutRecords{rows: rows, layout: layout, name: f.r.Name()}, nil
+	return &layoutRecords{rows: rows, layout: layout, name: name}, nil
 }
 
 func (f avroFile) close() { f.r.Close() }
@@ -267,18 +271,8 @@ func (f orcFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowR
 	return f.r.NewRowIterator(fields, stripeRanges)
 }
 
-// keyValues reads Java's KeyValue layout as avroFile.keyValues does.
 func (f orcFile) keyValues(keyNames []string, valueFields []spec.DataField, ranges []parquetio.RowRange) (keyValueIterator, error) {
-	thin := len(keyNames) > 0 && !f.r.HasField(parquetio.KeyColumnPrefix+keyNames[0])
-	layout, err := parquetio.NewKeyValueLayout(keyNames, valueFields, thin)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := f.rows(layout.Columns(), ranges)
-	if err != nil {
-		return nil, err
-	}
-	return &layoutRecords{rows: rows, layout: layout, name: f.r.Name()}, nil
+	return layoutKeyValues(f, f.r.HasField, f.r.Name(), keyNames, valueFields, ranges)
 }
 
 func (orcFile) close() {}
