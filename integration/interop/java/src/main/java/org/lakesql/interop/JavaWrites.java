@@ -4,13 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.RowKind;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -131,22 +126,7 @@ final class JavaWrites {
         try (Catalog cat = catalog(a)) {
             Table t = cat.getTable(id);
             for (JsonNode commit : PaimonTool.JSON.readTree(need(a, "commits"))) {
-                BatchWriteBuilder wb = t.newBatchWriteBuilder();
-                if (commit.path("overwrite").asBoolean(false)) {
-                    wb = wb.withOverwrite();
-                }
-                JsonNode kinds = commit.get("kinds");
-                try (IOManager io = IOManager.create(System.getProperty("java.io.tmpdir"));
-                        BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
-                    w.withIOManager(io);
-                    int i = 0;
-                    for (JsonNode r : commit.get("rows")) {
-                        RowKind kind = kinds == null ? RowKind.INSERT : RowKind.fromShortString(kinds.get(i).asText());
-                        w.write(SpecJson.row(r, t.rowType(), kind));
-                        i++;
-                    }
-                    bc.commit(w.prepareCommit());
-                }
+                PaimonTool.writeCommit(t, commit);
                 n++;
             }
         }

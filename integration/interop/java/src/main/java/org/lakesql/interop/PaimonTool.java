@@ -155,6 +155,7 @@ public final class PaimonTool {
                 break;
             default:
                 if (JavaWrites.run(argv[0], a, out) || CatalogCommands.run(argv[0], a, out)
+                        || EvolutionCommands.run(argv[0], a, out)
                         || SketchVectors.run(argv[0], a, out) || FileIndexCheck.run(argv[0], a, out)) {
                     break;
                 }
@@ -396,22 +397,40 @@ public final class PaimonTool {
         return s;
     }
 
-    private static void writeCommit(Table t, JsonNode commit) throws Exception {
+    /**
+     * writeCommit writes one commit of the spec. "writeColumns": ["c", …]
+     * writes rows of those columns only (BatchTableWrite.withWriteType, data
+     * evolution); "firstRowId": N gives the new files first row id N
+     * (EvolutionCommands.assignFirstRowId): the rows of a partial write are
+     * those N, N+1, … of the file holding them already.
+     */
+    static void writeCommit(Table t, JsonNode commit) throws Exception {
         BatchWriteBuilder wb = t.newBatchWriteBuilder();
         if (commit.path("overwrite").asBoolean(false)) {
             wb = wb.withOverwrite();
         }
         JsonNode kinds = commit.get("kinds");
+        RowType type = t.rowType();
+        if (commit.has("writeColumns")) {
+            type = type.project(strings(commit.get("writeColumns")));
+        }
         try (IOManager io = IOManager.create(System.getProperty("java.io.tmpdir"));
                 BatchTableWrite w = wb.newWrite(); BatchTableCommit bc = wb.newCommit()) {
             w.withIOManager(io);
+            if (commit.has("writeColumns")) {
+                w.withWriteType(type);
+            }
             int i = 0;
             for (JsonNode r : commit.get("rows")) {
                 RowKind kind = kinds == null ? RowKind.INSERT : RowKind.fromShortString(kinds.get(i).asText());
-                w.write(SpecJson.row(r, t.rowType(), kind));
+                w.write(SpecJson.row(r, type, kind));
                 i++;
             }
-            bc.commit(w.prepareCommit());
+            List<CommitMessage> msgs = w.prepareCommit();
+            if (commit.has("firstRowId")) {
+                EvolutionCommands.assignFirstRowId(msgs, commit.get("firstRowId").asLong());
+            }
+            bc.commit(msgs);
         }
     }
 
