@@ -159,7 +159,7 @@ func (s *stripe) valueReader(id uint32, t orcType, want spec.DataType) (valueRea
 	case kindString, kindVarchar, kindChar, kindBinary:
 		return s.bytesReader(id, t.kind == kindBinary)
 	case kindTimestamp, kindTimestampInstant:
-		return s.timestampReader(id, t.kind == kindTimestampInstant)
+		return s.timestampReader(id)
 	case kindDecimal:
 		return s.decimalReader(id, want.Scale)
 	case kindList, kindMap:
@@ -339,7 +339,15 @@ func (v dictionaryBytes) values(count int) ([]any, error) {
 // (UTC for TIMESTAMP_INSTANT, the writer's time zone for TIMESTAMP),
 // SECONDARY the nanoseconds with their trailing zeros counted in the low
 // three bits.
-func (s *stripe) timestampReader(id uint32, instant bool) (valueReader, error) {
+//
+// Both kinds are read as the writer's wall clock. For TIMESTAMP that is
+// the ORC reading; for TIMESTAMP_INSTANT it undoes Paimon's ORC writer,
+// which stores a TIMESTAMP WITH LOCAL TIME ZONE value shifted by the
+// writer JVM's zone (the instant whose wall clock there is the value's
+// UTC wall clock), so that the value Paimon meant comes back, as Java
+// reads it in the writer's zone (integration/interop/FINDINGS.md F32).
+// Writers in UTC (pyarrow's say GMT) are unaffected either way.
+func (s *stripe) timestampReader(id uint32) (valueReader, error) {
 	secs, err := s.ints(id, streamData, true)
 	if err != nil {
 		return nil, err
@@ -349,8 +357,8 @@ func (s *stripe) timestampReader(id uint32, instant bool) (valueReader, error) {
 		return nil, err
 	}
 	clock := s.clock
-	if instant {
-		clock = utcClock
+	if s.f.footer.types[id].kind == kindTimestampInstant {
+		clock = s.clock.instants()
 	}
 	return timestampValues{secs, nanos, clock}, nil
 }

@@ -19,14 +19,17 @@ const orcEpoch = 1420070400
 // 00:00:00 in the writer's time zone and Java's reader returns the
 // writer's wall-clock time, which is what a Paimon TIMESTAMP (a local
 // date-time) holds: so the instant is taken back to that zone's wall
-// clock, read as if it were UTC. TIMESTAMP_INSTANT columns (and writers
-// in UTC) need no zone.
+// clock, read as if it were UTC. Writers in UTC need no zone.
 type wallClock struct {
 	loc  *time.Location // nil: UTC
-	base int64          // 2015-01-01 00:00:00 in loc, in Unix seconds
+	base int64          // the origin of the seconds, in Unix seconds
 }
 
-// utcClock reads TIMESTAMP_INSTANT columns and files written in UTC.
+// instants is the clock of a TIMESTAMP_INSTANT column, whose seconds count
+// from 2015-01-01 00:00:00 UTC, read as the same zone's wall clock.
+func (c wallClock) instants() wallClock { return wallClock{loc: c.loc, base: orcEpoch} }
+
+// utcClock reads files written in UTC.
 var utcClock = wallClock{base: orcEpoch}
 
 func newWallClock(zone string) (wallClock, error) {

@@ -47,3 +47,22 @@ func TestTimesBefore1970(t *testing.T) {
 		t.Errorf("java %s, c++ %s; want %s", java.Time(), cpp.Time(), want)
 	}
 }
+
+// TestInstantsOfAZonedWriter: Paimon's ORC writer in Los Angeles stores
+// the TIMESTAMP WITH LOCAL TIME ZONE 2026-04-16 01:02:03.123456 (UTC) as
+// the instant 2026-04-16 08:02:03.123456Z; reading it as the writer's
+// wall clock gives the value back (FINDINGS.md F32).
+func TestInstantsOfAZonedWriter(t *testing.T) {
+	clock, err := newWallClock("America/Los_Angeles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := time.Date(2026, 4, 16, 8, 2, 3, 0, time.UTC).Unix() - orcEpoch
+	got := clock.instants().timestamp(stored, 123_456_000)
+	if want := time.Date(2026, 4, 16, 1, 2, 3, 123_456_000, time.UTC); !got.Time().Equal(want) {
+		t.Errorf("read %s, want %s", got.Time(), want)
+	}
+	if got := utcClock.instants().timestamp(stored, 0); !got.Time().Equal(time.Date(2026, 4, 16, 8, 2, 3, 0, time.UTC)) {
+		t.Errorf("a UTC writer's instant read as %s", got.Time())
+	}
+}
