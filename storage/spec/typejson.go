@@ -48,6 +48,9 @@ func dataTypeToJSON(t DataType) any {
 	}
 	obj := newJSONObject()
 	word := t.Root.name()
+	if t.Vector {
+		word = "VECTOR"
+	}
 	if !t.Nullable {
 		word += " NOT NULL"
 	}
@@ -55,6 +58,9 @@ func dataTypeToJSON(t DataType) any {
 	switch t.Root {
 	case Array, Multiset:
 		obj.set("element", dataTypeToJSON(*t.Element))
+		if t.Vector {
+			obj.set("length", int64(t.Length))
+		}
 	case Map:
 		obj.set("key", dataTypeToJSON(*t.Key))
 		obj.set("value", dataTypeToJSON(*t.Value))
@@ -121,7 +127,13 @@ func (d *typeDecoder) complexType(obj *jsonObject, path string) (DataType, error
 		t.Root = Array
 		t.Element, err = d.nested(obj, "element", path)
 	case strings.HasPrefix(word, "VECTOR"):
-		return DataType{}, fmt.Errorf("%s: %w", path, unsupportedTypef("VECTOR"))
+		t.Root, t.Vector = Array, true
+		if t.Element, err = d.nested(obj, "element", path); err == nil {
+			r := objectReader{obj: obj}
+			if t.Length = r.int32("length"); r.err != nil {
+				err = fmt.Errorf("%s: %w", path, r.err)
+			}
+		}
 	case strings.HasPrefix(word, "MULTISET"):
 		t.Root = Multiset
 		t.Element, err = d.nested(obj, "element", path)

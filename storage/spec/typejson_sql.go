@@ -61,6 +61,9 @@ func (t DataType) sqlBody() string {
 	case TimestampLTZ:
 		return fmt.Sprintf("TIMESTAMP(%d) WITH LOCAL TIME ZONE", t.Precision)
 	case Array:
+		if t.Vector {
+			return fmt.Sprintf("VECTOR<%s, %d>", typePointerSQL(t.Element), t.Length)
+		}
 		return "ARRAY<" + typePointerSQL(t.Element) + ">"
 	case Multiset:
 		return "MULTISET<" + typePointerSQL(t.Element) + ">"
@@ -133,6 +136,9 @@ func validateDataType(t DataType) error {
 		}
 		return validateNestedTypes(t)
 	case Array, Multiset, Map:
+		if t.Vector && t.Length < 1 {
+			return fmt.Errorf("%s: the length must be at least 1", t.sqlBody())
+		}
 		return validateNestedTypes(t)
 	default:
 		if _, ok := simpleTypeNames[t.Root]; !ok {

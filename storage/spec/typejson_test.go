@@ -199,10 +199,35 @@ func TestDataTypeJSONErrors(t *testing.T) {
 			t.Errorf("UnmarshalJSON(%s) err = %v, want corruption", in, err)
 		}
 	}
+	for _, in := range []string{`{"type":"VECTOR","element":"FLOAT"}`, `{"type":"VECTOR","element":"FLOAT","length":0}`} {
+		var got DataType
+		if err := got.UnmarshalJSON([]byte(in)); !errors.Is(err, lakeerr.ErrCorruption) {
+			t.Errorf("UnmarshalJSON(%s) err = %v, want corruption", in, err)
+		}
+	}
+}
+
+// TestVectorJSON: a VECTOR is an ARRAY of its dimension, written back as
+// Java's VectorType writes it.
+func TestVectorJSON(t *testing.T) {
+	in := `{"type":"VECTOR NOT NULL","element":"FLOAT","length":4}`
 	var got DataType
-	err := got.UnmarshalJSON([]byte(`{"type":"VECTOR","element":"FLOAT","length":4}`))
-	if !errors.Is(err, lakeerr.ErrUnsupported) {
-		t.Errorf("VECTOR err = %v, want unsupported", err)
+	if err := got.UnmarshalJSON([]byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	want := DataType{Root: Array, Vector: true, Length: 4, Element: &DataType{Root: Float, Nullable: true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	out, err := got.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compact := strings.Join(strings.Fields(string(out)), ""); compact != `{"type":"VECTORNOTNULL","element":"FLOAT","length":4}` {
+		t.Errorf("written back as %s", out)
+	}
+	if got.String() != "VECTOR<FLOAT, 4> NOT NULL" {
+		t.Errorf("SQL form %q", got.String())
 	}
 }
 

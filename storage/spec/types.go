@@ -38,7 +38,8 @@ const MaxVarLength = 2147483647
 type DataType struct {
 	Root     TypeRoot
 	Nullable bool
-	// Length is the declared length of CHAR, VARCHAR, BINARY and VARBINARY.
+	// Length is the declared length of CHAR, VARCHAR, BINARY and
+	// VARBINARY, and the dimension of a VECTOR.
 	Length int
 	// Precision is the precision of DECIMAL, TIME, TIMESTAMP and
 	// TIMESTAMP WITH LOCAL TIME ZONE.
@@ -47,6 +48,10 @@ type DataType struct {
 	Scale int
 	// Element is the element type of ARRAY and MULTISET.
 	Element *DataType
+	// Vector marks an ARRAY declared as Paimon's VECTOR<element, Length>
+	// (VectorType): a fixed number of elements, stored and read as an
+	// array.
+	Vector bool
 	// Key and Value are the entry types of MAP.
 	Key, Value *DataType
 	// Fields are the fields of ROW.

@@ -112,6 +112,15 @@ func TestUnsupportedTablesAreRefused(t *testing.T) {
 			}
 		})
 	}
+	t.Run("vector column", func(t *testing.T) {
+		vector := spec.DataType{Root: spec.Array, Vector: true, Length: 4, Nullable: true, Element: &spec.DataType{Root: spec.Float, Nullable: true}}
+		tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType), field("v", vector)},
+			PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1"}})
+		_, err := Open(context.Background(), tt.options())
+		if !errors.Is(err, lakeerr.ErrUnsupported) || !strings.Contains(err.Error(), "VECTOR") {
+			t.Fatalf("Open: %v, want an unsupported error naming VECTOR", err)
+		}
+	})
 	t.Run("bucketed append is fine", func(t *testing.T) {
 		tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType), field("k", intType)},
 			Options: map[string]string{"bucket": "3", "bucket-key": "k"}})

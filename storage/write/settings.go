@@ -179,6 +179,9 @@ func (ts *tableSettings) checkSupported() error {
 		if f.DefaultValue != nil {
 			return unsupportedf("column %s with a default value: Java replaces NULLs by it on write", f.Name)
 		}
+		if hasVector(f.Type) {
+			return unsupportedf("column %s of a VECTOR type: its length is not checked on write", f.Name)
+		}
 	}
 	if ts.primaryKey {
 		return ts.checkPrimaryKeySupported(o)
@@ -426,3 +429,21 @@ func (ts *tableSettings) acceptsKind(kind spec.RowKind) bool {
 // bucket option itself, -1 for bucket-unaware append tables
 // (AbstractFileStoreWrite.numBuckets = options.bucket()).
 func (ts *tableSettings) totalBuckets() int32 { return int32(ts.numBuckets) }
+
+// hasVector reports whether t is or holds a VECTOR.
+func hasVector(t spec.DataType) bool {
+	switch {
+	case t.Vector:
+		return true
+	case t.Element != nil:
+		return hasVector(*t.Element)
+	case t.Key != nil:
+		return hasVector(*t.Key) || hasVector(*t.Value)
+	}
+	for _, f := range t.Fields {
+		if hasVector(f.Type) {
+			return true
+		}
+	}
+	return false
+}

@@ -623,7 +623,6 @@ def main():
           {1: [], 2: rows_of(["id", "embedding"], [(i + 1, vec[i]) for i in range(4)])},
           "apache/paimon vector E2E test testPrimaryKeyVectorGoldenWrite (one batch commit of ids 1-4) + "
           "pypaimon golden test (nearest to [1,0,0,0] -> ids [1,2])",
-          exempt="unsupported: data type VECTOR",
           notes="VECTOR<FLOAT,4> column (also an unsupported type; written here as a JSON array of float32 "
                 "values) and an ivf-flat GLOBAL_INDEX. Deletion vectors: snapshot 1 empty.")
 
