@@ -51,6 +51,10 @@ type File struct {
 	size   int64
 	inflat decompressor
 	footer footer
+	// metadata locates the Metadata section (the stripes' statistics),
+	// read on the first request for them.
+	metadataOffset, metadataLength int64
+	stats                          stripeStatistics
 }
 
 // Open reads and checks the tail of the ORC file of size bytes behind r;
@@ -101,6 +105,8 @@ func open(r io.ReaderAt, size int64) (*File, error) {
 		return nil, corruptf("footer: %v", err)
 	}
 	f := &File{r: r, size: size, inflat: inflat, footer: ft}
+	f.metadataLength = int64(min(ps.metadataLength, maxTailSize))
+	f.metadataOffset = size - 1 - psLen - int64(ps.footerLength) - f.metadataLength
 	return f, f.check()
 }
 

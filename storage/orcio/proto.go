@@ -17,13 +17,16 @@ import (
 var errProto = errors.New("malformed protobuf")
 
 // protoField is one field of a message: a varint or a length-delimited
-// payload (fixed-width fields are skipped; the messages read here use none).
+// payload (fixed-width fields, such as the double statistics, are skipped).
 type protoField struct {
 	num    protowire.Number
 	typ    protowire.Type
 	varint uint64
 	bytes  []byte
 }
+
+// sint64 is a zigzag-encoded varint field (protobuf sint32, sint64).
+func (f protoField) sint64() int64 { return protowire.DecodeZigZag(f.varint) }
 
 // eachField calls fn on every field of message b in wire order.
 func eachField(b []byte, fn func(protoField) error) error {

@@ -237,9 +237,8 @@ func (noRows) NextBatch([][]any) (int, error) { return 0, io.EOF }
 func (noRows) Position() int64                { return 0 }
 func (noRows) Close() error                   { return nil }
 
-// orcFile is an ORC data file: one row group per stripe. Stripe
-// statistics are not used yet, so filters apply to its rows after the
-// manifest's statistics pruned whole files.
+// orcFile is an ORC data file: one row group per stripe, pruned by the
+// stripe statistics of its integer, date and string columns.
 type orcFile struct{ r *orcio.File }
 
 func (f orcFile) rowGroups() []parquetio.RowGroup {
@@ -251,8 +250,9 @@ func (f orcFile) rowGroups() []parquetio.RowGroup {
 	return out
 }
 
-func (orcFile) columnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
-	return parquetio.ColumnStats{}, false, nil
+func (f orcFile) columnStats(g int, c parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
+	s, ok, err := f.r.StripeStats(g, c.Name, c.Type)
+	return parquetio.ColumnStats{NullCount: s.NullCount, Min: s.Min, Max: s.Max}, ok, err
 }
 
 func (orcFile) pageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {

@@ -1,0 +1,77 @@
+package orcio
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/lakesql/lakesql/storage/spec"
+)
+
+// TestStripeStatsBoundTheRows checks, for every stripe and top-level
+// column of the pyarrow corpus, that the statistics the reader returns
+// agree with the stripe's decoded rows: the null count exactly, and the
+// bounds are the least and greatest values (pyarrow writes exact ones).
+func TestStripeStatsBoundTheRows(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
+	checked := 0
+	for _, path := range files {
+		f := openCorpusFile(t, path)
+		fields, err := f.Fields()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.NumStripes() {
+			rows, err := f.ReadStripe(i, fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, field := range fields {
+				stats, ok, err := f.StripeStats(i, field.Name, field.Type)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					continue
+				}
+				lo, hi, nulls := actualBounds(rows, c, field.Type)
+				if stats.NullCount != nulls || !equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi) {
+					t.Errorf("%s stripe %d %s: stats %+v; rows hold %v..%v with %d nulls", path, i, field.Name, stats, lo, hi, nulls)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("%d column statistics checked", checked)
+	}
+	if _, ok, _ := openCorpusFile(t, files[0]).StripeStats(0, "no such column", spec.DataType{Root: spec.Int}); ok {
+		t.Error("statistics of a missing column")
+	}
+}
+
+func actualBounds(rows [][]any, c int, t spec.DataType) (lo, hi any, nulls int64) {
+	for _, row := range rows {
+		v := row[c]
+		switch {
+		case v == nil:
+			nulls++
+		case lo == nil:
+			lo, hi = v, v
+		default:
+			if spec.CompareValues(t, v, lo) < 0 {
+				lo = v
+			}
+			if spec.CompareValues(t, v, hi) > 0 {
+				hi = v
+			}
+		}
+	}
+	return lo, hi, nulls
+}
+
+func equalValues(t spec.DataType, a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return spec.CompareValues(t, a, b) == 0
+}
