@@ -38,9 +38,9 @@ func orcSeeds(tb testing.TB) map[string][]byte {
 	return out
 }
 
-// FuzzRead opens arbitrary bytes as an ORC file and reads every row as
-// the file's own schema: it must never panic, and every failure is a
-// corruption or unsupported error naming the file.
+// FuzzRead opens arbitrary bytes as an ORC file and reads every stripe's
+// statistics and every row as the file's own schema: it must never panic,
+// and every failure is a corruption or unsupported error naming the file.
 func FuzzRead(f *testing.F) {
 	for _, data := range orcSeeds(f) {
 		f.Add(data)
@@ -70,6 +70,13 @@ func readWhole(data []byte) error {
 	fields, err := file.Fields()
 	if err != nil {
 		return err
+	}
+	for i := range file.NumStripes() {
+		for _, f := range fields {
+			if _, _, err := file.StripeStats(i, f.Name, f.Type); err != nil {
+				return err
+			}
+		}
 	}
 	_, err = file.ReadRows(fields)
 	return err
