@@ -11,6 +11,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/orcio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -116,8 +117,9 @@ func (r *run) fileKeys(ctx context.Context, e *spec.ManifestEntry) ([][]any, err
 // matched by field id, so keys of files written before a rename or a type
 // change compare with new ones.
 func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.ManifestEntry) ([][]any, error) {
-	if path.Ext(e.File.FileName) != ".parquet" {
-		return nil, fmt.Errorf("data file %s is not Parquet: %w", e.File.FileName, lakeerr.ErrUnsupported)
+	format := path.Ext(e.File.FileName)
+	if format != ".parquet" && format != ".orc" {
+		return nil, fmt.Errorf("data file %s is neither Parquet nor ORC: %w", e.File.FileName, lakeerr.ErrUnsupported)
 	}
 	fileSchema, err := c.schemas.Schema(ctx, e.File.SchemaID)
 	if err != nil {
@@ -131,6 +133,9 @@ func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.Manife
 	if err != nil {
 		return nil, err
 	}
+	if format == ".orc" {
+		return c.orcKeys(ctx, p, mapping, t.keyTypes)
+	}
 	file, err := footercache.Open(ctx, c.io, p, e.File.FileSize)
 	if err != nil {
 		return nil, err
@@ -141,6 +146,40 @@ func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.Manife
 		return nil, err
 	}
 	return scanKeys(pq, mapping, t.keyTypes)
+}
+
+// orcKeys reads the keys of an ORC data file (a table whose file.format
+// is orc, written by Java) as scanKeys reads a Parquet one.
+func (c *Committer) orcKeys(ctx context.Context, p string, mapping *schema.RowMapping, keyTypes []spec.DataType) ([][]any, error) {
+	file, err := c.io.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	orc, err := orcio.Open(file, file.Size(), p)
+	if err != nil {
+		return nil, err
+	}
+	fields := mapping.FileFields()
+	columns := make([]spec.DataField, len(fields))
+	thin := len(fields) > 0 && !orc.HasField(parquetio.KeyColumnPrefix+fields[0].Name)
+	for i, f := range fields {
+		columns[i] = f
+		if !thin {
+			columns[i] = spec.DataField{Name: parquetio.KeyColumnPrefix + f.Name, Type: f.Type.WithNullable(false)}
+		}
+	}
+	rows, err := orc.ReadRows(columns)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([][]any, len(rows))
+	for i, row := range rows {
+		if keys[i], err = mapping.Apply(row); err != nil {
+			return nil, err
+		}
+	}
+	return sortedKeys(keys, keyTypes), nil
 }
 
 // dataFilePath is where a data file of the entry lives: its bucket
@@ -170,8 +209,7 @@ func localPath(uri string) string {
 const keyBatch = 256
 
 // scanKeys decodes the key columns of every record of pq and returns the
-// keys sorted. Paimon data files are sorted by key already, so sorting
-// costs one pass unless a writer broke that.
+// keys sorted.
 func scanKeys(pq *parquetio.Reader, mapping *schema.RowMapping, keyTypes []spec.DataType) ([][]any, error) {
 	it, err := pq.NewRowIterator(keyColumns(pq, mapping.FileFields()))
 	if err != nil {
@@ -196,11 +234,17 @@ func scanKeys(pq *parquetio.Reader, mapping *schema.RowMapping, keyTypes []spec.
 			return nil, err
 		}
 	}
+	return sortedKeys(keys, keyTypes), nil
+}
+
+// sortedKeys sorts keys, which Paimon's data files hold sorted already, so
+// it costs one pass unless a writer broke that.
+func sortedKeys(keys [][]any, keyTypes []spec.DataType) [][]any {
 	cmpKeys := func(a, b []any) int { return spec.CompareRows(keyTypes, a, b) }
 	if !slices.IsSortedFunc(keys, cmpKeys) {
 		slices.SortFunc(keys, cmpKeys)
 	}
-	return keys, nil
+	return keys
 }
 
 // keyColumns requests the _KEY_ columns of the key fields, or the value
