@@ -118,8 +118,10 @@ func (d decompressor) block(out, chunk []byte) ([]byte, error) {
 		n, err := lz4.UncompressBlock(chunk, out[start:])
 		return out[:start+n], err
 	default:
-		dec := zstdDecoders.Get().(*zstd.Decoder)
-		defer zstdDecoders.Put(dec)
+		dec, err := zstdDecoder()
+		if err != nil {
+			return nil, err
+		}
 		start := len(out)
 		out, err := dec.DecodeAll(chunk, out)
 		if err == nil && len(out)-start > d.blockSize {
@@ -129,12 +131,8 @@ func (d decompressor) block(out, chunk []byte) ([]byte, error) {
 	}
 }
 
-// zstdDecoders are single-goroutine decoders, which allocate their window
-// once; chunks are at most maxBlockSize.
-var zstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBlockSize))
-	if err != nil {
-		panic(err) // only invalid options fail
-	}
-	return d
-}}
+// zstdDecoder is shared by every file, as parquetio shares its own:
+// DecodeAll is safe for concurrent use. Chunks are at most maxBlockSize.
+var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxBlockSize))
+})

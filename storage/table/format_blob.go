@@ -40,7 +40,11 @@ func (f blobFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.Row
 			return nil, fmt.Errorf("blob file %s read for column %s of type %v: %w", f.r.Name(), c.Name, c.Type.Root, lakeerr.ErrCorruption)
 		}
 	}
-	return &blobRows{f: f.r, width: len(columns), ranges: ranges}, nil
+	b := &blobRows{f: f.r, width: len(columns), ranges: ranges}
+	if len(ranges) > 0 {
+		b.next = ranges[0].From
+	}
+	return b, nil
 }
 
 func (f blobFile) keyValues([]string, []spec.DataField, []parquetio.RowRange) (keyValueIterator, error) {
@@ -55,18 +59,16 @@ type blobRows struct {
 	width    int
 	ranges   []parquetio.RowRange
 	next     int64 // next row of ranges[0]
-	started  bool
 	position int64
 }
 
 func (b *blobRows) NextBatch(dst [][]any) (int, error) {
 	for len(b.ranges) > 0 {
 		r := b.ranges[0]
-		if !b.started {
-			b.next, b.started = r.From, true
-		}
 		if b.next >= r.To {
-			b.ranges, b.started = b.ranges[1:], false
+			if b.ranges = b.ranges[1:]; len(b.ranges) > 0 {
+				b.next = b.ranges[0].From
+			}
 			continue
 		}
 		b.position = b.next
