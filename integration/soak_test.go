@@ -509,13 +509,13 @@ func (s *soak) readSnapshot(ctx context.Context, tbl *table.Table, id int64, hol
 	var err error
 	planFirst := r.IntN(2) == 0
 	if planFirst {
-		if plan, err = tbl.PlanPinned(ctx, id, nil, nil); err != nil {
+		if plan, err = tbl.PlanPinned(ctx, id, nil, table.Staged{}); err != nil {
 			return tally{}, err
 		}
 	}
 	time.Sleep(hold)
 	if !planFirst {
-		if plan, err = tbl.PlanPinned(ctx, id, nil, nil); err != nil {
+		if plan, err = tbl.PlanPinned(ctx, id, nil, table.Staged{}); err != nil {
 			return tally{}, err
 		}
 	}
@@ -791,7 +791,7 @@ func TestSoakExpiredPinReadSaysExpired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := tbl.PlanPinned(ctx, 1, nil, nil)
+		plan, err := tbl.PlanPinned(ctx, 1, nil, table.Staged{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -812,7 +812,7 @@ func TestSoakExpiredPinReadSaysExpired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tbl.PlanPinned(ctx, 1, nil, nil); !expiredClearly(err, 1) {
+		if _, err := tbl.PlanPinned(ctx, 1, nil, table.Staged{}); !expiredClearly(err, 1) {
 			t.Errorf("plan of snapshot 1 expiring under it: %v; want lakeerr.ErrNotFound naming snapshot 1", err)
 		}
 	})

@@ -10,9 +10,9 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 	"github.com/dolthub/vitess/go/mysql"
 
-	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/predicate"
+	"github.com/lakesql/lakesql/storage/rowdelete"
 	"github.com/lakesql/lakesql/storage/table"
 )
 
@@ -21,36 +21,10 @@ func unsupportedf(format string, args ...any) error {
 	return mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError, format, args...)
 }
 
-// deleteFromAppendTable serves DELETE on a table without a primary key.
-// Paimon cannot delete single rows of such a table, but a DELETE whose
-// WHERE names only partition columns removes whole partitions: their live
-// files, as the snapshot the statement read them at lists them. The first
-// row stages the file deletions; the rest are in those files already.
-func (e *editor) deleteFromAppendTable(ctx *sql.Context, _ sql.Row) error {
-	if e.err != nil {
-		return e.err
-	}
-	if e.w.deletedBy == e.table.lookup && e.table.lookup != nil {
-		return nil
-	}
-	filter, ok := e.wholePartitionFilter()
-	if !ok {
-		return unsupportedf("DELETE on append table %s must match whole partitions: its WHERE may name only the partition columns %v (or use INSERT OVERWRITE)", e.table.name, e.table.schema.PartitionKeys)
-	}
-	plan, err := e.table.t.PlanPinned(ctx, e.w.base, filter, e.table.staged)
-	if err != nil {
-		return mysqlerr.From(err)
-	}
-	if plan.Fallback != nil {
-		return unsupportedf("DELETE on %s: the table reads partitions from fallback branch %s", e.table.name, plan.Fallback.Branch)
-	}
-	msgs, err := deletionMessages(plan)
-	if err != nil {
-		return mysqlerr.From(err)
-	}
-	e.w.deleted = append(e.w.deleted, msgs...)
-	e.w.deletedBy = e.table.lookup
-	return nil
+// deleteFromAppendTable serves DELETE on a table without a primary key
+// (see appendrows.go).
+func (e *editor) deleteFromAppendTable(ctx *sql.Context, row sql.Row) error {
+	return e.removeAppendRow(ctx, row)
 }
 
 // wholePartitionFilter is the pushed filter when it selects whole
@@ -68,7 +42,9 @@ func (e *editor) wholePartitionFilter() (predicate.Predicate, bool) {
 	return l.pushdown.Filter, true
 }
 
-// deletionMessages lists every file of a plan as deleted, per bucket.
+// deletionMessages lists every file of a plan as deleted, per bucket,
+// with the bucket's deletion vectors, which delete rows of those files
+// only: the plan holds whole partitions.
 func deletionMessages(plan *table.Plan) ([]commit.Message, error) {
 	buckets, err := plan.Schema.CoreOptions().Bucket()
 	if err != nil {
@@ -79,7 +55,7 @@ func deletionMessages(plan *table.Plan) ([]commit.Message, error) {
 	for _, b := range plan.Buckets {
 		msgs = append(msgs, commit.Message{
 			Partition: b.Partition, Bucket: b.Bucket, TotalBuckets: totalBuckets,
-			DeletedFiles: b.Files,
+			DeletedFiles: b.Files, DeletedIndexFiles: rowdelete.VectorFiles(plan.Index, &b),
 		})
 	}
 	return msgs, nil

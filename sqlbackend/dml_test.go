@@ -185,22 +185,6 @@ func TestCommitIdentityMakesRetriesIdempotent(t *testing.T) {
 	}
 }
 
-func TestAppendTableDeletesWholePartitionsOnly(t *testing.T) {
-	h := newHarness(t, t.TempDir())
-	createPayments(t, h, false)
-	c := h.connect()
-	c.mustExec("USE pay", `INSERT INTO payments VALUES
-		('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-17', 2, 2.00, 'SUCCESS')`)
-	if _, err := c.query("DELETE FROM payments WHERE pay_id = 1"); err == nil || !strings.Contains(err.Error(), "whole partitions") {
-		t.Fatalf("row delete on an append table: %v, want a whole-partitions error", err)
-	}
-	c.mustExec("DELETE FROM payments WHERE dt = '2026-04-16'")
-	wantRows(t, c, "SELECT pay_id FROM payments", "[2]")
-	c.mustExec("TRUNCATE TABLE payments")
-	wantRows(t, c, "SELECT COUNT(*) FROM payments", "[0]")
-	wantRows(t, c, "SELECT COUNT(*) FROM payments AS OF 1", "[2]")
-}
-
 func TestExplainShowsSnapshotAndPruning(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	createPayments(t, h, true)

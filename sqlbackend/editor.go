@@ -164,8 +164,8 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 // the old key and an insert of the new one; otherwise the new row is an
 // update-after, which every merge engine applies over the old row.
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
-	if err := e.requirePrimaryKey("UPDATE"); err != nil {
-		return err
+	if len(e.table.schema.PrimaryKeys) == 0 {
+		return e.updateAppendRow(ctx, old, new)
 	}
 	if err := e.requireNamedKey(ctx, old); err != nil {
 		return err

@@ -42,6 +42,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	a.ExecBuilder = gmsfix.ExecBuilder(literalInserts{})
 	// Before explainInputRows, which wraps the scans EXPLAIN prints.
 	gmsfix.InsertRules(a, ruleExplainInputs.String(), false, b.vectorizeRule(a.ExecBuilder))
+	gmsfix.InsertRules(a, "modifyUpdateExprsForJoin", false, keylessUpdateRule(a.ExecBuilder))
 	appendAfterAll(a, wireResultRule(a.ExecBuilder))
 	appendAfterAll(a, analyzer.Rule{Id: ruleLoadData, Apply: loadDataRule})
 	appendAfterAll(a, analyzer.Rule{Id: ruleKeyPlan, Apply: recordKeyPlan})

@@ -149,7 +149,7 @@ func isColumn(e sql.Expression) bool {
 // nothing of a transaction or a write in it.
 func (t *Table) plainKeyRead() bool {
 	return t.lookup != nil && len(t.lookup.pushdown.Residual) == 0 && !t.timeTravel && t.branch == "" &&
-		len(t.staged) == 0 && !t.lookupReadsAll && t.keys == nil && t.duplicates == nil && !t.readsItself
+		t.staged.Empty() && !t.lookupReadsAll && t.keys == nil && t.duplicates == nil && !t.readsItself
 }
 
 func columnNamed(schema sql.Schema, name string) (*sql.Column, bool) {

@@ -87,7 +87,7 @@ func (t *Table) scan(ctx *sql.Context) (sql.RowIter, error) {
 
 // readsNothing reports a read of a table that had no snapshot and has no
 // staged writes either.
-func (t *Table) readsNothing() bool { return t.pin.empty() && len(t.staged) == 0 }
+func (t *Table) readsNothing() bool { return t.pin.empty() && t.staged.Empty() }
 
 // plan plans the read of the pinned snapshot with the pushed filter,
 // reusing the plan EXPLAIN's summary was made from when the lookup has one:
@@ -102,7 +102,7 @@ func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
 	planFor := func() (*table.Plan, error) {
 		return t.t.PlanPinned(ctx, t.pin.snapshotID, t.filter(), t.staged)
 	}
-	if len(t.staged) > 0 {
+	if !t.staged.Empty() {
 		return planFor()
 	}
 	return t.plans.plan(t.pin.snapshotID, t.filter(), planFor)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
 )
 
@@ -54,11 +56,17 @@ type tableWrite struct {
 	compaction []commit.Message
 	// overwrite, when set, makes the commit an INSERT OVERWRITE or TRUNCATE.
 	overwrite *commit.Overwrite
-	// deleted are whole files removed by partition deletes on append
-	// tables; deletedBy is the lookup of the DELETE that staged them, whose
-	// later rows are in those files already.
-	deleted   []commit.Message
-	deletedBy *pushedLookup
+	// deleted are the removals of rows of append tables by DELETE and
+	// UPDATE: files deleted whole, rewritten, or given deletion vectors.
+	deleted []commit.Message
+	// rowDeletes are the rows the running statement removes from an
+	// append table (appendrows.go); its end stages their removal in
+	// deleted, whose new files rowDeleteFiles lists for an abort.
+	rowDeletes     *appendRowDeletes
+	rowDeleteFiles []string
+	// now and newUUID are the backend's, for the files of row deletes.
+	now     func() time.Time
+	newUUID func() string
 	// checkKeys makes the commit fail on keys written by commits after
 	// base (see keysChecked).
 	checkKeys bool
@@ -101,6 +109,7 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 	s.table = &tableWrite{
 		db: t.db.name, name: t.name, dir: t.t.Dir(), io: b.opts.FileIO,
 		schema: writer.Schema(), base: t.pin.snapshotID, writer: writer,
+		now: b.opts.Now, newUUID: b.opts.NewUUID,
 	}
 	return s.table, nil
 }
@@ -133,13 +142,20 @@ func writerCompactor(ctx *sql.Context, b *Backend, t *Table) write.BucketCompact
 // at commit (see commitStaged), never resurrecting those rows.
 func (w *tableWrite) endStatement(ctx *sql.Context, keep bool) error {
 	w.unsettled = false
+	if !keep {
+		w.rowDeletes = nil
+	}
 	msgs, err := w.writer.PrepareCommit(ctx)
 	if err != nil {
 		return err
 	}
-	if keep {
-		w.stage(ctx, msgs)
+	if !keep {
+		return nil
 	}
+	if err := w.applyRowDeletes(ctx); err != nil {
+		return err
+	}
+	w.stage(ctx, msgs)
 	return nil
 }
 
@@ -201,6 +217,7 @@ func (s *stagedWrites) abort(ctx *sql.Context) {
 func (w *tableWrite) abort(ctx *sql.Context) {
 	_ = w.writer.Abort(ctx)
 	w.deleteCompactionOutputs(ctx, "rolled back")
+	deleteWritten(ctx, w.io, w.rowDeleteFiles)
 }
 
 // take hands the staged table over for commit and resets the staging area.
@@ -213,7 +230,8 @@ func (s *stagedWrites) take() *tableWrite {
 }
 
 // stagedEntries are the manifest entries of what the session's transaction
-// has written to the table so far: a transaction reads its own writes.
+// has written to the table so far, data and index files (the deletion
+// vectors of a row-level DELETE): a transaction reads its own writes.
 //
 // The inline compactions of the transaction's writer (w.compaction) are
 // left out on purpose: a compaction rewrites rows without changing them,
@@ -222,30 +240,42 @@ func (s *stagedWrites) take() *tableWrite {
 // staged entry names those), so the snapshot the transaction read plus
 // the new files of its statements merge to the same rows as the compacted
 // files would. Only the commit applies the compaction.
-func stagedEntries(ctx *sql.Context, db, name string) ([]spec.ManifestEntry, error) {
+func stagedEntries(ctx *sql.Context, db, name string) (table.Staged, error) {
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
-		return nil, nil
+		return table.Staged{}, nil
 	}
 	tx.writes.mu.Lock()
 	defer tx.writes.mu.Unlock()
 	w := tx.writes.table
 	if w == nil || w.db != db || w.name != name {
-		return nil, nil
+		return table.Staged{}, nil
 	}
 	if err := w.settle(ctx); err != nil {
-		return nil, err
+		return table.Staged{}, err
 	}
-	var entries []spec.ManifestEntry
+	var staged table.Staged
 	for _, m := range slices.Concat(w.messages, w.deleted) {
-		for _, f := range m.NewFiles {
-			entries = append(entries, spec.ManifestEntry{Kind: spec.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f})
-		}
-		for _, f := range m.DeletedFiles {
-			entries = append(entries, spec.ManifestEntry{Kind: spec.FileKindDelete, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f})
-		}
+		staged.Files = appendEntries(staged.Files, &m, spec.FileKindAdd, m.NewFiles)
+		staged.Files = appendEntries(staged.Files, &m, spec.FileKindDelete, m.DeletedFiles)
+		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindDelete, m.DeletedIndexFiles)
+		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindAdd, m.NewIndexFiles)
 	}
-	return entries, nil
+	return staged, nil
+}
+
+func appendEntries(out []spec.ManifestEntry, m *commit.Message, kind spec.FileKind, files []spec.DataFileMeta) []spec.ManifestEntry {
+	for _, f := range files {
+		out = append(out, spec.ManifestEntry{Kind: kind, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f})
+	}
+	return out
+}
+
+func appendIndexEntries(out []spec.IndexManifestEntry, m *commit.Message, kind spec.FileKind, files []spec.IndexFileMeta) []spec.IndexManifestEntry {
+	for _, f := range files {
+		out = append(out, spec.IndexManifestEntry{Kind: kind, Partition: m.Partition, Bucket: m.Bucket, IndexFile: f})
+	}
+	return out
 }
 
 // applyPendingOverwrite turns the transaction's write of t into the

@@ -55,7 +55,7 @@ type Table struct {
 	rowEstimate *uint64
 	// staged are the transaction's own uncommitted changes to the table,
 	// as of the statement's start, read on top of the pinned snapshot.
-	staged []spec.ManifestEntry
+	staged table.Staged
 	// duplicates makes the statement's inserts report existing keys, for
 	// INSERT … ON DUPLICATE KEY UPDATE and REPLACE (see
 	// markReadModifyWrite); nil for other statements.

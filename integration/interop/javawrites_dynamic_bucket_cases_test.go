@@ -122,7 +122,7 @@ INSERT INTO t VALUES ('2026-04-16', 1, 'last'), ('2026-04-17', 200, 'new');
 			expect("SELECT COUNT(*) FROM t", "42"),
 			// Refused for the deletion vectors, checked first.
 			expectError(`INSERT INTO t VALUES ('2026-04-16', 300, 'lakesql')`, "lakesql cannot write a deletion-vectors table"),
-			expectError(`CALL sys.compact('t')`, "lakesql cannot compact a deletion-vectors table"),
+			expectError(`CALL sys.compact('t')`, "lakesql cannot compact a deletion-vectors primary-key table"),
 		},
 		// F17: Java's $buckets.last_update_time counts the level-0 files
 		// Flink's commit compacted away in the same commit.

@@ -72,6 +72,9 @@ var layers = []layer{
 		"storage/compact",
 		"storage/compact/pick",
 		"storage/maintenance",
+		// Row-level DELETE and UPDATE of append tables read positions
+		// through the table and rewrite with the writer.
+		"storage/rowdelete",
 		// Only tests: the model-based test of the write and commit paths.
 		"storage/metamorphic",
 	}},

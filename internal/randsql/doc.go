@@ -117,13 +117,9 @@
 //     only writes ids never written to the table (gen_write.go); REPLACE
 //     and ON DUPLICATE KEY UPDATE, which lakesql implements as MySQL does,
 //     hit existing keys on purpose.
-//   - README, Writes: "On an append table DELETE must match whole
-//     partitions": an append table's DELETE names only partition keys, or
-//     has no WHERE when the table is unpartitioned.
-//   - README, Writes: "On a primary-key table … REPLACE, UPDATE and DELETE
-//     work as in MySQL" (lakesql refuses UPDATE of an append table with
-//     1235): UPDATE, REPLACE and ON DUPLICATE KEY UPDATE only write
-//     primary-key tables.
+//   - REPLACE and ON DUPLICATE KEY UPDATE only write primary-key tables:
+//     an append table has no key they could hit. UPDATE and DELETE write
+//     both kinds, half of the append tables with deletion vectors.
 //   - README, Not supported yet: "AVG(…) OVER (…) of a DECIMAL is a
 //     DOUBLE": normalized (Plan.AvgDecimal: such a column may be a DOUBLE
 //     equal within the DECIMAL's last place); window functions appear only

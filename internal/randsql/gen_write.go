@@ -95,9 +95,7 @@ func (g *writeGen) change(t *tableState) *Stmt {
 			return g.upsert(t, "INSERT", g.onDuplicate(t))
 		}
 	case 3:
-		if pk {
-			return g.update(t)
-		}
+		return g.update(t)
 	case 4:
 		return g.delete(t)
 	default:
@@ -164,7 +162,7 @@ func (g *writeGen) onDuplicate(t *tableState) string {
 // update sets 1 or 2 non-key columns of the rows a predicate selects, or
 // moves the rows of one id to a new id (which collides with no key).
 func (g *writeGen) update(t *tableState) *Stmt {
-	if id, ok := t.newID(g.r); ok && g.r.IntN(6) == 0 {
+	if id, ok := t.newID(g.r); ok && id != "" && g.r.IntN(6) == 0 {
 		old := t.Column("id").values(g.r)
 		return &Stmt{Table: t.Name, Text: fmt.Sprintf("UPDATE %s SET id = %s WHERE id = %s", t.Name, id, old)}
 	}
@@ -190,12 +188,10 @@ func (g *writeGen) newValue(t *tableState, c Column) string {
 	}
 }
 
-// delete removes the rows a predicate selects from a primary-key table;
-// from an append table, whose DELETE must match whole partitions (README,
-// Writes), the partitions a predicate on partition keys selects, or all
-// rows of an unpartitioned one.
+// delete removes the rows a predicate selects; from an append table also
+// whole partitions, which lakesql deletes file by file, or every row.
 func (g *writeGen) delete(t *tableState) *Stmt {
-	if len(t.PrimaryKey) > 0 {
+	if len(t.PrimaryKey) > 0 || g.r.IntN(2) == 0 {
 		return &Stmt{Table: t.Name, Text: fmt.Sprintf("DELETE FROM %s WHERE %s", t.Name, g.rowPred(t))}
 	}
 	if len(t.PartitionKeys) == 0 {

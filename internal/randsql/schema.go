@@ -201,6 +201,11 @@ func genTable(r *rand.Rand, name string) *Table {
 	t.pickBuckets(r)
 	t.Options = sample(r, optionChoices, weighted(r, 4, 3, 1))
 	t.pickIndexes(r)
+	if !pk && r.IntN(2) == 0 {
+		// UPDATE and DELETE remove an append table's rows by deletion
+		// vectors, or else by rewriting their files.
+		t.Options = append(t.Options, Option{"deletion-vectors.enabled", "true"})
+	}
 	return t
 }
 

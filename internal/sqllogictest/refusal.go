@@ -64,18 +64,6 @@ var LakesqlRefusals = []Refusal{
 		Statement: regexp.MustCompile(`(?is)^\s*DROP\s+TRIGGER\b`),
 		Why:       "triggers are refused, so there is no trigger to drop",
 	},
-	{
-		Statement: regexp.MustCompile(`(?is)^\s*DELETE\b`),
-		Codes:     []uint16{1235},
-		Message:   regexp.MustCompile(`DELETE on append table .* must match whole partitions`),
-		Why:       "on a table without primary key (an append table) DELETE must match whole partitions",
-	},
-	{
-		Statement: regexp.MustCompile(`(?is)^\s*UPDATE\b`),
-		Codes:     []uint16{1235},
-		Message:   regexp.MustCompile(`UPDATE on append table`),
-		Why:       "on a table without primary key (an append table) UPDATE is refused",
-	},
 }
 
 // refusedBy returns the refusal that explains err for the statement, or

@@ -267,7 +267,7 @@ func notExistsLeftJoin(j *plan.JoinNode, project bool) (sql.Node, bool) {
 	if !project {
 		return unmatched, true
 	}
-	leftFields, ok := outputFields(j.Left())
+	leftFields, ok := OutputFields(j.Left())
 	if !ok {
 		return nil, false
 	}
@@ -296,11 +296,11 @@ func matchMarker(conjuncts []sql.Expression, right sql.Node) *expression.GetFiel
 	return nil
 }
 
-// outputFields is a GetField for each column of n's rows, with the column
+// OutputFields is a GetField for each column of n's rows, with the column
 // ids GMS gives them when it resolves expressions by id
 // (analyzer/fix_exec_indexes.go columnIdsForNode), for the node kinds a
 // FROM clause consists of; false for others.
-func outputFields(n sql.Node) ([]sql.Expression, bool) {
+func OutputFields(n sql.Node) ([]sql.Expression, bool) {
 	ids, tables, ok := outputColumns(n)
 	schema := n.Schema()
 	if !ok || len(ids) != len(schema) {

@@ -48,6 +48,9 @@ func (r *run) checkConflicts(ctx context.Context, p *part, latest *spec.Snapshot
 	if err != nil {
 		return nil, err
 	}
+	if err := checkVectorTargets(in, inc, live, index); err != nil {
+		return nil, err
+	}
 	checked := &checkedAttempt{index: index}
 	if inc.rebased {
 		checked.rebased = inc.entries

@@ -81,6 +81,76 @@ func (r *run) combineIndex(ctx context.Context, index []spec.IndexManifestEntry,
 	return &indexPlan{entries: files.list()}, nil
 }
 
+// checkVectorTargets fails an attempt that adds deletion vectors whose
+// rows another commit has moved: a vector for a data file that is no
+// longer live (a compaction or a rewrite replaced it, and its rows live
+// on elsewhere), or a data file that has another live vector after the
+// attempt (a concurrent deletion added one, which this one would hide).
+// Java checks the first for unaware-bucket tables
+// (ConflictDetection.buildDeltaEntriesWithDV); index files are otherwise
+// matched by name only (combineIndex), which leaves both unseen.
+func checkVectorTargets(in *ConflictInput, inc increment, live []spec.ManifestEntry, index *indexPlan) error {
+	added := addedVectors(inc.index)
+	if len(added) == 0 {
+		return nil
+	}
+	files := liveAfter(live, inc.entries)
+	var gone, doubled []spec.ManifestEntry
+	for k, e := range added {
+		if !files[k] {
+			gone = append(gone, spec.ManifestEntry{Kind: spec.FileKindAdd, Partition: e.Partition, Bucket: e.Bucket, File: spec.DataFileMeta{FileName: k.file}})
+		}
+	}
+	seen := map[indexKey]int{}
+	for _, e := range index.entries {
+		if e.IndexFile.IndexType != spec.IndexTypeDeletionVectors {
+			continue
+		}
+		for _, r := range e.IndexFile.DeletionVectorRanges {
+			k := indexKey{partition: string(e.Partition), bucket: e.Bucket, file: r.DataFileName}
+			if seen[k]++; seen[k] == 2 && added[k] != nil {
+				doubled = append(doubled, asConflictEntry(added[k]))
+			}
+		}
+	}
+	if len(gone) > 0 {
+		return in.conflict(DeletedFileNotLive, in.Latest, gone, "data files of new deletion vectors")
+	}
+	if len(doubled) > 0 {
+		return in.conflict(DeletedFileNotLive, in.Latest, doubled, "deletion vectors another commit replaced")
+	}
+	return nil
+}
+
+// addedVectors are the data files the added deletion-vector index files
+// of index hold vectors for, keyed by partition, bucket and data file
+// name, each with the index entry that adds it.
+func addedVectors(index []spec.IndexManifestEntry) map[indexKey]*spec.IndexManifestEntry {
+	out := map[indexKey]*spec.IndexManifestEntry{}
+	for i := range index {
+		e := &index[i]
+		if e.Kind != spec.FileKindAdd || e.IndexFile.IndexType != spec.IndexTypeDeletionVectors {
+			continue
+		}
+		for _, r := range e.IndexFile.DeletionVectorRanges {
+			out[indexKey{partition: string(e.Partition), bucket: e.Bucket, file: r.DataFileName}] = e
+		}
+	}
+	return out
+}
+
+// liveAfter is the set of data files live once delta applies to live.
+func liveAfter(live, delta []spec.ManifestEntry) map[indexKey]bool {
+	files := make(map[indexKey]bool, len(live)+len(delta))
+	for _, es := range [][]spec.ManifestEntry{live, delta} {
+		for i := range es {
+			e := &es[i]
+			files[indexKey{partition: string(e.Partition), bucket: e.Bucket, file: e.File.FileName}] = e.Kind == spec.FileKindAdd
+		}
+	}
+	return files
+}
+
 // asConflictEntry presents an index file the way conflict reports name
 // files.
 func asConflictEntry(e *spec.IndexManifestEntry) spec.ManifestEntry {

@@ -15,6 +15,7 @@ import (
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/rowdelete"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/schema"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -194,6 +195,11 @@ func (c *compaction) plan(ctx context.Context, cfg *tableConfig, snap *spec.Snap
 	if err != nil {
 		return nil, err
 	}
+	if cfg.deletionVectors {
+		if err := c.attachVectors(ctx, cfg.schema, snap, buckets); err != nil {
+			return nil, err
+		}
+	}
 	p := &planner{cfg: cfg, mode: c.opts.Mode, schemaOf: func(id int64) (*spec.TableSchema, error) {
 		return c.table.Schemas().Schema(ctx, id)
 	}}
@@ -210,10 +216,33 @@ func (c *compaction) plan(ctx context.Context, cfg *tableConfig, snap *spec.Snap
 	return jobs, nil
 }
 
+// attachVectors gives each bucket its deletion vectors in snap.
+func (c *compaction) attachVectors(ctx context.Context, s *spec.TableSchema, snap *spec.Snapshot, buckets []*bucket) error {
+	index, err := c.table.IndexFiles(ctx, snap)
+	if err != nil {
+		return err
+	}
+	for _, b := range buckets {
+		b.vectors = rowdelete.VectorFiles(index, &b.plan)
+		for i := range b.vectors {
+			f := &b.vectors[i]
+			p := c.table.BucketIndexFilePath(s, b.plan.Dir, f)
+			for _, r := range f.DeletionVectorRanges {
+				if b.plan.DeletionFiles == nil {
+					b.plan.DeletionFiles = map[string]table.DeletionFile{}
+				}
+				b.plan.DeletionFiles[r.DataFileName] = table.DeletionFile{Path: p, Meta: r}
+			}
+		}
+	}
+	return nil
+}
+
 func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, error) {
 	rw, err := newRewriter(c.opts, c.table.Schemas(), cfg, jobs)
 	if rw != nil {
 		rw.lease = c.lease
+		rw.table = c.table
 	}
 	return rw, err
 }

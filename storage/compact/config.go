@@ -36,6 +36,9 @@ type tableConfig struct {
 	primaryKey bool
 	// unaware is set for bucket-unaware append tables (bucket = -1).
 	unaware bool
+	// deletionVectors is set for append tables with deletion vectors:
+	// compacted files leave their vectors behind.
+	deletionVectors bool
 
 	universal       pick.Universal // NumLevels is the configured minimum
 	forceRewriteAll bool
@@ -60,6 +63,9 @@ func newTableConfig(s *spec.TableSchema, now time.Time) (*tableConfig, error) {
 		return nil, err
 	}
 	c.unaware = buckets == -1 && !c.primaryKey
+	if c.deletionVectors, err = o.DeletionVectorsEnabled(); err != nil {
+		return nil, err
+	}
 	target, err := o.TargetFileSize(c.primaryKey)
 	if err != nil {
 		return nil, err
@@ -93,8 +99,8 @@ func checkCompactable(o spec.CoreOptions, primaryKey bool) error {
 	if err != nil {
 		return err
 	}
-	if dv {
-		return unsupported("a deletion-vectors table: its compaction must maintain the deletion vectors")
+	if dv && primaryKey {
+		return unsupported("a deletion-vectors primary-key table: its compaction must produce deletion vectors by lookup")
 	}
 	if on, err := o.RowTrackingEnabled(); err != nil || on {
 		return orUnsupported(err, "a row-tracking table: its compaction must keep row ids")

@@ -20,6 +20,9 @@ type bucket struct {
 	// totalBuckets is the bucket count the live files were written with,
 	// which the compacted files keep.
 	totalBuckets int32
+	// vectors are the bucket's deletion-vector index files (append tables
+	// with deletion vectors); plan.DeletionFiles locates each vector.
+	vectors []spec.IndexFileMeta
 }
 
 // job is the compaction of one bucket.
@@ -253,12 +256,19 @@ func (pl *stepPlanner) upgrade(f lsm.FileMeta[*spec.DataFileMeta]) {
 	pl.steps = append(pl.steps, rewrite)
 }
 
+// forceRewrite says whether a full compaction of b rewrites every file:
+// when the table says so, and when rows of b are deleted by vectors,
+// which only a rewrite drops for good.
+func (p *planner) forceRewrite(b *bucket) bool {
+	return p.cfg.forceRewriteAll || len(b.plan.DeletionFiles) > 0
+}
+
 // planBucketedAppend picks windows of small files of a fixed bucket.
 func (p *planner) planBucketedAppend(b *bucket) *job {
 	files, byName := appendFiles(b)
 	var units []pick.Unit
 	if p.mode == Full {
-		if u, ok := p.cfg.bucketedAppend.PickFull(files, p.cfg.forceRewriteAll); ok {
+		if u, ok := p.cfg.bucketedAppend.PickFull(files, p.forceRewrite(b)); ok {
 			units = []pick.Unit{u}
 		}
 	} else {
@@ -271,7 +281,7 @@ func (p *planner) planBucketedAppend(b *bucket) *job {
 func (p *planner) planUnawareAppend(b *bucket) *job {
 	files, byName := appendFiles(b)
 	if p.mode == Full {
-		return appendJob(b, p.cfg.unawareAppend.PickFull(files, p.cfg.forceRewriteAll), byName)
+		return appendJob(b, p.cfg.unawareAppend.PickFull(files, p.forceRewrite(b)), byName)
 	}
 	return appendJob(b, p.cfg.unawareAppend.Pick(files), byName)
 }

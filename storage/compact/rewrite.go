@@ -12,7 +12,9 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lease"
 	"github.com/lakesql/lakesql/storage/lsm"
+	"github.com/lakesql/lakesql/storage/rowdelete"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
 )
 
@@ -33,6 +35,9 @@ type rewriter struct {
 	newUUID     func() string
 	// lease is the compaction's write lease, nil inline (see alive).
 	lease *lease.Handle
+	// table is the table compacted, nil inline (where no table with
+	// deletion vectors is compacted).
+	table *table.Table
 }
 
 // output is what one job produced.
@@ -195,16 +200,44 @@ func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
 		}
 		out.message.CompactAfter = append(out.message.CompactAfter, files...)
 	}
+	return r.dropVectors(ctx, j, out)
+}
+
+// dropVectors replaces the bucket's deletion-vector index files with one
+// holding the vectors of the files the job did not rewrite, as Java's
+// AppendDeleteFileMaintainer does after a compaction.
+func (r *rewriter) dropVectors(ctx context.Context, j *job, out *output) error {
+	b := j.bucket
+	if len(b.vectors) == 0 {
+		return nil
+	}
+	rewritten := map[string]bool{}
+	for _, f := range out.message.CompactBefore {
+		rewritten[f.FileName] = true
+	}
+	kept, res, err := rowdelete.RewriteVectors(ctx, rowdelete.Options{
+		FileIO: r.io, Table: r.table, Schema: r.cfg.schema, NewUUID: r.newUUID,
+	}, &b.plan, b.vectors, func(name string) bool { return rewritten[name] })
+	out.written = append(out.written, res.Written...)
+	if err != nil {
+		return err
+	}
+	out.message.CompactDeletedIndexFiles = b.vectors
+	out.message.CompactNewIndexFiles = kept
 	return nil
 }
 
 func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta, w *write.CompactionWriter) (err error) {
+	deleted, err := r.deletionVector(ctx, &j.bucket.plan, meta.FileName)
+	if err != nil {
+		return err
+	}
 	rs, err := r.reader.openRows(ctx, j.bucket.plan.DataFilePath(meta), meta)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, rs.Close()) }()
-	for n := 0; ; n++ {
+	for n := int64(0); ; n++ {
 		if n%ctxCheckEvery == 0 {
 			if err := r.alive(ctx); err != nil {
 				return err
@@ -218,10 +251,31 @@ func (r *rewriter) copyRows(ctx context.Context, j *job, meta *spec.DataFileMeta
 		if err != nil {
 			return err
 		}
+		if deleted != nil && deleted.IsDeleted(n) {
+			continue
+		}
 		if err := w.WriteRow(ctx, row); err != nil {
 			return err
 		}
 	}
+}
+
+// deletionVector reads the deletion vector of a data file of bucket b, or
+// nil when it has none.
+func (r *rewriter) deletionVector(ctx context.Context, b *table.BucketPlan, dataFile string) (*spec.DeletionVector, error) {
+	df, ok := b.DeletionFiles[dataFile]
+	if !ok {
+		return nil, nil
+	}
+	data, err := r.io.ReadFile(ctx, df.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read deletion vectors of %s: %w", dataFile, err)
+	}
+	dv, err := spec.ReadDeletionVector(data, int64(df.Meta.Offset), int64(df.Meta.Length))
+	if err != nil {
+		return nil, fmt.Errorf("deletion vector of %s in %s: %w", dataFile, df.Path, err)
+	}
+	return dv, nil
 }
 
 // deleteFiles deletes files a compaction wrote and will not commit, even

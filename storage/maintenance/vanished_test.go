@@ -123,7 +123,7 @@ func TestReadOfPlanWhoseSnapshotExpiredSaysExpired(t *testing.T) {
 	ctx := context.Background()
 	h := newHistory(t)
 	tbl := h.open(t)
-	plan, err := tbl.PlanPinned(ctx, 1, nil, nil)
+	plan, err := tbl.PlanPinned(ctx, 1, nil, table.Staged{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestPlanOfSnapshotExpiringUnderItSaysExpired(t *testing.T) {
 	tbl := h.open(t)
 	snapshotFile := tbl.Snapshots().SnapshotPath(1)
 	h.fs.afterRead(snapshotFile, func() { h.expireAllButLatest(t, false) })
-	_, err := tbl.PlanPinned(ctx, 1, nil, nil)
+	_, err := tbl.PlanPinned(ctx, 1, nil, table.Staged{})
 	wantNotFound(t, "plan of snapshot 1 expiring after its snapshot file was read", err, "snapshot 1")
 	if !h.fs.ran() {
 		t.Fatalf("planning never read %s", snapshotFile)
@@ -152,7 +152,7 @@ func TestReadDuringExpirySaysExpired(t *testing.T) {
 	ctx := context.Background()
 	h := newHistory(t)
 	tbl := h.open(t)
-	plan, err := tbl.PlanPinned(ctx, 1, nil, nil)
+	plan, err := tbl.PlanPinned(ctx, 1, nil, table.Staged{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,10 +169,16 @@ func decodeBatch(ranges []parquetio.RowRange) int {
 
 // Next returns the next live row, as wide as the read schema, or io.EOF.
 func (ri *rowIterator) Next() ([]any, error) {
+	row, _, err := ri.nextAt()
+	return row, err
+}
+
+// nextAt returns the next live row and its position in the file.
+func (ri *rowIterator) nextAt() ([]any, int64, error) {
 	for {
 		if ri.next == ri.n {
 			if err := ri.fill(); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 		row, pos := ri.buf[ri.next], ri.first+int64(ri.next)
@@ -181,7 +187,8 @@ func (ri *rowIterator) Next() ([]any, error) {
 		if ri.data.deleted != nil && ri.data.deleted.IsDeleted(pos) {
 			continue
 		}
-		return ri.proj.apply(row)
+		row, err := ri.proj.apply(row)
+		return row, pos, err
 	}
 }
 

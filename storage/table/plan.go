@@ -23,6 +23,9 @@ type Plan struct {
 	// (as Java's AbstractFileStoreTable.tryTimeTravel does).
 	Schema  *spec.TableSchema
 	Buckets []BucketPlan
+	// Index is the live index files the plan read, the snapshot's with
+	// the staged changes applied: where its deletion vectors come from.
+	Index []spec.IndexManifestEntry
 	// Splits are the units of parallel reading, in plan order.
 	Splits []Split
 	// Scan is the planner's view: the filter, what was pruned and why
@@ -87,7 +90,7 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 	if err != nil {
 		return nil, err
 	}
-	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, nil)
+	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, Staged{})
 	if err != nil {
 		return nil, t.vanishedFileError(ctx, snap, tt.Tag, err)
 	}
@@ -103,7 +106,7 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 // which must not turn into a time-travel read. id 0 plans a table that had
 // no snapshot. staged are a transaction's uncommitted changes, read on top
 // of the snapshot so that the transaction sees its own writes.
-func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predicate, staged []spec.ManifestEntry) (*Plan, error) {
+func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predicate, staged Staged) (*Plan, error) {
 	var snap *spec.Snapshot
 	if id != 0 {
 		var err error
@@ -133,11 +136,11 @@ func (t *Table) PlanTimeTravel(ctx context.Context, tt snapshot.TimeTravel, filt
 	return plan, t.resolveFallback(ctx, plan, tt, filter)
 }
 
-func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema, filter predicate.Predicate, staged []spec.ManifestEntry) (*Plan, error) {
+func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema, filter predicate.Predicate, staged Staged) (*Plan, error) {
 	if err := checkSchemaSupported(readSchema); err != nil {
 		return nil, err
 	}
-	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx), Staged: staged}
+	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx), Staged: staged.Files}
 	if snap != nil {
 		var err error
 		if in.Index, err = t.IndexFiles(ctx, snap); err != nil {
@@ -147,6 +150,7 @@ func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchem
 			return nil, err
 		}
 	}
+	in.Index = staged.applyIndex(in.Index)
 	sp, err := t.planner.Plan(ctx, in)
 	if err == nil {
 		err = t.applyFileIndexes(ctx, sp)
@@ -157,7 +161,12 @@ func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchem
 		}
 		return nil, err
 	}
-	return t.fromScan(ctx, sp)
+	plan, err := t.fromScan(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	plan.Index = in.Index
+	return plan, nil
 }
 
 func (t *Table) schemaOf(ctx context.Context) func(int64) (*spec.TableSchema, error) {
@@ -225,6 +234,22 @@ func (t *Table) bucketDir(ctx context.Context, schemaID int64, partition []byte,
 // optionIndexFileInDataDir places index files in their bucket directory
 // instead of index/ (CoreOptions index-file-in-data-file-dir).
 const optionIndexFileInDataDir = "index-file-in-data-file-dir"
+
+// IndexFileDir is the directory a bucket's new index files go to.
+func (t *Table) IndexFileDir(s *spec.TableSchema, bucketDir string) string {
+	if inDataDir, _ := s.CoreOptions().Get(optionIndexFileInDataDir); strings.EqualFold(inDataDir, "true") {
+		return bucketDir
+	}
+	return path.Join(t.dir, "index")
+}
+
+// BucketIndexFilePath is where index file f of the bucket in bucketDir is.
+func (t *Table) BucketIndexFilePath(s *spec.TableSchema, bucketDir string, f *spec.IndexFileMeta) string {
+	if f.ExternalPath != nil {
+		return localPath(*f.ExternalPath)
+	}
+	return path.Join(t.IndexFileDir(s, bucketDir), f.FileName)
+}
 
 func (t *Table) indexFilePath(f scan.DeletionFile, bucketDir string, inDataDir bool) string {
 	switch {

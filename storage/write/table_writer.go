@@ -211,6 +211,11 @@ func withDefaults(o *Options) {
 // Schema is the schema rows are written with.
 func (w *TableWriter) Schema() *spec.TableSchema { return w.settings.schema }
 
+// Lease is the write lease the writer holds until Close or Abort: other
+// files written for the same commit, which its messages carry, are
+// covered by it too.
+func (w *TableWriter) Lease() *lease.Handle { return w.lease }
+
 // Write adds one row with its change kind. The row holds one value per
 // column, in the Go types of spec/values.go; the writer copies the slice
 // but keeps the values, so byte slices and composite values must not be
