@@ -3,11 +3,19 @@ package sqlbackend
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"math"
 	"path"
+	"reflect"
 	"slices"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
+	"github.com/shopspring/decimal"
 
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
@@ -73,7 +81,7 @@ func (e *editor) removeAppendRow(ctx *sql.Context, row sql.Row) error {
 		d.rows = nil
 		return nil
 	}
-	key, err := sqlRowDigest(w.schema.Fields, row)
+	key, err := sqlRowDigest(row)
 	if err != nil {
 		return mysqlerr.From(err)
 	}
@@ -91,22 +99,55 @@ func (e *editor) updateAppendRow(ctx *sql.Context, old, new sql.Row) error {
 	return e.write(ctx, new, spec.RowKindInsert)
 }
 
-// sqlRowDigest identifies a row by the digest of its values as SQL
-// sees them, converted back to storage values.
-func sqlRowDigest(fields []spec.DataField, row sql.Row) (commit.Digest, error) {
-	values, err := storageRow(fields, row)
-	if err != nil {
-		return commit.Digest{}, err
+// sqlRowDigest identifies a row by its values as SQL sees them: the
+// table's scans convert stored values with sqltypes.ToSQL, which both the
+// rows a statement removes and the rows Find reads again go through, so
+// equal stored rows digest alike (timestamps cut to microseconds, CHAR
+// padding dropped, nested values as JSON, on both sides).
+func sqlRowDigest(row sql.Row) (commit.Digest, error) {
+	h := sha256.New()
+	var buf []byte
+	for i, v := range row {
+		var err error
+		if buf, err = appendSQLValue(buf[:0], v); err != nil {
+			return commit.Digest{}, fmt.Errorf("column %d: %w", i+1, err)
+		}
+		h.Write(binary.AppendUvarint(nil, uint64(len(buf))))
+		h.Write(buf)
 	}
-	types := make([]spec.DataType, len(fields))
-	for i, f := range fields {
-		types[i] = f.Type
+	var d commit.Digest
+	h.Sum(d[:0])
+	return d, nil
+}
+
+// appendSQLValue appends a tagged encoding of one SQL value.
+func appendSQLValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, 0), nil
+	case int8, int16, int32, int64, int:
+		return binary.AppendVarint(append(b, 1), reflect.ValueOf(v).Int()), nil
+	case uint8, uint16, uint32, uint64, uint:
+		return binary.AppendUvarint(append(b, 2), reflect.ValueOf(v).Uint()), nil
+	case float32:
+		return binary.BigEndian.AppendUint64(append(b, 3), math.Float64bits(float64(v))), nil
+	case float64:
+		return binary.BigEndian.AppendUint64(append(b, 3), math.Float64bits(v)), nil
+	case string:
+		return append(append(b, 4), v...), nil
+	case []byte:
+		return append(append(b, 5), v...), nil
+	case decimal.Decimal:
+		return append(append(b, 6), v.String()...), nil
+	case time.Time:
+		return binary.AppendVarint(append(b, 7), v.UnixNano()), nil
+	case types.Timespan:
+		return binary.AppendVarint(append(b, 8), int64(v)), nil
+	case types.JSONDocument:
+		doc, err := json.Marshal(v.Val)
+		return append(append(b, 9), doc...), err
 	}
-	encoded, err := spec.EncodeBinaryRow(types, values, spec.RowKindInsert)
-	if err != nil {
-		return commit.Digest{}, err
-	}
-	return commit.RowDigest(encoded), nil
+	return nil, fmt.Errorf("%w: a %T value cannot name a row", lakeerr.ErrUnsupported, v)
 }
 
 // applyRowDeletes stages the removal of the rows the statement removed
@@ -215,16 +256,16 @@ func (w *tableWrite) removeRows(ctx *sql.Context, d *appendRowDeletes) error {
 // match selects each file row whose values are those of a row still to
 // find, once per such row.
 func (d *appendRowDeletes) match(fields []spec.DataField) func(row []any) (bool, error) {
-	types := make([]spec.DataType, len(fields))
+	columnTypes := make([]spec.DataType, len(fields))
 	for i, f := range fields {
-		types[i] = f.Type
+		columnTypes[i] = f.Type
 	}
 	return func(row []any) (bool, error) {
-		asSQL, err := toSQLRow(types, row)
+		asSQL, err := toSQLRow(columnTypes, row)
 		if err != nil {
 			return false, err
 		}
-		key, err := sqlRowDigest(fields, asSQL)
+		key, err := sqlRowDigest(asSQL)
 		if err != nil || d.rows[key] == 0 {
 			return false, err
 		}

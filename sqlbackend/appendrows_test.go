@@ -3,12 +3,17 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/shopspring/decimal"
 
+	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -265,5 +270,39 @@ func TestAppendTableUpdateWithHashedNotExists(t *testing.T) {
 		"[zzzz 58.00 4 2.000]", "[zzzz 58.00 4 2.000]", "[<nil> -8.00 24 -10.000]", "[zz -5.50 26 -10.000]", "[a1 48.00 29 0.000]")
 	if n := affected(t, c, "UPDATE t4 SET amt = 0 WHERE EXISTS (SELECT 1 FROM t3 WHERE t3.id = t4.id)"); n != 2 {
 		t.Fatalf("updated %d rows, want both equal rows", n)
+	}
+}
+
+// Rows digest by value and type: equal rows alike, rows that differ in
+// any column, or only in a value's kind, apart.
+func TestSQLRowDigest(t *testing.T) {
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
+	base := sql.Row{int64(1), "a", []byte("a"), decimal.RequireFromString("1.50"), ts, types.JSONDocument{Val: map[string]any{"b": []any{1.0, nil}, "a": "x"}}, nil, float32(0.1)}
+	digest := func(row sql.Row) commit.Digest {
+		d, err := sqlRowDigest(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	same := slices.Clone(base)
+	same[5] = types.JSONDocument{Val: map[string]any{"a": "x", "b": []any{1.0, nil}}}
+	if digest(base) != digest(same) {
+		t.Fatal("equal rows digest apart")
+	}
+	for i, v := range []any{int64(2), "b", []byte("b"), decimal.RequireFromString("1.51"), ts.Add(time.Microsecond), types.JSONDocument{Val: []any{}}, int64(0), float32(0.2)} {
+		other := slices.Clone(base)
+		other[i] = v
+		if digest(base) == digest(other) {
+			t.Errorf("column %d changed to %v digests alike", i, v)
+		}
+	}
+	swapped := slices.Clone(base)
+	swapped[1], swapped[2] = "a", "a"
+	if digest(base) == digest(swapped) {
+		t.Error("a string and the same bytes digest alike")
+	}
+	if _, err := sqlRowDigest(sql.Row{struct{}{}}); err == nil {
+		t.Error("an unknown value kind digested")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lakesql/lakesql/storage/avroio"
 	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/orcio"
@@ -118,8 +119,8 @@ func (r *run) fileKeys(ctx context.Context, e *spec.ManifestEntry) ([][]any, err
 // change compare with new ones.
 func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.ManifestEntry) ([][]any, error) {
 	format := path.Ext(e.File.FileName)
-	if format != ".parquet" && format != ".orc" {
-		return nil, fmt.Errorf("data file %s is neither Parquet nor ORC: %w", e.File.FileName, lakeerr.ErrUnsupported)
+	if format != ".parquet" && format != ".orc" && format != ".avro" {
+		return nil, fmt.Errorf("data file %s is not Parquet, ORC or Avro: %w", e.File.FileName, lakeerr.ErrUnsupported)
 	}
 	fileSchema, err := c.schemas.Schema(ctx, e.File.SchemaID)
 	if err != nil {
@@ -133,8 +134,11 @@ func (c *Committer) readKeys(ctx context.Context, t *tableLayout, e *spec.Manife
 	if err != nil {
 		return nil, err
 	}
-	if format == ".orc" {
+	switch format {
+	case ".orc":
 		return c.orcKeys(ctx, p, mapping, t.keyTypes)
+	case ".avro":
+		return c.avroKeys(ctx, p, mapping, t.keyTypes)
 	}
 	file, err := footercache.Open(ctx, c.io, p, e.File.FileSize)
 	if err != nil {
@@ -160,21 +164,70 @@ func (c *Committer) orcKeys(ctx context.Context, p string, mapping *schema.RowMa
 	if err != nil {
 		return nil, err
 	}
+	rows, err := orc.ReadRows(keyFields(mapping, orc.HasField))
+	if err != nil {
+		return nil, err
+	}
+	return mappedKeys(rows, mapping, keyTypes)
+}
+
+// avroKeys reads the keys of an Avro data file (a table whose file.format
+// is avro, written by Java) as scanKeys reads a Parquet one.
+func (c *Committer) avroKeys(ctx context.Context, p string, mapping *schema.RowMapping, keyTypes []spec.DataType) ([][]any, error) {
+	file, err := c.io.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	avro, err := avroio.Open(file, p)
+	if err != nil {
+		return nil, err
+	}
+	defer avro.Close()
+	fields := keyFields(mapping, avro.HasField)
+	columns := make([]avroio.Column, len(fields))
+	for i, f := range fields {
+		columns[i] = avroio.Column{Name: f.Name, Type: f.Type}
+	}
+	it, err := avro.NewRowIterator(columns)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var rows [][]any
+	for {
+		row, err := it.Next()
+		if err == io.EOF {
+			return mappedKeys(rows, mapping, keyTypes)
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+}
+
+// keyFields are the columns that hold the keys of a data file of a
+// format other than Parquet: its _KEY_ columns (Java's KeyValue layout),
+// or in thin mode the key value columns themselves.
+func keyFields(mapping *schema.RowMapping, hasField func(string) bool) []spec.DataField {
 	fields := mapping.FileFields()
 	columns := make([]spec.DataField, len(fields))
-	thin := len(fields) > 0 && !orc.HasField(parquetio.KeyColumnPrefix+fields[0].Name)
+	thin := len(fields) > 0 && !hasField(parquetio.KeyColumnPrefix+fields[0].Name)
 	for i, f := range fields {
 		columns[i] = f
 		if !thin {
 			columns[i] = spec.DataField{Name: parquetio.KeyColumnPrefix + f.Name, Type: f.Type.WithNullable(false)}
 		}
 	}
-	rows, err := orc.ReadRows(columns)
-	if err != nil {
-		return nil, err
-	}
+	return columns
+}
+
+// mappedKeys maps the key rows of a file to the latest schema, sorted.
+func mappedKeys(rows [][]any, mapping *schema.RowMapping, keyTypes []spec.DataType) ([][]any, error) {
 	keys := make([][]any, len(rows))
 	for i, row := range rows {
+		var err error
 		if keys[i], err = mapping.Apply(row); err != nil {
 			return nil, err
 		}

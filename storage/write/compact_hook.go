@@ -91,13 +91,15 @@ func parseCompactionSettings(s *spec.TableSchema, level int) (*tableSettings, er
 	return ts, nil
 }
 
-// checkRewritable refuses the tables whose compaction must maintain more
-// than data files: row ids (row tracking, data evolution) and formats
-// other than Parquet.
+// checkRewritable refuses the tables whose rewrites must maintain more
+// than data files: row ids (row tracking, data evolution). It writes
+// Parquet files into tables of any format Java reads them in (see
+// checkSupported); whether a compaction may read a table's files is the
+// compactor's call.
 func (ts *tableSettings) checkRewritable() error {
 	o := ts.schema.CoreOptions()
-	if f := o.FileFormat(); f != "parquet" {
-		return unsupportedf("file.format %s (only parquet)", f)
+	if f := o.FileFormat(); f != "parquet" && f != "orc" && f != "avro" {
+		return unsupportedf("file.format %s (only parquet, orc and avro)", f)
 	}
 	if on, err := o.RowTrackingEnabled(); err != nil || on {
 		return orUnsupported(err, "row tracking (row-tracking.enabled)")

@@ -158,14 +158,15 @@ func unsupportedf(format string, args ...any) error {
 
 // checkSupported refuses the features whose files Java would read
 // differently from what lakesql writes. lakesql writes Parquet data files
-// only; into a file.format = orc table too, since Java picks each file's
-// reader by its extension (integration/interop javawrites_orc_* cases
-// read such mixed tables with Java 1.4.2 and 1.3.1). Its compaction of
-// such a table, which Java would write in ORC, is refused.
+// only; into a file.format = orc or avro table too, since Java picks each
+// file's reader by its extension (integration/interop javawrites_orc_*
+// and javawrites_avro_* cases read such mixed tables with Java 1.4.2 and
+// 1.3.1). Its compaction of such a table, which Java would write in the
+// table's format, is refused.
 func (ts *tableSettings) checkSupported() error {
 	o := ts.schema.CoreOptions()
-	if f := o.FileFormat(); f != "parquet" && f != "orc" {
-		return unsupportedf("file.format %s (only parquet and orc)", f)
+	if f := o.FileFormat(); f != "parquet" && f != "orc" && f != "avro" {
+		return unsupportedf("file.format %s (only parquet, orc and avro)", f)
 	}
 	if fn, ok := o.Get(optionBucketFunctionType); ok && !strings.EqualFold(fn, "default") {
 		return unsupportedf("%s = %s (only the default bucket function)", optionBucketFunctionType, fn)
