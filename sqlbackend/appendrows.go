@@ -116,7 +116,7 @@ func sqlRowDigest(row sql.Row) (commit.Digest, error) {
 		h.Write(buf)
 	}
 	var d commit.Digest
-	h.Sum(d[:0])
+	copy(d[:], h.Sum(nil))
 	return d, nil
 }
 

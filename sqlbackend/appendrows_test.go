@@ -31,6 +31,19 @@ var appendLayouts = []struct {
 	{"deletion vectors, two buckets", `"bucket":"2","bucket-key":"pay_id","deletion-vectors.enabled":"true"`},
 }
 
+// eachAppendLayout runs test on a pay.payments append table of each
+// layout, with the layout's options.
+func eachAppendLayout(t *testing.T, test func(t *testing.T, h *harness, c *conn, options string)) {
+	for _, layout := range appendLayouts {
+		t.Run(layout.name, func(t *testing.T) {
+			h := newHarness(t, t.TempDir())
+			c := h.connect()
+			createAppendPayments(c, layout.options)
+			test(t, h, c, layout.options)
+		})
+	}
+}
+
 func createAppendPayments(c *conn, options string) {
 	c.mustExec("CREATE DATABASE pay", "USE pay",
 		"CREATE TABLE payments (dt VARCHAR(10), pay_id BIGINT, amount DECIMAL(18,2), status VARCHAR(16)) "+
@@ -38,112 +51,93 @@ func createAppendPayments(c *conn, options string) {
 }
 
 func TestAppendTableRowLevelDeleteAndUpdate(t *testing.T) {
-	for _, layout := range appendLayouts {
-		t.Run(layout.name, func(t *testing.T) {
-			h := newHarness(t, t.TempDir())
-			c := h.connect()
-			createAppendPayments(c, layout.options)
-			c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS'),
-				('2026-04-17', 3, 3.00, 'FAILED')`,
-				`INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-16', 4, NULL, NULL), ('2026-04-17', 3, 3.00, 'FAILED')`)
-			if n := affected(t, c, "DELETE FROM payments WHERE pay_id = 1"); n != 1 {
-				t.Fatalf("deleted %d rows, want 1", n)
-			}
-			wantRows(t, c, "SELECT pay_id, amount, status FROM payments ORDER BY pay_id",
-				"[2 2.00 SUCCESS]", "[2 2.00 SUCCESS]", "[3 3.00 FAILED]", "[3 3.00 FAILED]", "[4 <nil> <nil>]")
-			if kind := h.latestSnapshotHeader(t, "pay", "payments").CommitKind; kind != spec.CommitKindOverwrite {
-				t.Fatalf("a row-level DELETE committed %s, want OVERWRITE as Java commits it", kind)
-			}
-			// Of two equal rows, a LIMIT removes one.
-			if n := affected(t, c, "DELETE FROM payments WHERE pay_id = 2 LIMIT 1"); n != 1 {
-				t.Fatalf("deleted %d rows, want 1", n)
-			}
-			wantRows(t, c, "SELECT COUNT(*) FROM payments WHERE pay_id = 2", "[1]")
-			c.mustExec("UPDATE payments SET status = 'REFUNDED', amount = amount * 2 WHERE pay_id IN (2, 3)",
-				"UPDATE payments SET status = 'UNKNOWN' WHERE status IS NULL")
-			wantRows(t, c, "SELECT dt, pay_id, amount, status FROM payments ORDER BY pay_id, dt",
-				"[2026-04-16 2 4.00 REFUNDED]", "[2026-04-17 3 6.00 REFUNDED]", "[2026-04-17 3 6.00 REFUNDED]", "[2026-04-16 4 <nil> UNKNOWN]")
-			// A DELETE naming a partition under a LIMIT removes one row,
-			// not the partition.
-			c.mustExec("DELETE FROM payments WHERE dt = '2026-04-17' LIMIT 1")
-			wantRows(t, c, "SELECT COUNT(*) FROM payments WHERE dt = '2026-04-17'", "[1]")
-			c.mustExec("DELETE FROM payments WHERE dt = '2026-04-16'")
-			wantRows(t, c, "SELECT dt, pay_id FROM payments", "[2026-04-17 3]")
-			// Time travel still sees every earlier state.
-			wantRows(t, c, "SELECT COUNT(*) FROM payments AS OF 2", "[6]")
-		})
-	}
+	eachAppendLayout(t, func(t *testing.T, h *harness, c *conn, options string) {
+		c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS'),
+			('2026-04-17', 3, 3.00, 'FAILED')`,
+			`INSERT INTO payments VALUES ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-16', 4, NULL, NULL), ('2026-04-17', 3, 3.00, 'FAILED')`)
+		if n := affected(t, c, "DELETE FROM payments WHERE pay_id = 1"); n != 1 {
+			t.Fatalf("deleted %d rows, want 1", n)
+		}
+		wantRows(t, c, "SELECT pay_id, amount, status FROM payments ORDER BY pay_id",
+			"[2 2.00 SUCCESS]", "[2 2.00 SUCCESS]", "[3 3.00 FAILED]", "[3 3.00 FAILED]", "[4 <nil> <nil>]")
+		if kind := h.latestSnapshotHeader(t, "pay", "payments").CommitKind; kind != spec.CommitKindOverwrite {
+			t.Fatalf("a row-level DELETE committed %s, want OVERWRITE as Java commits it", kind)
+		}
+		// Of two equal rows, a LIMIT removes one.
+		if n := affected(t, c, "DELETE FROM payments WHERE pay_id = 2 LIMIT 1"); n != 1 {
+			t.Fatalf("deleted %d rows, want 1", n)
+		}
+		wantRows(t, c, "SELECT COUNT(*) FROM payments WHERE pay_id = 2", "[1]")
+		c.mustExec("UPDATE payments SET status = 'REFUNDED', amount = amount * 2 WHERE pay_id IN (2, 3)",
+			"UPDATE payments SET status = 'UNKNOWN' WHERE status IS NULL")
+		wantRows(t, c, "SELECT dt, pay_id, amount, status FROM payments ORDER BY pay_id, dt",
+			"[2026-04-16 2 4.00 REFUNDED]", "[2026-04-17 3 6.00 REFUNDED]", "[2026-04-17 3 6.00 REFUNDED]", "[2026-04-16 4 <nil> UNKNOWN]")
+		// A DELETE naming a partition under a LIMIT removes one row,
+		// not the partition.
+		c.mustExec("DELETE FROM payments WHERE dt = '2026-04-17' LIMIT 1")
+		wantRows(t, c, "SELECT COUNT(*) FROM payments WHERE dt = '2026-04-17'", "[1]")
+		c.mustExec("DELETE FROM payments WHERE dt = '2026-04-16'")
+		wantRows(t, c, "SELECT dt, pay_id FROM payments", "[2026-04-17 3]")
+		// Time travel still sees every earlier state.
+		wantRows(t, c, "SELECT COUNT(*) FROM payments AS OF 2", "[6]")
+	})
 }
 
 func TestAppendTableRowDeletesInTransactions(t *testing.T) {
-	for _, layout := range appendLayouts {
-		t.Run(layout.name, func(t *testing.T) {
-			h := newHarness(t, t.TempDir())
-			c := h.connect()
-			createAppendPayments(c, layout.options)
-			c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS')`)
-			// The transaction reads its own removal, and a rollback
-			// leaves the table as it was.
-			c.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1")
-			wantRows(t, c, "SELECT pay_id FROM payments", "[2]")
-			c.mustExec("UPDATE payments SET amount = 5 WHERE pay_id = 2")
-			wantRows(t, c, "SELECT pay_id, amount FROM payments", "[2 5.00]")
-			c.mustExec("ROLLBACK")
-			wantRows(t, c, "SELECT pay_id, amount FROM payments ORDER BY pay_id", "[1 1.00]", "[2 2.00]")
-			c.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1", "INSERT INTO payments VALUES ('2026-04-16', 7, 7.00, 'NEW')")
-			wantRows(t, c, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]", "[7]")
-			c.mustExec("COMMIT")
-			wantRows(t, c, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]", "[7]")
-		})
-	}
+	eachAppendLayout(t, func(t *testing.T, h *harness, c *conn, options string) {
+		c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS')`)
+		// The transaction reads its own removal, and a rollback
+		// leaves the table as it was.
+		c.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1")
+		wantRows(t, c, "SELECT pay_id FROM payments", "[2]")
+		c.mustExec("UPDATE payments SET amount = 5 WHERE pay_id = 2")
+		wantRows(t, c, "SELECT pay_id, amount FROM payments", "[2 5.00]")
+		c.mustExec("ROLLBACK")
+		wantRows(t, c, "SELECT pay_id, amount FROM payments ORDER BY pay_id", "[1 1.00]", "[2 2.00]")
+		c.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1", "INSERT INTO payments VALUES ('2026-04-16', 7, 7.00, 'NEW')")
+		wantRows(t, c, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]", "[7]")
+		c.mustExec("COMMIT")
+		wantRows(t, c, "SELECT pay_id FROM payments ORDER BY pay_id", "[2]", "[7]")
+	})
 }
 
 // A transaction removes rows it inserted itself and rows an earlier
 // statement of it rewrote: the files and deletion vectors it had staged
 // are replaced before the commit, which names only committed files.
 func TestAppendRowDeletesOfOwnWrites(t *testing.T) {
-	for _, layout := range appendLayouts {
-		t.Run(layout.name, func(t *testing.T) {
-			h := newHarness(t, t.TempDir())
-			c := h.connect()
-			createAppendPayments(c, layout.options)
-			c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS')`)
-			c.mustExec("START TRANSACTION",
-				"INSERT INTO payments VALUES ('2026-04-16', 3, 3.00, 'NEW'), ('2026-04-16', 4, 4.00, 'NEW')",
-				"DELETE FROM payments WHERE pay_id IN (1, 3)",
-				"UPDATE payments SET status = 'DONE' WHERE pay_id IN (2, 4)",
-				"DELETE FROM payments WHERE status = 'DONE' AND pay_id = 4")
-			wantRows(t, c, "SELECT pay_id, status FROM payments", "[2 DONE]")
-			c.mustExec("COMMIT")
-			wantRows(t, c, "SELECT pay_id, status FROM payments", "[2 DONE]")
-			c.mustExec("START TRANSACTION", "INSERT INTO payments VALUES ('2026-04-16', 5, 5.00, 'NEW')", "DELETE FROM payments WHERE dt = '2026-04-16'", "COMMIT")
-			wantRows(t, c, "SELECT COUNT(*) FROM payments", "[0]")
-		})
-	}
+	eachAppendLayout(t, func(t *testing.T, h *harness, c *conn, options string) {
+		c.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS')`)
+		c.mustExec("START TRANSACTION",
+			"INSERT INTO payments VALUES ('2026-04-16', 3, 3.00, 'NEW'), ('2026-04-16', 4, 4.00, 'NEW')",
+			"DELETE FROM payments WHERE pay_id IN (1, 3)",
+			"UPDATE payments SET status = 'DONE' WHERE pay_id IN (2, 4)",
+			"DELETE FROM payments WHERE status = 'DONE' AND pay_id = 4")
+		wantRows(t, c, "SELECT pay_id, status FROM payments", "[2 DONE]")
+		c.mustExec("COMMIT")
+		wantRows(t, c, "SELECT pay_id, status FROM payments", "[2 DONE]")
+		c.mustExec("START TRANSACTION", "INSERT INTO payments VALUES ('2026-04-16', 5, 5.00, 'NEW')", "DELETE FROM payments WHERE dt = '2026-04-16'", "COMMIT")
+		wantRows(t, c, "SELECT COUNT(*) FROM payments", "[0]")
+	})
 }
 
 // Two transactions removing rows of the same file: the second commit
 // fails with a retryable conflict instead of hiding the first one's
 // removal, and its retry removes both.
 func TestConcurrentAppendRowDeletesConflict(t *testing.T) {
-	for _, layout := range appendLayouts {
-		t.Run(layout.name, func(t *testing.T) {
-			h := newHarness(t, t.TempDir())
-			a, b := h.connect(), h.connect()
-			createAppendPayments(a, layout.options)
-			a.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-16', 3, 3.00, 'SUCCESS')`)
-			b.mustExec("USE pay")
-			a.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1")
-			b.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 2")
-			a.mustExec("COMMIT")
-			_, err := b.query("COMMIT")
-			if sent := sql.CastSQLError(err); err == nil || sent.Num != mysql.ERLockDeadlock {
-				t.Fatalf("second COMMIT: %v, want a retryable conflict (%d)", err, mysql.ERLockDeadlock)
-			}
-			b.mustExec("DELETE FROM payments WHERE pay_id = 2")
-			wantRows(t, b, "SELECT pay_id FROM payments", "[3]")
-		})
-	}
+	eachAppendLayout(t, func(t *testing.T, h *harness, a *conn, _ string) {
+		b := h.connect()
+		a.mustExec(`INSERT INTO payments VALUES ('2026-04-16', 1, 1.00, 'SUCCESS'), ('2026-04-16', 2, 2.00, 'SUCCESS'), ('2026-04-16', 3, 3.00, 'SUCCESS')`)
+		b.mustExec("USE pay")
+		a.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 1")
+		b.mustExec("START TRANSACTION", "DELETE FROM payments WHERE pay_id = 2")
+		a.mustExec("COMMIT")
+		_, err := b.query("COMMIT")
+		if sent := sql.CastSQLError(err); err == nil || sent.Num != mysql.ERLockDeadlock {
+			t.Fatalf("second COMMIT: %v, want a retryable conflict (%d)", err, mysql.ERLockDeadlock)
+		}
+		b.mustExec("DELETE FROM payments WHERE pay_id = 2")
+		wantRows(t, b, "SELECT pay_id FROM payments", "[3]")
+	})
 }
 
 // Rows are matched by their values as SQL sees them, for every type:
@@ -165,43 +159,38 @@ func TestAppendRowDeleteOfEveryTypeMatchesStoredRows(t *testing.T) {
 // their deletion vectors delete, and leaves the vectors of the files it
 // did not rewrite; row-level changes go on after it.
 func TestCompactionOfAppendTableWithRowDeletes(t *testing.T) {
-	for _, layout := range appendLayouts {
-		t.Run(layout.name, func(t *testing.T) {
-			h := newHarness(t, t.TempDir())
-			c := h.connect()
-			createAppendPayments(c, layout.options)
-			for i := range 6 {
-				c.mustExec(fmt.Sprintf(`INSERT INTO payments VALUES ('2026-04-16', %d, 1.00, 'SUCCESS'), ('2026-04-16', %d, 2.00, 'SUCCESS'), ('2026-04-17', %d, 3.00, 'SUCCESS')`, 3*i, 3*i+1, 3*i+2))
+	eachAppendLayout(t, func(t *testing.T, h *harness, c *conn, options string) {
+		for i := range 6 {
+			c.mustExec(fmt.Sprintf(`INSERT INTO payments VALUES ('2026-04-16', %d, 1.00, 'SUCCESS'), ('2026-04-16', %d, 2.00, 'SUCCESS'), ('2026-04-17', %d, 3.00, 'SUCCESS')`, 3*i, 3*i+1, 3*i+2))
+		}
+		c.mustExec("DELETE FROM payments WHERE pay_id % 3 = 0", "UPDATE payments SET status = 'X' WHERE pay_id = 4")
+		var want []string
+		for id := range 18 {
+			switch {
+			case id == 4:
+				want = append(want, "[4 X]")
+			case id%3 != 0:
+				want = append(want, fmt.Sprintf("[%d SUCCESS]", id))
 			}
-			c.mustExec("DELETE FROM payments WHERE pay_id % 3 = 0", "UPDATE payments SET status = 'X' WHERE pay_id = 4")
-			var want []string
-			for id := range 18 {
-				switch {
-				case id == 4:
-					want = append(want, "[4 X]")
-				case id%3 != 0:
-					want = append(want, fmt.Sprintf("[%d SUCCESS]", id))
-				}
-			}
-			wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
-			vectors := strings.Contains(layout.options, "deletion-vectors")
-			if n := liveVectors(t, h); (n > 0) != vectors {
-				t.Fatalf("%d data files with deletion vectors; want some exactly when the table has them (%t)", n, vectors)
-			}
-			compactPaymentsIn(t, h, compact.Minor, map[string]string{"dt": "2026-04-16"})
-			wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
-			compactPaymentsIn(t, h, compact.Full, nil)
-			wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
-			if n := liveVectors(t, h); n != 0 {
-				t.Fatalf("%d deletion vectors after a full compaction, want none: it rewrote every file with one", n)
-			}
-			c.mustExec("DELETE FROM payments WHERE pay_id IN (1, 17)")
-			wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want[1:len(want)-1]...)
-			if kind := h.latestSnapshotHeader(t, "pay", "payments").CommitKind; kind != spec.CommitKindOverwrite {
-				t.Fatalf("the DELETE after compaction committed %s, want OVERWRITE", kind)
-			}
-		})
-	}
+		}
+		wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
+		vectors := strings.Contains(options, "deletion-vectors")
+		if n := liveVectors(t, h); (n > 0) != vectors {
+			t.Fatalf("%d data files with deletion vectors; want some exactly when the table has them (%t)", n, vectors)
+		}
+		compactPaymentsIn(t, h, compact.Minor, map[string]string{"dt": "2026-04-16"})
+		wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
+		compactPaymentsIn(t, h, compact.Full, nil)
+		wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want...)
+		if n := liveVectors(t, h); n != 0 {
+			t.Fatalf("%d deletion vectors after a full compaction, want none: it rewrote every file with one", n)
+		}
+		c.mustExec("DELETE FROM payments WHERE pay_id IN (1, 17)")
+		wantRows(t, c, "SELECT pay_id, status FROM payments ORDER BY pay_id", want[1:len(want)-1]...)
+		if kind := h.latestSnapshotHeader(t, "pay", "payments").CommitKind; kind != spec.CommitKindOverwrite {
+			t.Fatalf("the DELETE after compaction committed %s, want OVERWRITE", kind)
+		}
+	})
 }
 
 func compactPaymentsIn(t *testing.T, h *harness, mode compact.Mode, partition map[string]string) {

@@ -9,17 +9,17 @@ import (
 
 func TestLakesqlRefusals(t *testing.T) {
 	// The errors are lakesql's answers to the corpus's statements.
-	secondary := &mysql.MySQLError{Number: 1235, Message: "secondary indexes are not supported yet: Paimon tables have no index but the primary key (index t1i1 (x) on t1); queries prune by partition, bucket and file statistics"}
+	unique := &mysql.MySQLError{Number: 1235, Message: "index (z) on t3: unsupported: UNIQUE indexes: a Paimon file index only lets reads skip files and enforces nothing; a table's unique key is its PRIMARY KEY"}
 	syntax := &mysql.MySQLError{Number: 1064, Message: "syntax error at position 27 near 'UPDATE'"}
 	for _, tc := range []struct {
 		statement string
 		err       error
 		refused   bool
 	}{
-		{"CREATE INDEX t1i1 ON t1(x)", secondary, true},
-		{"CREATE UNIQUE INDEX idx_tab0_0 ON tab0 (col3 DESC)", secondary, true},
-		{"CREATE INDEX t1i1 ON t1(x)", syntax, false},
-		{"CREATE TABLE t3(z INTEGER UNIQUE)", secondary, true},
+		{"CREATE INDEX t1i1 ON t1(x)", unique, false},
+		{"CREATE UNIQUE INDEX idx_tab0_0 ON tab0 (col3 DESC)", unique, true},
+		{"CREATE UNIQUE INDEX t1i1 ON t1(x)", syntax, false},
+		{"CREATE TABLE t3(z INTEGER UNIQUE)", unique, true},
 		{"CREATE TABLE t3(z INTEGER)", &mysql.MySQLError{Number: 1235, Message: "CHECK constraints are not supported yet"}, false},
 		{"CREATE TABLE t3(z INTEGER)", &mysql.MySQLError{Number: 1050, Message: "table already exists"}, false},
 		{"DROP INDEX t1i1;", syntax, true},
@@ -28,8 +28,8 @@ func TestLakesqlRefusals(t *testing.T) {
 		// UPDATE and DELETE of append tables work: no error of theirs
 		// is a refusal.
 		{"DELETE FROM t1 WHERE x > 0", &mysql.MySQLError{Number: 1235, Message: "removing more than 4194304 single rows of append table t1 in one statement"}, false},
-		{"UPDATE t1 SET x=2 WHERE x>0", &mysql.MySQLError{Number: 1235, Message: "secondary indexes are not supported yet"}, false},
-		{"SELECT * FROM t1", secondary, false},
+		{"UPDATE t1 SET x=2 WHERE x>0", unique, false},
+		{"SELECT * FROM t1", unique, false},
 		// A lost connection is never a refusal, even for a statement that
 		// is refused whatever the error.
 		{"CREATE TRIGGER t1r1 UPDATE ON t1 BEGIN SELECT 1; END;", mysql.ErrInvalidConn, false},

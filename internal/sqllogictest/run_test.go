@@ -105,7 +105,7 @@ func TestRun(t *testing.T) {
 CREATE TABLE t1(a INTEGER, b INTEGER)
 
 statement ok
-CREATE INDEX t1i1 ON t1(a)
+CREATE UNIQUE INDEX t1i1 ON t1(a)
 
 statement ok
 CREATE TABLE t2(a INTEGER UNIQUE)
@@ -179,9 +179,9 @@ halt
 query I nosort
 SELECT 'after halt'
 `
-	notSupported := &mysql.MySQLError{Number: 1235, Message: "secondary indexes are not supported yet: Paimon tables have no index but the primary key"}
+	notSupported := &mysql.MySQLError{Number: 1235, Message: "index (a) on t2: unsupported: UNIQUE indexes: a Paimon file index only lets reads skip files and enforces nothing; a table's unique key is its PRIMARY KEY"}
 	server := &fakeServer{replies: map[string]reply{
-		"CREATE INDEX t1i1 ON t1(a)":        {err: notSupported},
+		"CREATE UNIQUE INDEX t1i1 ON t1(a)": {err: notSupported},
 		"CREATE TABLE t2(a INTEGER UNIQUE)": {err: notSupported},
 		"INSERT INTO t2 VALUES(1)":          {err: &mysql.MySQLError{Number: 1146, Message: "table not found: t2"}},
 		"SELECT a FROM t2":                  {err: &mysql.MySQLError{Number: 1146, Message: "table not found: t2"}},
@@ -212,8 +212,8 @@ SELECT 'after halt'
 		disconnected bool
 	}{
 		{1, Passed, "", false},
-		{4, Skipped, "refused by design: secondary indexes are refused", false},
-		{7, Skipped, "refused by design: UNIQUE, KEY and INDEX in CREATE TABLE are refused", false},
+		{4, Skipped, "refused by design: UNIQUE indexes are refused", false},
+		{7, Skipped, "refused by design: UNIQUE in CREATE TABLE is refused", false},
 		{10, Skipped, "needs t2: its CREATE TABLE (line 7) was refused by design", false},
 		{13, Skipped, "needs t2: its CREATE TABLE (line 7) was refused by design", false},
 		{18, Passed, "", false},
@@ -334,7 +334,7 @@ SELECT 1
 ----
 2
 `
-	notSupported := &mysql.MySQLError{Number: 1235, Message: "secondary indexes are not supported yet: Paimon tables have no index but the primary key"}
+	notSupported := &mysql.MySQLError{Number: 1235, Message: "index (a) on t2: unsupported: UNIQUE indexes: a Paimon file index only lets reads skip files and enforces nothing; a table's unique key is its PRIMARY KEY"}
 	server := &fakeServer{replies: map[string]reply{
 		"CREATE TABLE u(a INTEGER UNIQUE)": {err: notSupported},
 		"INSERT INTO v SELECT * FROM u":    {err: &mysql.MySQLError{Number: 1146, Message: "table not found: u"}},
@@ -364,7 +364,7 @@ SELECT 1
 		outcome Outcome
 		reason  string
 	}{
-		{Skipped, "refused by design: UNIQUE, KEY and INDEX"},
+		{Skipped, "refused by design: UNIQUE in CREATE TABLE"},
 		{Skipped, "needs u: its CREATE TABLE (line 1) was refused by design"},
 		{Skipped, "needs v: it lacks the write of line 4, which was skipped as it needs u"},
 		{Failed, "query error: Error 1146"},
