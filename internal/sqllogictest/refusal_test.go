@@ -16,7 +16,9 @@ func TestLakesqlRefusals(t *testing.T) {
 		err       error
 		refused   bool
 	}{
-		{"CREATE INDEX t1i1 ON t1(x)", unique, false},
+		{"CREATE INDEX t1i1 ON t1(x)", unique, true},
+		{"CREATE INDEX idx_tab2_0 ON tab2 (col0,col3)", &mysql.MySQLError{Number: 1235, Message: "alter table d.tab2: unsupported: indexes of several columns: a Paimon file index covers one column; declare one index per column"}, true},
+		{"CREATE INDEX idx_tab2_0 ON tab2 (col0)", &mysql.MySQLError{Number: 1235, Message: "CHECK constraints are not supported yet"}, false},
 		{"CREATE UNIQUE INDEX idx_tab0_0 ON tab0 (col3 DESC)", unique, true},
 		{"CREATE UNIQUE INDEX t1i1 ON t1(x)", syntax, false},
 		{"CREATE TABLE t3(z INTEGER UNIQUE)", unique, true},

@@ -212,7 +212,7 @@ SELECT 'after halt'
 		disconnected bool
 	}{
 		{1, Passed, "", false},
-		{4, Skipped, "refused by design: UNIQUE indexes are refused", false},
+		{4, Skipped, "refused by design: UNIQUE indexes and indexes of several columns are refused", false},
 		{7, Skipped, "refused by design: UNIQUE in CREATE TABLE is refused", false},
 		{10, Skipped, "needs t2: its CREATE TABLE (line 7) was refused by design", false},
 		{13, Skipped, "needs t2: its CREATE TABLE (line 7) was refused by design", false},
