@@ -572,8 +572,9 @@ func affected(t *testing.T, c *conn, q string) uint64 {
 }
 
 // REPLACE counts as MySQL does: 1 for a new key, 2 for a key it replaces
-// (a deletion and an insertion), and a key repeated in the statement
-// replaces the statement's own earlier row.
+// (a deletion and an insertion), 1 for a row it replaces with an
+// identical one (in place), and a key repeated in the statement replaces
+// the statement's own earlier row.
 func TestReplaceCountsReplacedRows(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	c := h.connect()
@@ -587,12 +588,14 @@ func TestReplaceCountsReplacedRows(t *testing.T) {
 		{"REPLACE INTO kv VALUES (1, 11)", 2},
 		{"REPLACE INTO kv VALUES (3, 30), (3, 31)", 3},
 		{"REPLACE INTO kv VALUES (1, 12), (4, 40)", 3},
+		{"REPLACE INTO kv VALUES (4, 40)", 1},
+		{"REPLACE INTO kv VALUES (4, 40), (4, 41), (4, 41)", 4},
 	} {
 		if got := affected(t, c, step.q); got != step.want {
 			t.Errorf("%s: %d rows affected, want %d", step.q, got, step.want)
 		}
 	}
-	wantRows(t, c, "SELECT k, v FROM kv ORDER BY k", "[1 12]", "[2 20]", "[3 31]", "[4 40]")
+	wantRows(t, c, "SELECT k, v FROM kv ORDER BY k", "[1 12]", "[2 20]", "[3 31]", "[4 41]")
 }
 
 // INSERT … ON DUPLICATE KEY UPDATE applies its rows in order: a key
@@ -621,6 +624,10 @@ func TestReplaceLooksKeysUpOnce(t *testing.T) {
 		rows = append(rows, fmt.Sprintf("(%d, %d)", k, k))
 	}
 	c.mustExec("INSERT INTO kv VALUES " + strings.Join(rows, ", "))
+	// New values: a row replaced by an identical one counts once.
+	for k := range rows {
+		rows[k] = fmt.Sprintf("(%d, %d)", k, k+1)
+	}
 	before := tableMetric(t, m, "lakesql_scans_total", "d", "kv")
 	if got := affected(t, c, "REPLACE INTO kv VALUES "+strings.Join(rows, ", ")); got != 400 {
 		t.Errorf("replacing 200 rows: %d rows affected, want 400", got)
