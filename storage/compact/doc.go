@@ -23,7 +23,10 @@
 // Buckets of fixed-bucket append tables merge windows of small files in
 // write order (BucketedAppendCompactManager); partitions of bucket-unaware
 // tables pack small files by size (AppendCompactCoordinator). Rows are
-// copied; nothing is merged.
+// copied; nothing is merged. With deletion vectors, the rows a vector
+// deletes are dropped and the bucket's vectors are rewritten without those
+// of the files compacted; a full compaction rewrites every file of a
+// bucket that has vectors.
 //
 // # Inline compaction
 //
@@ -52,8 +55,9 @@
 //
 // # Not supported
 //
-// Tables with deletion vectors, changelog-producer lookup or
-// full-compaction (their compactions produce changelog or index files),
+// Primary-key tables with deletion vectors, changelog-producer lookup or
+// full-compaction (their compactions produce changelog or index files by
+// lookup),
 // record-level expiry, postpone buckets, row tracking and data evolution
 // are refused with errors wrapping lakeerr.ErrUnsupported.
 //
