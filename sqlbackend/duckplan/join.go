@@ -296,7 +296,15 @@ func (t *translator) setOp(n *plan.SetOp) (rel, error) {
 	if err != nil {
 		return rel{}, err
 	}
-	r := rel{sql: "SELECT * FROM ((" + visible(left) + ")" + op + "(" + visible(right) + ")) AS q", width: left.width}
+	l, err := unionInput(left, n.Schema())
+	if err != nil {
+		return rel{}, err
+	}
+	rs, err := unionInput(right, n.Schema())
+	if err != nil {
+		return rel{}, err
+	}
+	r := rel{sql: "SELECT * FROM ((" + l + ")" + op + "(" + rs + ")) AS q", width: left.width}
 	if len(n.SortFields) > 0 {
 		if r, err = t.sortRel(r, len(n.Schema()), n.SortFields, n.Limit); err != nil {
 			return rel{}, err
@@ -328,4 +336,30 @@ func sameClasses(l, r sql.Schema) error {
 		}
 	}
 	return nil
+}
+
+// unionInput is one input of a union with its DECIMAL columns cast to the
+// union's types. DuckDB types a union's column itself, keeping the larger
+// width before the larger scale: the union of a DECIMAL(38,0) product with
+// a DECIMAL(12,2) column rounded the column's values to integers
+// (differential seed 283), where MySQL keeps both.
+func unionInput(r rel, union sql.Schema) (string, error) {
+	cols := make([]string, r.width)
+	cast := false
+	for i := range cols {
+		cols[i] = "q." + out(i) + " AS " + out(i)
+		d, ok := union[i].Type.(sql.DecimalType)
+		if !ok {
+			continue
+		}
+		if d.Precision() > 38 {
+			return "", errors.New("duckplan: a union of DECIMAL columns wider than 38 digits is not translated")
+		}
+		cols[i] = fmt.Sprintf("CAST(q.%s AS DECIMAL(%d,%d)) AS %s", out(i), d.Precision(), d.Scale(), out(i))
+		cast = true
+	}
+	if !cast {
+		return visible(r), nil
+	}
+	return "SELECT " + columnList(cols) + " FROM (" + visible(r) + ") AS q", nil
 }
