@@ -356,8 +356,5 @@ func (w *tableWrite) deleteRowDeleteFile(ctx context.Context, name string) {
 // deleteWritten deletes files no commit will name; what it cannot delete
 // is left to orphan removal.
 func deleteWritten(ctx context.Context, fsys fileio.FileIO, paths []string) {
-	ctx = context.WithoutCancel(ctx)
-	for _, p := range paths {
-		_ = fsys.Delete(ctx, p)
-	}
+	_ = fileio.DeleteFiles(context.WithoutCancel(ctx), fsys, paths)
 }

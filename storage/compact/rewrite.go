@@ -267,15 +267,7 @@ func (r *rewriter) deletionVector(ctx context.Context, b *table.BucketPlan, data
 	if !ok {
 		return nil, nil
 	}
-	data, err := r.io.ReadFile(ctx, df.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read deletion vectors of %s: %w", dataFile, err)
-	}
-	dv, err := spec.ReadDeletionVector(data, int64(df.Meta.Offset), int64(df.Meta.Length))
-	if err != nil {
-		return nil, fmt.Errorf("deletion vector of %s in %s: %w", dataFile, df.Path, err)
-	}
-	return dv, nil
+	return r.table.DeletionVector(ctx, df, dataFile)
 }
 
 // deleteFiles deletes files a compaction wrote and will not commit, even

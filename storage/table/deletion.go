@@ -48,7 +48,21 @@ func (r *reader) deletionVector(ctx context.Context, b *BucketPlan, dataFile str
 		}
 		r.dvFiles.put(df.Path, data)
 	}
-	dv, err := spec.ReadDeletionVector(data, int64(df.Meta.Offset), int64(df.Meta.Length))
+	return decodeDeletionVector(data, df, dataFile)
+}
+
+// DeletionVector reads the deletion vector of data file dataFile from
+// where df says it is.
+func (t *Table) DeletionVector(ctx context.Context, df DeletionFile, dataFile string) (*spec.DeletionVector, error) {
+	data, err := t.io.ReadFile(ctx, df.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read deletion vectors of %s: %w", dataFile, err)
+	}
+	return decodeDeletionVector(data, df, dataFile)
+}
+
+func decodeDeletionVector(indexFile []byte, df DeletionFile, dataFile string) (*spec.DeletionVector, error) {
+	dv, err := spec.ReadDeletionVector(indexFile, int64(df.Meta.Offset), int64(df.Meta.Length))
 	if err != nil {
 		return nil, fmt.Errorf("deletion vector of %s in %s: %w", dataFile, df.Path, err)
 	}
