@@ -636,3 +636,24 @@ func TestReplaceLooksKeysUpOnce(t *testing.T) {
 		t.Errorf("replacing 200 rows planned %v reads of the table, want 1", got)
 	}
 }
+
+// A table lakesql refuses to write (here changelog-producer = input,
+// settable once it has rows) refuses every DML statement with error 1235,
+// also an UPDATE or DELETE matching rows, whose editor has no writer (a
+// nil dereference reached clients as error 1105 before).
+func TestRefusedTableRefusesEveryStatementWithRows(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO t VALUES (1, 'a')",
+		`ALTER TABLE t COMMENT 'paimon:{"changelog-producer":"input"}'`)
+	for _, q := range []string{"INSERT INTO t VALUES (2, 'b')", "UPDATE t SET v = 'x' WHERE id = 1",
+		"DELETE FROM t WHERE id = 1", "REPLACE INTO t VALUES (1, 'c')"} {
+		_, err := c.query(q)
+		if sent := sql.CastSQLError(err); err == nil || sent.Num != mysql.ERNotSupportedYet ||
+			!strings.Contains(err.Error(), "changelog-producer = input") {
+			t.Errorf("%s: got %v, want error 1235 naming changelog-producer = input", q, err)
+		}
+	}
+	wantRows(t, c, "SELECT * FROM t", "[1 a]")
+}

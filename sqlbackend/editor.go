@@ -171,6 +171,11 @@ func (e *editor) Insert(ctx *sql.Context, row sql.Row) error {
 // the old key and an insert of the new one; otherwise the new row is an
 // update-after, which every merge engine applies over the old row.
 func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
+	if e.err != nil {
+		// The writer did not open (a table lakesql refuses to write):
+		// nothing below may touch it.
+		return e.err
+	}
 	if len(e.table.schema.PrimaryKeys) == 0 {
 		return e.updateAppendRow(ctx, old, new)
 	}
