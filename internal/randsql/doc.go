@@ -56,7 +56,10 @@
 //     digits, and the last digits of a sum depend on the order of
 //     addition (https://dev.mysql.com/doc/refman/8.0/en/problems-with-float.html).
 //     Normalized: DOUBLEs compare numerically within a relative 1e-9; the
-//     data are mostly multiples of 1/4, whose sums are exact.
+//     data are mostly multiples of 1/4, whose sums are exact. Avoided: a
+//     query ordered by a computed DOUBLE orders by ROUND(c, 9), as a
+//     derived table, so that such digits neither reorder rows nor move
+//     a LIMIT's window (differential seed 39).
 //   - DECIMAL precision. The reported precision of a DECIMAL expression
 //     differs (amt*2 is DECIMAL(13,2) in MariaDB); the manual fixes the
 //     scale (https://dev.mysql.com/doc/refman/8.0/en/precision-math-expressions.html).

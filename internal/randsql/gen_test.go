@@ -56,6 +56,39 @@ func TestLimitOnlyUnderTotalOrder(t *testing.T) {
 	}
 }
 
+// TestComputedDoubleSortKeysAreRounded: an ORDER BY of a computed DOUBLE
+// (whose last digits depend on the order of addition) sorts by it rounded,
+// over the query as a derived table; one of a stored column sorts by the
+// column itself.
+func TestComputedDoubleSortKeysAreRounded(t *testing.T) {
+	rounded := 0
+	for seed := range uint64(propertySeeds) {
+		for _, q := range Generate(seed).Queries {
+			text := q.SQL()
+			for _, k := range q.OrderBy {
+				round := "ROUND(" + alias(k.Item) + ", 9)"
+				computed := false
+				for _, s := range q.Branches {
+					_, stored := s.Items[k.Item].(*Col)
+					computed = computed || (!stored && s.Items[k.Item].Type().Kind == KindDouble)
+				}
+				if computed != strings.Contains(text, round) {
+					t.Fatalf("seed %d: key %s computed=%v: %s", seed, alias(k.Item), computed, text)
+				}
+				if computed {
+					rounded++
+					if !strings.HasPrefix(text, "SELECT * FROM (") {
+						t.Fatalf("seed %d: a rounded key outside a derived table: %s", seed, text)
+					}
+				}
+			}
+		}
+	}
+	if rounded == 0 {
+		t.Fatalf("no seed of %d orders by a computed DOUBLE", propertySeeds)
+	}
+}
+
 // TestGroupedBlocksSelectOnlyGroupsAndAggregates: ONLY_FULL_GROUP_BY.
 func TestGroupedBlocksSelectOnlyGroupsAndAggregates(t *testing.T) {
 	for seed := range uint64(propertySeeds) {

@@ -2,6 +2,7 @@ package randsql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -52,7 +53,8 @@ func alias(i int) string { return fmt.Sprintf("c%d", i) }
 // SQL renders the query on one line.
 func (q *Query) SQL() string {
 	var b strings.Builder
-	if q.Derived {
+	derived := q.Derived || q.roundsSortKeys()
+	if derived {
 		b.WriteString("SELECT * FROM (")
 	}
 	for i, s := range q.Branches {
@@ -65,7 +67,7 @@ func (q *Query) SQL() string {
 		}
 		s.write(&b)
 	}
-	if q.Derived {
+	if derived {
 		b.WriteString(") AS ordered")
 	}
 	if len(q.OrderBy) > 0 {
@@ -74,7 +76,11 @@ func (q *Query) SQL() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(alias(k.Item))
+			if q.computedDouble(k.Item) {
+				fmt.Fprintf(&b, "ROUND(%s, 9)", alias(k.Item))
+			} else {
+				b.WriteString(alias(k.Item))
+			}
 			if k.Desc {
 				b.WriteString(" DESC")
 			}
@@ -87,6 +93,28 @@ func (q *Query) SQL() string {
 		}
 	}
 	return b.String()
+}
+
+// The last digits of a computed DOUBLE (a SUM or AVG, a window over
+// them) depend on the order of addition, which differs between engines
+// and between runs of one: two groups whose averages are equal in exact
+// arithmetic come out a few units of the last place apart, either way
+// round. Ordered by such a column the rows' order, and which rows a LIMIT
+// keeps, would be noise. So the query orders by the column rounded to 9
+// decimals, which ties such values and lets the next sort key decide; an
+// expression of the ORDER BY needs the query as a derived table, where
+// all three engines accept it.
+func (q *Query) roundsSortKeys() bool {
+	return slices.ContainsFunc(q.OrderBy, func(k OrderKey) bool { return q.computedDouble(k.Item) })
+}
+
+// computedDouble reports whether output column i is a DOUBLE some branch
+// computes rather than reads from a column.
+func (q *Query) computedDouble(i int) bool {
+	return slices.ContainsFunc(q.Branches, func(s *Select) bool {
+		_, stored := s.Items[i].(*Col)
+		return !stored && s.Items[i].Type().Kind == KindDouble
+	})
 }
 
 func (s *Select) write(b *strings.Builder) {
