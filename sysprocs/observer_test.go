@@ -90,14 +90,15 @@ func TestObserverSeesCompactions(t *testing.T) {
 	}
 	wantReports(t, "a refused argument, which starts no compaction", r.takeReports())
 
-	// lakesql refuses to compact a deletion-vectors table.
+	// lakesql refuses to compact a partial-update table with deletion
+	// vectors.
 	dv := ordersTable
-	dv.Options = map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}
+	dv.Options = map[string]string{"bucket": "1", "deletion-vectors.enabled": "true", "merge-engine": "partial-update"}
 	if err := f.cat.CreateTable(ctx, "db", "dv", dv, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.call(ctx, "compact", "db.dv"); err == nil {
-		t.Fatal("compaction of a deletion-vectors table succeeded")
+		t.Fatal("compaction of a partial-update table with deletion vectors succeeded")
 	}
 	wantReports(t, "a compaction that failed", r.takeReports(),
 		"compacted db.dv snapshot=0 rewritten=0 written=0 read>0=false err=true")

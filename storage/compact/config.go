@@ -36,9 +36,15 @@ type tableConfig struct {
 	primaryKey bool
 	// unaware is set for bucket-unaware append tables (bucket = -1).
 	unaware bool
-	// deletionVectors is set for append tables with deletion vectors:
-	// compacted files leave their vectors behind.
+	// deletionVectors is set for tables with deletion vectors: compacted
+	// files leave their vectors behind, and primary-key tables mark the
+	// records their compaction replaces (lookup.go).
 	deletionVectors bool
+
+	// uniqueKeys is set for first-row tables and primary-key tables with
+	// deletion vectors, whose levels above 0 must not repeat a live key
+	// (lookup.go).
+	uniqueKeys bool
 
 	universal       pick.Universal // NumLevels is the configured minimum
 	forceRewriteAll bool
@@ -82,6 +88,11 @@ func newTableConfig(s *spec.TableSchema, now time.Time) (*tableConfig, error) {
 		return nil, err
 	}
 	if c.primaryKey {
+		engine, err := o.MergeEngine()
+		if err != nil {
+			return nil, err
+		}
+		c.uniqueKeys = engine == spec.MergeEngineFirstRow || c.deletionVectors
 		return c, c.readUniversalOptions(o, now)
 	}
 	return c, nil
@@ -100,7 +111,13 @@ func checkCompactable(o spec.CoreOptions, primaryKey bool) error {
 		return err
 	}
 	if dv && primaryKey {
-		return unsupported("a deletion-vectors primary-key table: its compaction must produce deletion vectors by lookup")
+		engine, err := o.MergeEngine()
+		if err != nil {
+			return err
+		}
+		if engine != spec.MergeEngineDeduplicate {
+			return unsupported(fmt.Sprintf("a deletion-vectors primary-key table with merge-engine %s: its lookup must merge with the older record", engine))
+		}
 	}
 	if on, err := o.RowTrackingEnabled(); err != nil || on {
 		return orUnsupported(err, "a row-tracking table: its compaction must keep row ids")
@@ -189,7 +206,8 @@ func (c *tableConfig) readUniversalOptions(o spec.CoreOptions, now time.Time) er
 }
 
 // forceUpLevel0 mirrors CoreOptions.needLookup for the tables lakesql
-// compacts (first-row, force-lookup) plus compaction.force-up-level-0:
+// compacts (first-row, deletion vectors, force-lookup) plus
+// compaction.force-up-level-0:
 // their level-0 files are moved up even when no size rule fires. Java's
 // lookup-compact = gentle does this only every few triggers, which needs
 // state across compactions; lakesql does it every time.
@@ -200,6 +218,9 @@ func forceUpLevel0(o spec.CoreOptions) (bool, error) {
 	}
 	if engine == spec.MergeEngineFirstRow {
 		return true, nil
+	}
+	if dv, err := o.DeletionVectorsEnabled(); err != nil || dv {
+		return dv, err
 	}
 	for _, key := range []string{optionForceLookup, optionForceUpLevel0} {
 		on, err := boolOption(o, key, false)

@@ -53,11 +53,19 @@
 // is re-run by its statement. Whichever commits second loses: a
 // compaction after the overwrite or row-level change loses as above.
 //
+// First-row and deletion-vector primary-key tables: levels above 0 must
+// not repeat a live key, since batch reads of them skip level 0 and do
+// not merge. Level-0 files are always rewritten; a first-row record whose
+// key a level left in place holds is dropped, and with deletion vectors
+// the kept record is marked deleted instead (lookup.go), as Java's lookup
+// compaction does. Deletion-vector tables drop retractions at every level
+// but 0, and a full compaction rewrites every file with a vector.
+//
 // # Not supported
 //
-// Primary-key tables with deletion vectors, changelog-producer lookup or
-// full-compaction (their compactions produce changelog or index files by
-// lookup),
+// Primary-key tables with deletion vectors and a merge engine other than
+// deduplicate, changelog-producer lookup or full-compaction (their
+// compactions produce changelog files by lookup),
 // record-level expiry, postpone buckets, row tracking and data evolution
 // are refused with errors wrapping lakeerr.ErrUnsupported.
 //

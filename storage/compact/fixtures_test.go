@@ -39,7 +39,7 @@ func TestJavaFixturesCompact(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := readTable(t, tbl, table.ReadOptions{})
-			if rows, ok := firstRowAfterCompaction[ft.Name]; ok {
+			if rows, ok := levelZeroAfterCompaction[ft.Name]; ok {
 				before = rows
 			}
 			latestBefore, _, err := tbl.Snapshots().LatestID(ctx)
@@ -118,17 +118,24 @@ func checkCompacted(t *testing.T, tbl *table.Table, res Result) {
 	}
 }
 
-// firstRowAfterCompaction holds the rows of first-row fixtures after a
-// full compaction. Batch reads of a first-row table skip level 0
-// (CoreOptions.batchScanSkipLevel0), so the rows of snapshots 4 and 5,
-// still on level 0, become visible once compacted, as they do after Java's
-// own compaction: the first version of each key wins and deletes are ignored
-// (ignore-delete). Rows from the fixture's README.
-var firstRowAfterCompaction = map[string][]string{
+// levelZeroAfterCompaction holds the rows of fixtures whose batch reads
+// skip level 0 (CoreOptions.batchScanSkipLevel0) after a full compaction:
+// the rows of the snapshots still on level 0 become visible, as they do
+// after Java's own compaction. Rows from the fixtures' READMEs.
+//   - first-row: snapshots 4 and 5; the first version of each key wins
+//     and deletes are ignored (ignore-delete).
+//   - deletion vectors: snapshots 5 and 6; Skye, Marco and their
+//     namesakes added, Alex updated and then deleted.
+var levelZeroAfterCompaction = map[string][]string{
 	"paimon-java/pk_table_scan_and_read_first_row": {
 		"Alex|10|0|16.1", "Alice|10|1|11.1", "Bob|10|0|12.1", "David|10|0|17.1", "Emily|10|0|13.1",
 		"Lucy|20|1|14.1", "Marco2|10|0|31.1", "Marco|10|0|21.1", "Paul|20|1|18.1", "Skye2|10|0|31",
 		"Skye|10|0|21", "Tony|10|0|14.1",
+		"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.|10|1|11",
+	},
+	"paimon-java/pk_table_scan_and_read_dv": {
+		"Alice|10|1|19.1", "Bob|10|0|12.1", "David|10|0|17.1", "Emily|10|0|13.1", "Lucy|20|1|14.1",
+		"Marco2|10|0|31.1", "Marco|10|0|21.1", "Paul|20|1|18.1", "Skye2|10|0|31", "Skye|10|0|21",
 		"Two roads diverged in a wood, and I took the one less traveled by, And that has made all the difference.|10|1|11",
 	},
 }

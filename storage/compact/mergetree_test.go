@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,4 +219,118 @@ func TestMergeEngineCompaction(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFirstRowCompactionDropsKeysOfKeptLevels: a minor compaction moves a
+// first-row table's level-0 file up while the highest level stays in
+// place. Reads of the levels above 0 do not merge, so the compaction must
+// drop the new record of a key the highest level holds (the first row
+// wins) and keep the new key.
+func TestFirstRowCompactionDropsKeysOfKeptLevels(t *testing.T) {
+	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "merge-engine": "first-row", "target-file-size": "8kb"}))
+	var base []tabletest.Record
+	for i := range 2000 {
+		base = append(base, tabletest.Insert(int64(i), fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)))
+	}
+	// Small target files: the highest level holds several, which the
+	// compaction's walk skips and opens by their key ranges.
+	tt.writeCommit(base...)
+	tt.compact(Full)
+	if levels := levelsOf(tt.LiveFiles()); len(levels) != 1 || levels[0] != 0 || len(tt.LiveFiles()) < 2 {
+		t.Fatalf("levels after the full compaction: %v, want several files on the highest", levels)
+	}
+	before := tt.Read()
+	tt.writeCommit(tabletest.Insert(int64(5), "second"), tabletest.Insert(int64(1500), "second"), tabletest.Insert(int64(3000), "new"))
+	assertRows(t, "level 0 unread", tt.Read(), before)
+
+	res := tt.compact(Minor)
+	if res.FilesRewritten != 1 || res.FilesUpgraded != 0 {
+		t.Fatalf("minor compaction %+v, want the level-0 file rewritten", res)
+	}
+	entries := tt.LiveFiles()
+	if levels := levelsOf(entries); levels[0] != 0 || len(levels) != 2 {
+		t.Fatalf("levels after the minor compaction: %v, want the new file below the kept one", levels)
+	}
+	rows := tt.Read()
+	if len(rows) != 2001 {
+		t.Fatalf("%d rows after the minor compaction, want 2001", len(rows))
+	}
+	for _, r := range rows {
+		if strings.Contains(r, "second") {
+			t.Fatalf("a second row of a key is read: %s", r)
+		}
+	}
+	assertNoOrphans(t, tt)
+}
+
+// TestDeletionVectorCompactionMarksKeptRecords: a minor compaction of a
+// primary-key table with deletion vectors moves level 0 up while the
+// highest level stays in place; the levels above 0 are read without
+// merging, so the compaction marks each kept record its newer record
+// replaces (or its retraction deletes) in the kept file's vector, as
+// Java's lookup compaction does. A full compaction then drops the vectors.
+func TestDeletionVectorCompactionMarksKeptRecords(t *testing.T) {
+	// lakesql writes such tables only with deletion-vectors.merge-on-read,
+	// which its reads merge level 0 for; off, reads skip it as Java's do.
+	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "deletion-vectors.enabled": "true",
+		"deletion-vectors.merge-on-read": "true", "target-file-size": "8kb"}))
+	var base []tabletest.Record
+	for i := range 2000 {
+		base = append(base, tabletest.Insert(int64(i), fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)))
+	}
+	tt.writeCommit(base...)
+	tt.compact(Full)
+	if levels := levelsOf(tt.LiveFiles()); len(levels) != 1 || levels[0] != 0 || len(tt.LiveFiles()) < 2 {
+		t.Fatalf("levels after the full compaction: %v, want several files on the highest", levels)
+	}
+	tt.writeCommit(tabletest.Insert(int64(5), "second"), tabletest.Delete(int64(1500), "first"), tabletest.Insert(int64(3000), "new"))
+	tt.AlterOptions(map[string]string{"deletion-vectors.merge-on-read": "false"})
+
+	tt.compact(Minor)
+	if levels := levelsOf(tt.LiveFiles()); levels[0] != 0 || len(levels) != 2 {
+		t.Fatalf("levels after the minor compaction: %v, want the new file below the kept ones", levels)
+	}
+	want := map[int64]string{5: "second", 3000: "new"}
+	for i := range 2000 {
+		if i != 5 && i != 1500 {
+			want[int64(i)] = fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)
+		}
+	}
+	assertRows(t, "after the minor compaction", tt.Read(), renderRows(want))
+	if n := vectorRows(t, tt); n != 2 {
+		t.Fatalf("deletion vectors mark %d rows, want 2 (keys 5 and 1500)", n)
+	}
+
+	tt.compact(Full)
+	assertRows(t, "after the full compaction", tt.Read(), renderRows(want))
+	if n := vectorRows(t, tt); n != 0 {
+		t.Fatalf("deletion vectors mark %d rows after a full compaction, want none", n)
+	}
+	assertNoOrphans(t, tt)
+}
+
+func renderRows(rows map[int64]string) []string {
+	var out []string
+	for id, v := range rows {
+		out = append(out, fmt.Sprintf("%d|%s", id, v))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// vectorRows counts the rows the live deletion vectors delete.
+func vectorRows(t *testing.T, tt *testTable) int64 {
+	t.Helper()
+	snap := tt.Latest()
+	index, err := tt.Open().IndexFiles(context.Background(), snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, e := range index {
+		for _, r := range e.IndexFile.DeletionVectorRanges {
+			n += *r.Cardinality
+		}
+	}
+	return n
 }

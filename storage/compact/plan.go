@@ -34,6 +34,9 @@ type job struct {
 	outputLevel int
 	dropDelete  bool
 	steps       []step
+	// keptRuns are the runs above level 0 the unit leaves in place, whose
+	// keys its output must not repeat (first-row tables, lookup.go).
+	keptRuns []lsm.SortedRun[*spec.DataFileMeta]
 	// Append tables: groups of files, each merged into new files in order.
 	groups [][]*spec.DataFileMeta
 }
@@ -144,7 +147,10 @@ func (p *planner) planMergeTree(b *bucket) (*job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bucket %s: %w", b.plan.Dir, err)
 	}
-	unit, ok := p.pickUnit(levels)
+	// A full compaction rewrites files with deletion vectors, which only
+	// a rewrite drops for good (as for append tables, forceRewrite).
+	force := p.cfg.forceRewriteAll || (p.mode == Full && len(b.plan.DeletionFiles) > 0)
+	unit, ok := p.pickUnit(levels, force)
 	if !ok {
 		return nil, nil
 	}
@@ -161,16 +167,37 @@ func (p *planner) planMergeTree(b *bucket) (*job, error) {
 		// when the output is the oldest data of the bucket: not level 0
 		// (older level-0 files may lie outside the unit) and no level
 		// above the output holds a file.
-		dropDelete: unit.OutputLevel != 0 && unit.OutputLevel >= levels.NonEmptyHighestLevel()}
+		// With deletion vectors the lookup marks every older record of
+		// a retracted key deleted, so retractions always go.
+		dropDelete: unit.OutputLevel != 0 && (unit.OutputLevel >= levels.NonEmptyHighestLevel() || p.cfg.deletionVectors)}
+	if p.cfg.uniqueKeys {
+		j.keptRuns = keptRuns(levels, unit)
+	}
 	sections := lsm.PartitionIntervals(unitFiles, compareKeys)
-	j.steps = planSteps(sections, unit.OutputLevel, levels.MaxLevel(), p.cfg.compactionFileSize, p.cfg.forceRewriteAll)
+	j.steps = planSteps(sections, stepRules{outputLevel: unit.OutputLevel, maxLevel: levels.MaxLevel(),
+		minFileSize: p.cfg.compactionFileSize, forceRewriteAll: force, rewriteLevel0: p.cfg.uniqueKeys})
 	if len(j.steps) == 0 {
 		return nil, nil
 	}
 	return j, nil
 }
 
-func (p *planner) pickUnit(levels *lsm.Levels[*spec.DataFileMeta]) (pick.Unit, bool) {
+// keptRuns are the runs above level 0 holding none of the unit's files.
+func keptRuns(levels *lsm.Levels[*spec.DataFileMeta], unit pick.Unit) []lsm.SortedRun[*spec.DataFileMeta] {
+	picked := map[string]bool{}
+	for _, f := range unit.Files {
+		picked[f.Name] = true
+	}
+	var kept []lsm.SortedRun[*spec.DataFileMeta]
+	for _, r := range levels.LevelSortedRuns() {
+		if r.Level > 0 && len(r.Run) > 0 && !picked[r.Run[0].FileName] {
+			kept = append(kept, r.Run)
+		}
+	}
+	return kept
+}
+
+func (p *planner) pickUnit(levels *lsm.Levels[*spec.DataFileMeta], forceRewriteAll bool) (pick.Unit, bool) {
 	var runs []pick.Run
 	for _, r := range levels.LevelSortedRuns() {
 		run := pick.Run{Level: r.Level}
@@ -182,7 +209,7 @@ func (p *planner) pickUnit(levels *lsm.Levels[*spec.DataFileMeta]) (pick.Unit, b
 	u := p.cfg.universal
 	u.NumLevels = levels.NumberOfLevels()
 	if p.mode == Full {
-		return u.PickFull(runs, p.cfg.forceRewriteAll)
+		return u.PickFull(runs, forceRewriteAll)
 	}
 	return u.Pick(runs)
 }
@@ -193,8 +220,9 @@ func (p *planner) pickUnit(levels *lsm.Levels[*spec.DataFileMeta]) (pick.Unit, b
 // their neighbours, while a large file is upgraded: the merges gathered
 // before it are cut off first, since a file cannot be skipped without
 // breaking the key order of the output.
-func planSteps(sections [][]lsm.SortedRun[*spec.DataFileMeta], outputLevel, maxLevel int, minFileSize int64, forceRewriteAll bool) []step {
-	pl := &stepPlanner{outputLevel: outputLevel, maxLevel: maxLevel, forceRewriteAll: forceRewriteAll}
+func planSteps(sections [][]lsm.SortedRun[*spec.DataFileMeta], rules stepRules) []step {
+	pl := &stepPlanner{stepRules: rules}
+	minFileSize := rules.minFileSize
 	for _, section := range sections {
 		if len(section) > 1 {
 			pl.candidate = append(pl.candidate, section)
@@ -213,11 +241,20 @@ func planSteps(sections [][]lsm.SortedRun[*spec.DataFileMeta], outputLevel, maxL
 	return pl.steps
 }
 
-type stepPlanner struct {
+// stepRules are what decides between upgrading a file and rewriting it.
+type stepRules struct {
 	outputLevel, maxLevel int
+	minFileSize           int64
 	forceRewriteAll       bool
-	candidate             [][]lsm.SortedRun[*spec.DataFileMeta]
-	steps                 []step
+	// rewriteLevel0 rewrites level-0 files rather than upgrade them, so
+	// that their records meet the kept levels' keys (lookup.go).
+	rewriteLevel0 bool
+}
+
+type stepPlanner struct {
+	stepRules
+	candidate [][]lsm.SortedRun[*spec.DataFileMeta]
+	steps     []step
 }
 
 // flush merges the gathered sections; a lone single-run section is
@@ -249,7 +286,8 @@ func (pl *stepPlanner) upgrade(f lsm.FileMeta[*spec.DataFileMeta]) {
 		return
 	}
 	noDeletes := f.Payload.DeleteRowCount != nil && *f.Payload.DeleteRowCount == 0
-	if (pl.outputLevel != pl.maxLevel || noDeletes) && !pl.forceRewriteAll {
+	mayUpgrade := !pl.forceRewriteAll && !(pl.rewriteLevel0 && f.Level == 0)
+	if (pl.outputLevel != pl.maxLevel || noDeletes) && mayUpgrade {
 		pl.steps = append(pl.steps, step{upgrade: f.Payload})
 		return
 	}

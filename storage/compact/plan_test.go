@@ -136,7 +136,7 @@ func TestPlanSteps(t *testing.T) {
 				outputLevel = 2
 			}
 			sections := lsm.PartitionIntervals(unitFiles(c.files), compareInt64Keys)
-			if got := describeSteps(planSteps(sections, outputLevel, 3, 100, c.force)); got != c.want {
+			if got := describeSteps(planSteps(sections, stepRules{outputLevel: outputLevel, maxLevel: 3, minFileSize: 100, forceRewriteAll: c.force})); got != c.want {
 				t.Fatalf("steps %s, want %s", got, c.want)
 			}
 		})
@@ -165,7 +165,7 @@ func TestRetractionsRewrittenIntoHighestLevel(t *testing.T) {
 // than data files, before reading anything.
 func TestUnsupportedTables(t *testing.T) {
 	for _, options := range []map[string]string{
-		{"deletion-vectors.enabled": "true"},
+		{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"},
 		{"changelog-producer": "lookup"},
 		{"changelog-producer": "full-compaction"},
 		{"record-level.expire-time": "1 d", "record-level.time-field": "id"},

@@ -101,9 +101,18 @@ type keyValues struct {
 	mapping *schema.RowMapping
 	keyIdx  []int
 	done    func()
+	// deleted is the file's deletion vector, whose rows Next skips; nil
+	// for none.
+	deleted *spec.DeletionVector
+	// next is the position of the record Next reads next, so lastPos is
+	// that of the record it returned.
+	next int64
 }
 
-func (r *fileReader) openKeyValues(ctx context.Context, p string, meta *spec.DataFileMeta, done func()) (*keyValues, error) {
+// lastPos is the row position, in its file, of the record Next returned.
+func (kv *keyValues) lastPos() int64 { return kv.next - 1 }
+
+func (r *fileReader) openKeyValues(ctx context.Context, p string, meta *spec.DataFileMeta, deleted *spec.DeletionVector, done func()) (*keyValues, error) {
 	fileSchema, m, err := r.mapping(ctx, meta.SchemaID)
 	if err != nil {
 		return nil, err
@@ -116,11 +125,21 @@ func (r *fileReader) openKeyValues(ctx context.Context, p string, meta *spec.Dat
 	if err != nil {
 		return nil, errors.Join(err, d.file.Close())
 	}
-	return &keyValues{data: d, it: it, mapping: m, keyIdx: r.keyIdx, done: done}, nil
+	return &keyValues{data: d, it: it, mapping: m, keyIdx: r.keyIdx, done: done, deleted: deleted}, nil
 }
 
-// Next implements lsm.RecordIterator.
+// Next implements lsm.RecordIterator: the file's records its deletion
+// vector keeps, in order.
 func (kv *keyValues) Next() (lsm.KeyValue, bool, error) {
+	for {
+		rec, ok, err := kv.nextStored()
+		if err != nil || !ok || kv.deleted == nil || !kv.deleted.IsDeleted(kv.lastPos()) {
+			return rec, ok, err
+		}
+	}
+}
+
+func (kv *keyValues) nextStored() (lsm.KeyValue, bool, error) {
 	rec, err := kv.it.Next()
 	if err == io.EOF {
 		if kv.done != nil {
@@ -140,6 +159,7 @@ func (kv *keyValues) Next() (lsm.KeyValue, bool, error) {
 	for i, j := range kv.keyIdx {
 		key[i] = value[j]
 	}
+	kv.next++
 	return lsm.KeyValue{Key: key, Seq: rec.Seq, Kind: rec.Kind, Value: value}, true, nil
 }
 

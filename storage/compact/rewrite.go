@@ -70,6 +70,22 @@ func (r *rewriter) run(ctx context.Context, j *job) (*output, error) {
 }
 
 func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error {
+	kept := r.keptLevels(j)
+	err := r.runSteps(ctx, j, out, kept)
+	if kept != nil {
+		err = errors.Join(err, kept.close())
+	}
+	if err != nil || !r.cfg.deletionVectors {
+		return err
+	}
+	var added map[string][]int64
+	if kept != nil {
+		added = kept.deleted
+	}
+	return r.rewriteVectors(ctx, j, out, added)
+}
+
+func (r *rewriter) runSteps(ctx context.Context, j *job, out *output, kept *keptLevels) error {
 	for _, s := range j.steps {
 		if s.upgrade != nil {
 			up := *s.upgrade
@@ -79,7 +95,7 @@ func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error 
 			out.upgraded++
 			continue
 		}
-		files, err := r.rewriteSections(ctx, j, s.sections, out)
+		files, err := r.rewriteSections(ctx, j, s.sections, out, kept)
 		if err != nil {
 			return err
 		}
@@ -91,13 +107,13 @@ func (r *rewriter) runMergeTree(ctx context.Context, j *job, out *output) error 
 // rewriteSections merges the sections one after another (they do not
 // share keys) through the merge engine and writes one rolling output, as
 // MergeTreeCompactRewriter.rewriteCompaction does.
-func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm.SortedRun[*spec.DataFileMeta], out *output) ([]spec.DataFileMeta, error) {
+func (r *rewriter) rewriteSections(ctx context.Context, j *job, sections [][]lsm.SortedRun[*spec.DataFileMeta], out *output, kept *keptLevels) ([]spec.DataFileMeta, error) {
 	w, err := r.newWriter(j, j.outputLevel, 0)
 	if err != nil {
 		return nil, err
 	}
 	for _, section := range sections {
-		if err := r.copySection(ctx, j, section, w, out); err != nil {
+		if err := r.copySection(ctx, j, section, w, out, kept); err != nil {
 			return nil, errors.Join(err, w.Abort(context.WithoutCancel(ctx)))
 		}
 	}
@@ -130,7 +146,7 @@ func (r *rewriter) finish(ctx context.Context, j *job, w *write.CompactionWriter
 
 // copySection merges the runs of one section into w: each run is its
 // files concatenated in key order.
-func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.SortedRun[*spec.DataFileMeta], w *write.CompactionWriter, out *output) (err error) {
+func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.SortedRun[*spec.DataFileMeta], w *write.CompactionWriter, out *output, kept *keptLevels) (err error) {
 	var opened []*keyValues
 	defer func() {
 		for _, kv := range opened {
@@ -142,7 +158,11 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 		files := make([]lsm.RecordIterator, 0, len(run))
 		for _, f := range run {
 			meta := f.Payload
-			kv, err := r.reader.openKeyValues(ctx, j.bucket.plan.DataFilePath(meta), meta, func() { r.progress.fileDone(meta.FileSize) })
+			deleted, err := r.deletionVector(ctx, &j.bucket.plan, meta.FileName)
+			if err != nil {
+				return err
+			}
+			kv, err := r.reader.openKeyValues(ctx, j.bucket.plan.DataFilePath(meta), meta, deleted, func() { r.progress.fileDone(meta.FileSize) })
 			if err != nil {
 				return err
 			}
@@ -154,7 +174,10 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 		}
 		runs = append(runs, lsm.Concat(files...))
 	}
-	merged, err := r.engine.NewMergeReader(runs, r.compareKeys, !j.dropDelete)
+	// A retraction of a key a kept level holds must reach the lookup,
+	// which marks the kept record deleted, even where it is then dropped.
+	vectors := kept != nil && r.cfg.deletionVectors
+	merged, err := r.engine.NewMergeReader(runs, r.compareKeys, !j.dropDelete || vectors)
 	if err != nil {
 		return err
 	}
@@ -171,10 +194,38 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 		if !ok {
 			return nil
 		}
+		write, err := r.lookUp(ctx, j, kept, kv)
+		if err != nil {
+			return err
+		}
+		if !write {
+			continue
+		}
 		if err := w.WriteKeyValue(ctx, kv); err != nil {
 			return err
 		}
 	}
+}
+
+// lookUp resolves a merged record against the kept levels (lookup.go)
+// and reports whether to write it: a first-row table keeps the kept
+// record; a table with deletion vectors marks it deleted, writes the
+// newer record and drops a retraction where the job drops them.
+func (r *rewriter) lookUp(ctx context.Context, j *job, kept *keptLevels, kv lsm.KeyValue) (bool, error) {
+	if kept == nil {
+		return true, nil
+	}
+	rec, held, err := kept.find(ctx, kv.Key)
+	if err != nil {
+		return false, err
+	}
+	if !r.cfg.deletionVectors {
+		return !held, nil
+	}
+	if held {
+		kept.replace(rec)
+	}
+	return !(kv.Kind.IsRetract() && j.dropDelete), nil
 }
 
 // runAppend copies each group of files into new level-0 files, numbering
@@ -207,17 +258,28 @@ func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
 // holding the vectors of the files the job did not rewrite, as Java's
 // AppendDeleteFileMaintainer does after a compaction.
 func (r *rewriter) dropVectors(ctx context.Context, j *job, out *output) error {
+	return r.rewriteVectors(ctx, j, out, nil)
+}
+
+// rewriteVectors replaces the bucket's deletion-vector index files with
+// one holding the vectors of the files the job left in place (upgraded
+// files keep theirs), with the positions added deleted, as Java's
+// DeletionVectorsMaintainer writes them after a compaction.
+func (r *rewriter) rewriteVectors(ctx context.Context, j *job, out *output, added map[string][]int64) error {
 	b := j.bucket
-	if len(b.vectors) == 0 {
+	if len(b.vectors) == 0 && len(added) == 0 {
 		return nil
 	}
 	rewritten := map[string]bool{}
 	for _, f := range out.message.CompactBefore {
 		rewritten[f.FileName] = true
 	}
+	for _, f := range out.message.CompactAfter {
+		delete(rewritten, f.FileName)
+	}
 	kept, res, err := rowdelete.RewriteVectors(ctx, rowdelete.Options{
 		FileIO: r.io, Table: r.table, Schema: r.cfg.schema, NewUUID: r.newUUID,
-	}, &b.plan, b.vectors, func(name string) bool { return rewritten[name] })
+	}, &b.plan, b.vectors, func(name string) bool { return rewritten[name] }, added)
 	out.written = append(out.written, res.Written...)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"time"
@@ -136,16 +137,21 @@ func writeIndexFile(ctx context.Context, opts *Options, b *table.BucketPlan, vec
 
 // RewriteVectors rewrites the deletion vectors of index files files of
 // bucket b into one new index file, without those of the data files
-// dropped names: what a compaction that rewrote those data files leaves.
-// It returns the new file, none when no vector is left; Result.Written
-// lists what it wrote, also on error.
-func RewriteVectors(ctx context.Context, opts Options, b *table.BucketPlan, files []spec.IndexFileMeta, dropped func(dataFile string) bool) ([]spec.IndexFileMeta, Result, error) {
+// dropped names and with the row positions added deleted: what a
+// compaction leaves that rewrote those data files and found older
+// records of the keys it wrote in others (a lookup compaction). It
+// returns the new file, none when no vector is left; Result.Written lists
+// what it wrote, also on error.
+func RewriteVectors(ctx context.Context, opts Options, b *table.BucketPlan, files []spec.IndexFileMeta, dropped func(dataFile string) bool, added map[string][]int64) ([]spec.IndexFileMeta, Result, error) {
 	if opts.NewUUID == nil {
 		opts.NewUUID = ids.NewUUID
 	}
 	var res Result
 	vectors, order, err := readVectors(ctx, &opts, b, files)
 	if err != nil {
+		return nil, res, err
+	}
+	if order, err = addPositions(opts.Schema, vectors, order, added); err != nil {
 		return nil, res, err
 	}
 	order = slices.DeleteFunc(order, dropped)
@@ -157,6 +163,34 @@ func RewriteVectors(ctx context.Context, opts Options, b *table.BucketPlan, file
 		return nil, res, err
 	}
 	return []spec.IndexFileMeta{meta}, res, nil
+}
+
+// addPositions deletes the added positions in vectors, creating the
+// vectors of data files that have none, in the order of the data files'
+// names (so that equal inputs write equal index files).
+func addPositions(schema *spec.TableSchema, vectors map[string]*spec.DeletionVector, order []string, added map[string][]int64) ([]string, error) {
+	if len(added) == 0 {
+		return order, nil
+	}
+	bitmap64, err := schema.CoreOptions().DeletionVectorsBitmap64()
+	if err != nil {
+		return nil, err
+	}
+	names := slices.Sorted(maps.Keys(added))
+	for _, name := range names {
+		dv := vectors[name]
+		if dv == nil {
+			dv = spec.NewDeletionVector(bitmap64)
+			vectors[name] = dv
+			order = append(order, name)
+		}
+		for _, pos := range added[name] {
+			if err := dv.Delete(pos); err != nil {
+				return nil, fmt.Errorf("row %d of %s: %w", pos, name, err)
+			}
+		}
+	}
+	return order, nil
 }
 
 // VectorFiles are the deletion-vector index files of bucket b among the

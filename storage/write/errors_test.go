@@ -3,8 +3,6 @@ package write
 import (
 	"context"
 	"errors"
-	"fmt"
-	"maps"
 	"strings"
 	"testing"
 
@@ -75,7 +73,7 @@ func TestBucketCountChanged(t *testing.T) {
 		PartitionKeys: []string{"dt"}, PrimaryKeys: []string{"dt", "id"}, Options: map[string]string{"bucket": "2"},
 	})
 	tt.writeCommit(tt.writer(), []tabletest.Record{tabletest.Insert("d1", int64(1)), tabletest.Insert("d1", int64(2))})
-	tt.alterOptions(map[string]string{"bucket": "4"})
+	tt.AlterOptions(map[string]string{"bucket": "4"})
 	err := tt.writer().Write(context.Background(), []any{"d1", int64(3)}, spec.RowKindInsert)
 	want := "Try to write partition dt=d1 with a new bucket num 4, but the previous bucket num is 2"
 	if !errors.Is(err, ErrBucketCountChanged) || !strings.Contains(err.Error(), want) {
@@ -96,7 +94,6 @@ func TestUnsupportedTablesAreRefused(t *testing.T) {
 		"dynamic bucket":   {"bucket": "-1"},
 		"postpone bucket":  {"bucket": "-2"},
 		"deletion vectors": {"deletion-vectors.enabled": "true"},
-		"first-row":        {"merge-engine": "first-row"},
 		"changelog input":  {"changelog-producer": "input"},
 		"bucket function":  {"bucket-function.type": "mod"},
 		"row tracking":     {"row-tracking.enabled": "true"},
@@ -105,7 +102,7 @@ func TestUnsupportedTablesAreRefused(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType)},
 				PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1"}})
-			tt.alterOptions(options)
+			tt.AlterOptions(options)
 			_, err := Open(context.Background(), tt.options())
 			if !errors.Is(err, lakeerr.ErrUnsupported) {
 				t.Fatalf("Open: %v, want lakeerr.ErrUnsupported", err)
@@ -160,20 +157,30 @@ func hasDataFiles(tt *testTable) bool {
 	return false
 }
 
-// alterOptions publishes the next schema version with options changed, as a
-// Java ALTER TABLE would.
-func (tt *testTable) alterOptions(changes map[string]string) {
-	tt.T.Helper()
-	next := *tt.Schema()
-	next.ID++
-	next.Options = maps.Clone(next.Options)
-	maps.Copy(next.Options, changes)
-	data, err := spec.EncodeSchema(&next)
-	if err != nil {
-		tt.T.Fatal(err)
-	}
-	p := fmt.Sprintf("%s/schema/schema-%d", tt.Dir, next.ID)
-	if err := tt.FS.PutIfAbsent(context.Background(), p, data); err != nil {
-		tt.T.Fatal(err)
+// TestFirstRowWriterRefusesRetractions: Java's first-row merge fails on -D
+// and -U records unless ignore-delete drops them, so the writer refuses
+// them at the row instead of writing a bucket no compaction can merge.
+func TestFirstRowWriterRefusesRetractions(t *testing.T) {
+	for _, ignore := range []bool{false, true} {
+		options := map[string]string{"bucket": "1", "merge-engine": "first-row"}
+		if ignore {
+			options["first-row.ignore-delete"] = "true"
+		}
+		tt := newTestTable(t, catalog.TableDefinition{Fields: []spec.DataField{field("id", bigintType)},
+			PrimaryKeys: []string{"id"}, Options: options})
+		w, err := Open(context.Background(), tt.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(context.Background(), []any{int64(1)}, spec.RowKindInsert); err != nil {
+			t.Fatal(err)
+		}
+		err = w.Write(context.Background(), []any{int64(1)}, spec.RowKindDelete)
+		if refused := errors.Is(err, lakeerr.ErrUnsupported); refused == ignore {
+			t.Fatalf("ignore-delete %v: a -D row gave %v", ignore, err)
+		}
+		if err := w.Abort(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -210,13 +210,6 @@ func (ts *tableSettings) checkPrimaryKeySupported(o spec.CoreOptions) error {
 	if mor, _ := o.Get(optionDVMergeOnRead); dv && !strings.EqualFold(mor, "true") {
 		return unsupportedf("a deletion-vectors table: Java batch reads skip level-0 files until a compaction, which lakesql does not run")
 	}
-	engine, err := o.MergeEngine()
-	if err != nil {
-		return err
-	}
-	if engine == spec.MergeEngineFirstRow {
-		return unsupportedf("a first-row table: Java batch reads skip level-0 files until a compaction, which lakesql does not run")
-	}
 	producer, err := o.ChangelogProducer()
 	if err != nil {
 		return err
@@ -401,6 +394,18 @@ func (ts *tableSettings) parseBehaviour() error {
 		ts.engine, err = lsm.NewEngine(ts.schema, spec.CompareValues)
 	}
 	return err
+}
+
+// checkKind refuses the rows Java's merge function would refuse when the
+// bucket is merged: a first-row table takes no -D or -U (its
+// FirstRowMergeFunction fails on them unless ignore-delete drops them,
+// which acceptsKind does first). Refused here, the write fails at the row
+// rather than at a later flush or compaction.
+func (ts *tableSettings) checkKind(kind spec.RowKind) error {
+	if kind.IsRetract() && ts.engine != nil && ts.engine.Name() == lsm.EngineFirstRow {
+		return unsupportedf("%s rows into a first-row table: it keeps the first row of each key (set first-row.ignore-delete to drop them)", kind)
+	}
+	return nil
 }
 
 // boolOption parses a Java boolean option ("true"/"false" in any case).

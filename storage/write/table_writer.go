@@ -252,6 +252,9 @@ func (w *TableWriter) accept(row []any, kind spec.RowKind) ([]any, error) {
 	if !w.settings.primaryKey && kind.IsRetract() {
 		return nil, fmt.Errorf("%w: an append table cannot take %s rows", ErrInvalidRow, kind)
 	}
+	if err := w.settings.checkKind(kind); err != nil {
+		return nil, err
+	}
 	own := make([]any, len(row), len(row)+len(w.settings.key.indexes))
 	copy(own, row)
 	if err := w.settings.checkRow(own); err != nil {

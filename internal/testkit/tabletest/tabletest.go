@@ -222,3 +222,22 @@ func (t *Table) LiveFiles() []spec.ManifestEntry {
 	}
 	return entries
 }
+
+// AlterOptions publishes the next schema version with options changed, as
+// a Java ALTER TABLE would, bypassing the catalog's checks of which options
+// may change.
+func (t *Table) AlterOptions(changes map[string]string) {
+	t.T.Helper()
+	next := *t.Schema()
+	next.ID++
+	next.Options = maps.Clone(next.Options)
+	maps.Copy(next.Options, changes)
+	data, err := spec.EncodeSchema(&next)
+	if err != nil {
+		t.T.Fatal(err)
+	}
+	p := fmt.Sprintf("%s/schema/schema-%d", t.Dir, next.ID)
+	if err := t.FS.PutIfAbsent(context.Background(), p, data); err != nil {
+		t.T.Fatal(err)
+	}
+}

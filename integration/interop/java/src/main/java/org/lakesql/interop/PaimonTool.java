@@ -407,9 +407,16 @@ public final class PaimonTool {
      * writes rows of those columns only (BatchTableWrite.withWriteType, data
      * evolution); "firstRowId": N gives the new files first row id N
      * (EvolutionCommands.assignFirstRowId): the rows of a partial write are
-     * those N, N+1, … of the file holding them already.
+     * those N, N+1, … of the file holding them already. "options": {…}
+     * are dynamic table options of this commit's writer (write-only =
+     * true leaves its files on level 0 for another job to compact).
      */
     static void writeCommit(Table t, JsonNode commit) throws Exception {
+        if (commit.has("options")) {
+            Map<String, String> dynamic = new HashMap<>();
+            commit.get("options").fields().forEachRemaining(e -> dynamic.put(e.getKey(), e.getValue().asText()));
+            t = t.copy(dynamic);
+        }
         BatchWriteBuilder wb = t.newBatchWriteBuilder();
         if (commit.path("overwrite").asBoolean(false)) {
             wb = wb.withOverwrite();
