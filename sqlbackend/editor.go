@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -88,6 +89,9 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 		err = fmt.Errorf("table %s changed its schema during the statement; run it again", t.name)
 	}
 	if err == nil {
+		err = refuseHiddenOverwrite(ctx, t)
+	}
+	if err == nil {
 		err = w.settle(ctx)
 	}
 	if err == nil {
@@ -99,6 +103,22 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 		e.keys = t.duplicates
 	}
 	return e
+}
+
+// refuseHiddenOverwrite refuses an INSERT OVERWRITE of a table whose batch
+// reads skip level 0 (first-row): an overwrite's writer does not compact
+// (it does not see the files its commit replaces), so its rows would stay
+// invisible until some later compaction.
+func refuseHiddenOverwrite(ctx *sql.Context, t *Table) error {
+	s, ok := ctx.Session.(*Session)
+	if !ok || !s.overwritePending(t.db.name, t.name) {
+		return nil
+	}
+	hides, err := scan.HidesLevel0(t.schema)
+	if err != nil || !hides {
+		return err
+	}
+	return unsupportedf("INSERT OVERWRITE of %s: its rows would stay on level 0, which reads of a first-row table skip until a compaction; DELETE is refused too, so TRUNCATE it and INSERT", t.name)
 }
 
 // StatementBegin implements sql.EditOpenerCloser.
@@ -179,6 +199,9 @@ func (e *editor) Update(ctx *sql.Context, old, new sql.Row) error {
 	if len(e.table.schema.PrimaryKeys) == 0 {
 		return e.updateAppendRow(ctx, old, new)
 	}
+	if err := e.refuseFirstRowChange("UPDATE"); err != nil {
+		return err
+	}
 	if err := e.requireNamedKey(ctx, old); err != nil {
 		return err
 	}
@@ -202,6 +225,9 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	if len(e.table.schema.PrimaryKeys) == 0 {
 		return e.deleteFromAppendTable(ctx, row)
 	}
+	if err := e.refuseFirstRowChange("DELETE or REPLACE"); err != nil {
+		return err
+	}
 	if e.replacing {
 		e.remember(row, nil)
 		return e.err
@@ -213,6 +239,25 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 	}
 	e.remember(row, nil)
 	return e.write(ctx, row, spec.RowKindDelete)
+}
+
+// refuseFirstRowChange refuses to change or remove a row of a first-row
+// table: its merge keeps the first row written for each key, so an update
+// would be dropped without a trace, and Java's merge fails on a delete.
+func (e *editor) refuseFirstRowChange(statement string) error {
+	if e.err != nil {
+		return nil
+	}
+	if !e.table.keepsFirstRow() {
+		return nil
+	}
+	return unsupportedf("%s of a row of first-row table %s: it keeps the first row written for each key", statement, e.table.name)
+}
+
+// keepsFirstRow reports whether t's merge engine is first-row.
+func (t *Table) keepsFirstRow() bool {
+	engine, err := t.schema.CoreOptions().MergeEngine()
+	return err == nil && engine == spec.MergeEngineFirstRow
 }
 
 // storedAlike reports whether two rows store the same bytes, column by

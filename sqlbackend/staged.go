@@ -11,6 +11,7 @@ import (
 	"github.com/lakesql/lakesql/storage/commit"
 	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/fileio"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
@@ -234,7 +235,7 @@ func (s *stagedWrites) take() *tableWrite {
 // vectors of a row-level DELETE): a transaction reads its own writes.
 //
 // The inline compactions of the transaction's writer (w.compaction) are
-// left out on purpose: a compaction rewrites rows without changing them,
+// left out on purpose (but see stageCompactionForReads): a compaction rewrites rows without changing them,
 // and the files it replaced stay on disk until the transaction ends (only
 // compaction outputs that a later compaction rewrote are deleted, and no
 // staged entry names those), so the snapshot the transaction read plus
@@ -261,7 +262,23 @@ func stagedEntries(ctx *sql.Context, db, name string) (table.Staged, error) {
 		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindDelete, m.DeletedIndexFiles)
 		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindAdd, m.NewIndexFiles)
 	}
-	return staged, nil
+	return staged, w.stageCompactionForReads(&staged)
+}
+
+// stageCompactionForReads adds the transaction's compaction to what its
+// reads see, where batch reads skip level 0 (first-row tables): there the
+// statements' level-0 files alone would hide the transaction's own rows,
+// which the compaction at each statement's end moved up.
+func (w *tableWrite) stageCompactionForReads(staged *table.Staged) error {
+	hides, err := scan.HidesLevel0(w.schema)
+	if err != nil || !hides {
+		return err
+	}
+	for _, m := range w.compaction {
+		staged.Files = appendEntries(staged.Files, &m, spec.FileKindDelete, m.CompactBefore)
+		staged.Files = appendEntries(staged.Files, &m, spec.FileKindAdd, m.CompactAfter)
+	}
+	return nil
 }
 
 func appendEntries(out []spec.ManifestEntry, m *commit.Message, kind spec.FileKind, files []spec.DataFileMeta) []spec.ManifestEntry {

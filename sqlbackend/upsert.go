@@ -29,6 +29,9 @@ const ruleDetectDuplicates analyzer.RuleId = 10_001
 //     upsert. Looking keys up costs a read per row, so only this statement
 //     pays for it.
 //   - INSERT … SELECT from the same table.
+//   - Any INSERT into a first-row table, whose merge keeps the existing
+//     row of a key: an existing key fails the row with error 1062 as in
+//     MySQL (INSERT IGNORE skips it) rather than vanish without a trace.
 //
 // Both make the commit check their keys (keysChecked). It runs in GMS's
 // AlwaysBeforeDefault batch, the only one INSERT … VALUES goes through
@@ -40,7 +43,8 @@ func markReadModifyWrite(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pl
 			return n, transform.SameTree, nil
 		}
 		target := insertTarget(ins.Destination)
-		duplicates, self := len(ins.OnDupExprs) > 0 || ins.IsReplace, target != nil && readsTable(ins.Source, target)
+		duplicates := len(ins.OnDupExprs) > 0 || ins.IsReplace || (target != nil && target.keepsFirstRow())
+		self := target != nil && readsTable(ins.Source, target)
 		if !duplicates && !self {
 			return n, transform.SameTree, nil
 		}

@@ -368,10 +368,13 @@ var engineCases = []tableCase{
 		name: "pk_first_row",
 		create: `CREATE TABLE t (id INT NOT NULL, v VARCHAR(10), PRIMARY KEY (id))
   COMMENT 'paimon:{"merge-engine":"first-row"}' PARTITION BY KEY (id) PARTITIONS 2`,
-		refused: "lakesql cannot write a first-row table",
 		steps: []string{
 			`INSERT INTO t VALUES (1, 'first'), (2, 'first')`,
-			`INSERT INTO t VALUES (1, 'second'), (3, 'first')`,
+			`INSERT IGNORE INTO t VALUES (1, 'second'), (3, 'first')`,
+			`BEGIN`,
+			`INSERT INTO t VALUES (4, 'first')`,
+			`INSERT INTO t VALUES (5, 'first')`,
+			`COMMIT`,
 			`CALL sys.compact('t')`,
 		},
 	},

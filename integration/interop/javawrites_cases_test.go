@@ -5,6 +5,7 @@ package interop
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Tables Java writes fresh (issue 14, part 2): Java Paimon 1.4.2 creates
@@ -143,8 +144,10 @@ var javaWritesCases = []tableCase{
 		},
 	},
 	{
-		// first-row: the first row of each key wins; lakesql reads it and
-		// refuses to write.
+		// first-row: the first row of each key wins. lakesql inserts new
+		// keys (its inline compaction moves Java's level-0 rows up too,
+		// dropping the later rows of keys a kept level holds) and refuses
+		// to change rows.
 		name: "javawrites_first_row",
 		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
  "primaryKeys": ["id"], "options": {"bucket": "2", "merge-engine": "first-row"},
@@ -153,8 +156,9 @@ var javaWritesCases = []tableCase{
 			javaCommits("1.3.1", `[{"rows": [{"id": 1, "v": "second"}, {"id": 3, "v": "first"}]}]`),
 			javaRun("1.4.2", "compact"),
 			javaCommits("1.4.2", `[{"rows": [{"id": 2, "v": "third"}, {"id": 4, "v": "first"}]}]`),
-			expectError(`INSERT INTO t VALUES (5, 'lakesql')`, "lakesql cannot write a first-row table"),
-			expectError(`UPDATE t SET v = 'x' WHERE id = 1`, "lakesql cannot write a first-row table"),
+			`INSERT INTO t VALUES (5, 'lakesql')`,
+			expectError(`INSERT INTO t VALUES (1, 'lakesql')`, "duplicate primary key"),
+			expectError(`UPDATE t SET v = 'x' WHERE id = 1`, "it keeps the first row written for each key"),
 			// lakesql compacts first-row tables (moving level 0 up, as Java's
 			// lookup compaction does); the first row must survive.
 			`CALL sys.compact('t')`,
@@ -163,7 +167,11 @@ var javaWritesCases = []tableCase{
 	},
 	{
 		// deletion vectors on a primary-key table: Java's lookup compaction
-		// at each commit marks replaced rows in deletion vectors.
+		// at each commit marks replaced rows in deletion vectors. A
+		// write-only Java commit leaves level 0 to lakesql's minor
+		// compaction, which must mark the replaced and deleted rows of the
+		// level it keeps; Java's next lookup compaction builds on its
+		// vectors, and a full compaction drops them all.
 		name: "javawrites_dv_pk",
 		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
  "primaryKeys": ["id"], "options": {"bucket": "1", "deletion-vectors.enabled": "true"},
@@ -176,7 +184,37 @@ var javaWritesCases = []tableCase{
 			javaCommits("1.4.2", `[{"rows": [{"id": 4, "v": "d2"}]}]`),
 			expectError(`INSERT INTO t VALUES (5, 'lakesql')`, "lakesql cannot write a deletion-vectors table"),
 			expectError(`UPDATE t SET v = 'x' WHERE id = 1`, "lakesql cannot write a deletion-vectors table"),
-			expectError(`CALL sys.compact('t')`, "deletion"),
+			javaCommits("1.4.2", `[{"options": {"write-only": "true"}, "rows": [{"id": 1, "v": "a3"}, {"id": 2, "v": "b2"}, {"id": 6, "v": "f"}], "kinds": ["+U", "-D", "+I"]}]`),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t", "1a2,2b2,4d2"),
+			`CALL sys.compact('t', NULL, 'minor')`,
+			expect("SELECT COUNT(*) FROM `t$files` WHERE level = 0", "0"),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t", "1a3,4d2,6f"),
+			javaCommits("1.3.1", `[{"rows": [{"id": 3, "v": "c3"}, {"id": 6, "v": "f2"}]}]`),
+			javaCommits("1.4.2", `[{"options": {"write-only": "true"}, "rows": [{"id": 4, "v": "d2"}, {"id": 7, "v": "g"}], "kinds": ["-D", "+I"]}]`),
+			`CALL sys.compact('t')`,
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t", "1a3,3c3,6f2,7g"),
+			javaCommits("1.4.2", `[{"rows": [{"id": 7, "v": "g2"}]}]`),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t", "1a3,3c3,6f2,7g2"),
+		},
+	},
+	{
+		// deletion vectors on a primary-key table whose highest level is
+		// large: lakesql's minor compaction moves Java's write-only level
+		// 0 up alone and must mark the kept rows it replaces or deletes in
+		// deletion vectors (the case above merges everything).
+		name: "javawrites_dv_pk_lookup",
+		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
+ "primaryKeys": ["id"], "options": {"bucket": "1", "deletion-vectors.enabled": "true"},
+ "commits": [{"rows": `+paddedRows(100, 3000)+`}]}`),
+		steps: []string{
+			javaRun("1.4.2", "compact"),
+			javaCommits("1.4.2", `[{"options": {"write-only": "true"}, "rows": [{"id": 150, "v": "new"}, {"id": 151, "v": "x"}, {"id": 5000, "v": "added"}], "kinds": ["+U", "-D", "+I"]}]`),
+			`CALL sys.compact('t', NULL, 'minor')`,
+			expect("SELECT COUNT(DISTINCT level) FROM `t$files`", "2"),
+			expect("SELECT COUNT(*) FROM t", "3000"),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t WHERE id IN (150, 151, 5000)", "150new,5000added"),
+			javaCommits("1.3.1", `[{"rows": [{"id": 150, "v": "newer"}, {"id": 152, "v": "x"}], "kinds": ["+U", "-D"]}]`),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t WHERE id IN (150, 151, 152, 5000)", "150newer,5000added"),
 		},
 	},
 	{
@@ -484,4 +522,18 @@ func init() {
 			},
 		},
 	)
+}
+
+// paddedRows is the JSON rows of ids first … first+n-1, each with a long
+// value, so that their file outweighs a few rows written later.
+func paddedRows(first, n int) string {
+	rows := make([]map[string]any, n)
+	for i := range rows {
+		rows[i] = map[string]any{"id": first + i, "v": fmt.Sprintf("row-%05d-padded-to-make-the-base-file-large", first+i)}
+	}
+	out, err := json.Marshal(rows)
+	if err != nil {
+		panic(err)
+	}
+	return string(out)
 }

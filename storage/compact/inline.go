@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -26,7 +27,7 @@ type inlineCompactor struct{}
 func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompaction) (write.CompactedFiles, error) {
 	cfg, err := newTableConfig(b.Schema, b.Now())
 	if errors.Is(err, lakeerr.ErrUnsupported) {
-		return write.CompactedFiles{}, nil
+		return write.CompactedFiles{}, hiddenUntilCompacted(b.Schema, err)
 	}
 	if err != nil || !cfg.primaryKey {
 		return write.CompactedFiles{}, err
@@ -47,7 +48,7 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 	if errors.Is(err, lakeerr.ErrUnsupported) {
 		// Files of another format than Parquet in the bucket: written
 		// without compaction, as above; Java compacts them.
-		return write.CompactedFiles{}, nil
+		return write.CompactedFiles{}, hiddenUntilCompacted(b.Schema, err)
 	}
 	if err != nil {
 		return write.CompactedFiles{}, err
@@ -57,4 +58,19 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 		return write.CompactedFiles{}, err
 	}
 	return write.CompactedFiles{Before: out.message.CompactBefore, After: out.message.CompactAfter}, nil
+}
+
+// hiddenUntilCompacted is why a write whose bucket lakesql cannot compact
+// fails: batch reads of a first-row table skip level-0 files (as Java's
+// do), so its rows would stay invisible until Java compacted the bucket.
+// Other tables are written without compaction, and it is nil.
+func hiddenUntilCompacted(schema *spec.TableSchema, refusal error) error {
+	engine, err := schema.CoreOptions().MergeEngine()
+	if err != nil {
+		return err
+	}
+	if engine == spec.MergeEngineFirstRow {
+		return fmt.Errorf("first-row table: batch reads skip its rows until a compaction: %w", refusal)
+	}
+	return nil
 }

@@ -55,6 +55,14 @@ func readSettings(s *spec.TableSchema) (settings, error) {
 	return st, nil
 }
 
+// HidesLevel0 reports whether batch reads of tables of schema s skip
+// level-0 files (see settings.skipLevel0): rows written there appear only
+// once a compaction moves them up.
+func HidesLevel0(s *spec.TableSchema) (bool, error) {
+	st, err := readSettings(s)
+	return st.skipLevel0, err
+}
+
 // mergedValuesPredictable reports whether the merged row of a key is one
 // of its stored records, so value statistics bound merged rows. Not so for
 // partial-update and aggregation tables without deletion vectors.
