@@ -50,3 +50,16 @@ func wantErrno(t *testing.T, c *conn, q string, num int) {
 		t.Fatalf("%s: got %v, want error %d", q, err, num)
 	}
 }
+
+// TestFirstRowWriteFailsWhereNotCompactable: reads skip level 0, so a
+// write into a first-row table whose bucket lakesql cannot compact (here
+// changelog-producer = lookup, whose compaction writes changelog files)
+// fails instead of committing rows nobody would see.
+func TestFirstRowWriteFailsWhereNotCompactable(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		`CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10)) COMMENT 'paimon:{"merge-engine":"first-row","bucket":"1","changelog-producer":"lookup"}'`)
+	wantErrno(t, c, "INSERT INTO t VALUES (1, 'a')", mysql.ERNotSupportedYet)
+	wantRows(t, c, "SELECT COUNT(*) FROM `t$snapshots`", "[0]")
+}
