@@ -15,7 +15,8 @@ import (
 
 // Some stored values have no exact SQL value (planner/sqltypes): a
 // TIMESTAMP(7..9) is shown with microseconds, and ARRAY, MAP, MULTISET and
-// ROW values are shown as JSON, which lakesql cannot write back. A
+// ROW values are shown as JSON, whose TIMESTAMP(7..9) parts are cut the
+// same way and whose integers beyond 2^53 a client may not send back. A
 // statement that rewrites a whole row (UPDATE, INSERT … ON DUPLICATE KEY
 // UPDATE) gets the old row as shown and writes the new one; it must not cut
 // the nanoseconds of, or fail on, a column it leaves alone (interop
@@ -23,8 +24,8 @@ import (
 // stored value whenever the statement's new value equals the value shown:
 // a column the statement did not assign, or assigned the value it shows.
 // A column assigned a different value is written as given: a TIMESTAMP(9)
-// then holds the six digits MySQL can express, and a nested column fails
-// with error 1235 naming the column and its type.
+// then holds the six digits MySQL can express, and a nested column the
+// value its JSON describes (planner/sqltypes/nested.go).
 
 // inexactColumns are the indexes of the columns whose stored values the SQL
 // layer cannot express exactly.

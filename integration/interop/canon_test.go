@@ -149,7 +149,8 @@ func canonicalJSON(v any) (any, error) {
 	return string(b), err
 }
 
-// mapsAsObjects turns the interop encoding's MAP arrays into objects.
+// mapsAsObjects turns the interop encoding's MAP arrays into objects, and
+// empty MAPs into empty arrays.
 func mapsAsObjects(v any) any {
 	switch x := v.(type) {
 	case []any:
@@ -174,6 +175,11 @@ func mapsAsObjects(v any) any {
 		}
 		return out
 	case map[string]any:
+		if len(x) == 0 {
+			// An empty MAP: lakesql shows one with string keys as {},
+			// a reader dumps it as []; no ROW is empty.
+			return []any{}
+		}
 		out := map[string]any{}
 		for k, e := range x {
 			out[k] = mapsAsObjects(e)

@@ -79,10 +79,13 @@ var javaCreatedCases = []tableCase{
 			`INSERT INTO t (id, v) VALUES (2, 'lakesql')`,
 			`DELETE FROM t WHERE id = 2`,
 			// F7 (fixed): an UPDATE of other columns keeps the nested values;
-			// writing a nested column is refused, naming it and its type.
+			// nested columns are written from the JSON a SELECT shows.
 			`UPDATE t SET v = 'updated' WHERE id = 1`,
 			expect("SELECT v FROM t WHERE id = 1", "updated"),
-			expectError(`UPDATE t SET arr = '[9]' WHERE id = 1`, "column arr: unsupported: writing ARRAY values is not supported"),
+			`UPDATE t SET arr = '[9, null]', m = '{"k2": 7, "k1": null}', r = '{"x": 2, "y": "w"}' WHERE id = 1`,
+			`INSERT INTO t VALUES (3, 'lakesql', '[]', '{}', '{"x": null, "y": null}')`,
+			expect("SELECT CONCAT(JSON_EXTRACT(arr, '$[0]'), JSON_EXTRACT(m, '$.k2'), JSON_EXTRACT(r, '$.y')) FROM t WHERE id = 1", `97"w"`),
+			expectError(`UPDATE t SET arr = '[1.5]' WHERE id = 1`, "column arr"),
 		},
 	},
 }

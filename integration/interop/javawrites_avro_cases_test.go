@@ -49,10 +49,10 @@ func init() {
 				javaCommits("1.4.2", `[{"rows": [{"id": 4, "i32": 9000000000, "f": 0.1, "s2": "renamed", "added": 44, "r": {"x": 4, "y": null}}]}]`),
 				`INSERT INTO t (id, b, d52, s2, dt, ts6, lt6, added) VALUES (5, true, 1.25, 'lakesql', '2026-01-02', '2026-01-02 03:04:05.123456', '1999-12-31 23:59:59.5', 55)`,
 				// UPDATE and DELETE remove rows of Java's avro files by
-				// rewriting them as Parquet. Row 1's UPDATE would write its
-				// ARRAY, which lakesql's SQL writes do not take yet.
+				// rewriting them as Parquet; row 1's UPDATE writes its
+				// nested values back from the JSON it read.
 				`UPDATE t SET s2 = 'lakesql updated' WHERE id = 2`,
-				expectError(`UPDATE t SET s2 = 'lakesql updated' WHERE id = 1`, "writing ARRAY values is not supported"),
+				`UPDATE t SET s2 = 'lakesql updated' WHERE id = 1`,
 				`DELETE FROM t WHERE id = 3 OR s2 = 'renamed'`,
 				expectError("CALL sys.compact('t')", "file.format avro"),
 				javaRun("1.4.2", "compact"),

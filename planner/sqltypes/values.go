@@ -11,7 +11,6 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/types"
 	"github.com/shopspring/decimal"
 
-	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -110,10 +109,11 @@ func FromSQL(t spec.DataType, v any) (any, error) {
 			return spec.TimeValue(ts.AsMicroseconds() / 1000), nil
 		}
 	case spec.Array, spec.Map, spec.Multiset, spec.Row:
-		// Shown as JSON, which names no Paimon type for its parts; an
-		// UPDATE that leaves such a column alone keeps its stored value
+		// Written as the JSON a SELECT shows (nested.go); an UPDATE that
+		// leaves such a column alone keeps its stored value, whose FLOAT
+		// or TIMESTAMP(9) parts JSON may not carry exactly
 		// (sqlbackend/keepstored.go).
-		return nil, fmt.Errorf("%w: writing %s values is not supported", lakeerr.ErrUnsupported, typeName(t))
+		return nestedFromSQL(t, v)
 	}
 	return nil, fmt.Errorf("%w: cannot write %T into a %s column", ErrValue, v, typeName(t))
 }
