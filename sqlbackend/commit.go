@@ -11,7 +11,9 @@ import (
 	"github.com/lakesql/lakesql/sqlbackend/metrics"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/scan"
 )
 
 // commitStaged commits the transaction's table: one commit, which is one
@@ -76,6 +78,7 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	if errors.As(err, &cpe) {
 		compactFailed, err = cpe, nil
 		w.compactionLost(ctx, res, cpe)
+		s.compactHiddenRows(ctx, w)
 	}
 	if err != nil {
 		w.release(ctx, err)
@@ -95,6 +98,26 @@ func (s *Session) commitTable(ctx *sql.Context, w *tableWrite) error {
 	s.warnReruns(ctx, w.db, w.name)
 	s.backend.askCompaction(w)
 	return mysqlerr.From(w.writer.Close())
+}
+
+// compactHiddenRows compacts a table whose reads skip level 0 (first-row,
+// deletion vectors) after its commit landed the rows but lost their
+// compaction to a concurrent one: until a compaction moves them up, no
+// read sees them. The compaction plans afresh from the latest snapshot
+// (and retries a lost race, compact.Options.MaxAttempts); should it fail
+// too, the client is told that the rows wait for one.
+func (s *Session) compactHiddenRows(ctx *sql.Context, w *tableWrite) {
+	if hides, err := scan.HidesLevel0(w.schema); err != nil || !hides {
+		return
+	}
+	_, err := compact.Table(ctx, compact.Options{
+		FileIO: s.backend.opts.FileIO, TableDir: w.dir, Mode: compact.Minor,
+		Now: s.backend.opts.Now, NewUUID: s.backend.opts.NewUUID,
+	})
+	if err != nil {
+		ctx.Warn(mysqlerr.ErrorDuringCommit, "%s.%s: the rows committed stay unread until a compaction (CALL sys.compact): %v", w.db, w.name, err)
+		ctx.GetLogger().Warnf("commit to %s.%s: compacting the rows reads skip: %v", w.db, w.name, err)
+	}
 }
 
 // askCompaction asks the compaction service, when there is one, to

@@ -106,7 +106,8 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 }
 
 // refuseHiddenOverwrite refuses an INSERT OVERWRITE of a table whose batch
-// reads skip level 0 (first-row): an overwrite's writer does not compact
+// reads skip level 0 (first-row, deletion vectors): an overwrite's writer
+// does not compact
 // (it does not see the files its commit replaces), so its rows would stay
 // invisible until some later compaction.
 func refuseHiddenOverwrite(ctx *sql.Context, t *Table) error {
@@ -118,7 +119,7 @@ func refuseHiddenOverwrite(ctx *sql.Context, t *Table) error {
 	if err != nil || !hides {
 		return err
 	}
-	return unsupportedf("INSERT OVERWRITE of %s: its rows would stay on level 0, which reads of a first-row table skip until a compaction; DELETE is refused too, so TRUNCATE it and INSERT", t.name)
+	return unsupportedf("INSERT OVERWRITE of %s: its rows would stay on level 0, which reads of the table skip until a compaction; TRUNCATE it (or the partition) and INSERT", t.name)
 }
 
 // StatementBegin implements sql.EditOpenerCloser.

@@ -41,7 +41,9 @@ func (s *stagedWrites) empty() bool {
 type tableWrite struct {
 	db, name string
 	dir      string
-	schema   *spec.TableSchema
+	// table locates the table's index files.
+	table  *table.Table
+	schema *spec.TableSchema
 	// base is the snapshot the transaction read the table at: overwrites
 	// and deletes are computed against it.
 	base   int64
@@ -108,7 +110,7 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 		return nil, err
 	}
 	s.table = &tableWrite{
-		db: t.db.name, name: t.name, dir: t.t.Dir(), io: b.opts.FileIO,
+		db: t.db.name, name: t.name, dir: t.t.Dir(), table: t.t, io: b.opts.FileIO,
 		schema: writer.Schema(), base: t.pin.snapshotID, writer: writer,
 		now: b.opts.Now, newUUID: b.opts.NewUUID,
 	}
@@ -123,9 +125,11 @@ func (s *stagedWrites) forTable(ctx *sql.Context, b *Backend, t *Table) (*tableW
 // The writer skips tables with write-only = true. An INSERT OVERWRITE gets
 // none: its commit replaces the files a compaction would rewrite. Neither
 // does a writer of a backend whose compaction service compacts after the
-// commit (Options.BackgroundCompaction).
+// commit (Options.BackgroundCompaction), unless reads of the table skip
+// level 0 (first-row, deletion vectors): there rows are visible only once
+// compacted, and a statement must see the rows it wrote.
 func writerCompactor(ctx *sql.Context, b *Backend, t *Table) write.BucketCompactor {
-	if b.compactions != nil {
+	if hides, err := scan.HidesLevel0(t.schema); b.compactions != nil && (err != nil || !hides) {
 		return nil
 	}
 	if s, ok := ctx.Session.(*Session); ok && s.overwritePending(t.db.name, t.name) {
@@ -191,13 +195,14 @@ func (s *stagedWrites) settle(ctx *sql.Context) error {
 // they are, their compaction increments folded into the transaction's.
 func (w *tableWrite) stage(ctx *sql.Context, msgs []commit.Message) {
 	for _, m := range msgs {
-		before, after := m.CompactBefore, m.CompactAfter
-		m.CompactBefore, m.CompactAfter = nil, nil
+		inc := write.CompactionIncrement{Before: m.CompactBefore, After: m.CompactAfter,
+			IndexBefore: m.CompactDeletedIndexFiles, IndexAfter: m.CompactNewIndexFiles}
+		m.CompactBefore, m.CompactAfter, m.CompactDeletedIndexFiles, m.CompactNewIndexFiles = nil, nil, nil, nil
 		if !m.IsEmpty() {
 			w.messages = append(w.messages, m)
 		}
-		if len(before)+len(after) > 0 {
-			w.stageCompaction(ctx, m, before, after)
+		if len(inc.Before)+len(inc.After)+len(inc.IndexBefore)+len(inc.IndexAfter) > 0 {
+			w.stageCompaction(ctx, m, inc)
 		}
 	}
 }
@@ -266,7 +271,8 @@ func stagedEntries(ctx *sql.Context, db, name string) (table.Staged, error) {
 }
 
 // stageCompactionForReads adds the transaction's compaction to what its
-// reads see, where batch reads skip level 0 (first-row tables): there the
+// reads see, where batch reads skip level 0 (first-row and deletion-vector
+// tables): there the
 // statements' level-0 files alone would hide the transaction's own rows,
 // which the compaction at each statement's end moved up.
 func (w *tableWrite) stageCompactionForReads(staged *table.Staged) error {
@@ -277,6 +283,8 @@ func (w *tableWrite) stageCompactionForReads(staged *table.Staged) error {
 	for _, m := range w.compaction {
 		staged.Files = appendEntries(staged.Files, &m, spec.FileKindDelete, m.CompactBefore)
 		staged.Files = appendEntries(staged.Files, &m, spec.FileKindAdd, m.CompactAfter)
+		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindDelete, m.CompactDeletedIndexFiles)
+		staged.Index = appendIndexEntries(staged.Index, &m, spec.FileKindAdd, m.CompactNewIndexFiles)
 	}
 	return nil
 }

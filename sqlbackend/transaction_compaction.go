@@ -13,6 +13,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/write"
 )
 
 // A transaction's writer compacts inline (writerCompactor), at the end of
@@ -28,7 +29,7 @@ import (
 
 // stageCompaction folds one statement's compaction of the bucket of m into
 // the transaction's.
-func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, before, after []spec.DataFileMeta) {
+func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, inc write.CompactionIncrement) {
 	i := slices.IndexFunc(w.compaction, func(c commit.Message) bool {
 		return c.Bucket == m.Bucket && string(c.Partition) == string(m.Partition)
 	})
@@ -38,10 +39,31 @@ func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, before,
 	}
 	net := &w.compaction[i]
 	var obsolete []spec.DataFileMeta
-	net.CompactBefore, net.CompactAfter, obsolete = foldCompaction(net.CompactBefore, net.CompactAfter, before, after)
-	if err := w.deleteFiles(ctx, m.Partition, m.Bucket, obsolete); err != nil {
+	var obsoleteIndex []spec.IndexFileMeta
+	net.CompactBefore, net.CompactAfter, obsolete = foldCompaction(net.CompactBefore, net.CompactAfter, inc.Before, inc.After)
+	net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, obsoleteIndex = foldIndex(net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, inc.IndexBefore, inc.IndexAfter)
+	err := errors.Join(w.deleteFiles(ctx, m.Partition, m.Bucket, obsolete), w.deleteIndexFiles(ctx, m.Partition, m.Bucket, obsoleteIndex))
+	if err != nil {
 		ctx.GetLogger().Warnf("%s.%s: deleting compaction outputs rewritten within the transaction: %v", w.db, w.name, err)
 	}
+}
+
+// foldIndex applies a compaction's index change (before replaced by
+// after) to the net one, as foldCompaction does for data files: an index
+// file an earlier compaction of the transaction wrote and this one
+// replaced drops out of the net change, and no commit can name it.
+func foldIndex(netBefore, netAfter, before, after []spec.IndexFileMeta) (newBefore, newAfter, obsolete []spec.IndexFileMeta) {
+	newBefore, newAfter = slices.Clone(netBefore), slices.Clone(netAfter)
+	for _, f := range before {
+		i := slices.IndexFunc(newAfter, func(a spec.IndexFileMeta) bool { return a.FileName == f.FileName })
+		if i < 0 {
+			newBefore = append(newBefore, f)
+			continue
+		}
+		newAfter = slices.Delete(newAfter, i, i+1)
+		obsolete = append(obsolete, f)
+	}
+	return newBefore, append(newAfter, after...), obsolete
 }
 
 // foldCompaction applies a compaction (before replaced by after) to the net
@@ -103,11 +125,30 @@ func (w *tableWrite) deleteCompactionOutputs(ctx *sql.Context, why string) {
 				outputs = append(outputs, f)
 			}
 		}
-		errs = append(errs, w.deleteFiles(ctx, m.Partition, m.Bucket, outputs))
+		errs = append(errs, w.deleteFiles(ctx, m.Partition, m.Bucket, outputs),
+			w.deleteIndexFiles(ctx, m.Partition, m.Bucket, m.CompactNewIndexFiles))
 	}
 	if err := errors.Join(errs...); err != nil {
 		ctx.GetLogger().Warnf("%s.%s: deleting the outputs of the inline compaction (%s): %v", w.db, w.name, why, err)
 	}
+}
+
+// deleteIndexFiles deletes index files of one bucket the writer's
+// compactions wrote.
+func (w *tableWrite) deleteIndexFiles(ctx *sql.Context, partition []byte, bucket int32, files []spec.IndexFileMeta) error {
+	if len(files) == 0 {
+		return nil
+	}
+	rel, err := w.schema.PartitionDir(partition)
+	if err != nil {
+		return err
+	}
+	bucketDir := path.Join(w.dir, rel, fmt.Sprintf("bucket-%d", bucket))
+	paths := make([]string, len(files))
+	for i := range files {
+		paths[i] = w.table.BucketIndexFilePath(w.schema, bucketDir, &files[i])
+	}
+	return fileio.DeleteFiles(ctx, w.io, paths)
 }
 
 // deleteFiles deletes data files of one bucket, which the writer wrote in

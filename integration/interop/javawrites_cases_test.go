@@ -167,11 +167,12 @@ var javaWritesCases = []tableCase{
 	},
 	{
 		// deletion vectors on a primary-key table: Java's lookup compaction
-		// at each commit marks replaced rows in deletion vectors. A
-		// write-only Java commit leaves level 0 to lakesql's minor
-		// compaction, which must mark the replaced and deleted rows of the
-		// level it keeps; Java's next lookup compaction builds on its
-		// vectors, and a full compaction drops them all.
+		// at each commit marks replaced rows in deletion vectors, and so
+		// does lakesql's at each statement. A write-only Java commit leaves
+		// level 0 to lakesql's minor compaction, which must mark the
+		// replaced and deleted rows of the level it keeps; Java's next
+		// lookup compaction builds on its vectors, and a full compaction
+		// drops them all.
 		name: "javawrites_dv_pk",
 		create: javaCreate("1.4.2", `{"columns": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
  "primaryKeys": ["id"], "options": {"bucket": "1", "deletion-vectors.enabled": "true"},
@@ -182,8 +183,9 @@ var javaWritesCases = []tableCase{
 			javaTag("1.4.2", "java-tag"),
 			javaRun("1.4.2", "compact"),
 			javaCommits("1.4.2", `[{"rows": [{"id": 4, "v": "d2"}]}]`),
-			expectError(`INSERT INTO t VALUES (5, 'lakesql')`, "lakesql cannot write a deletion-vectors table"),
-			expectError(`UPDATE t SET v = 'x' WHERE id = 1`, "lakesql cannot write a deletion-vectors table"),
+			`INSERT INTO t VALUES (5, 'lakesql')`,
+			`UPDATE t SET v = 'x' WHERE id = 5`,
+			`DELETE FROM t WHERE id = 5`,
 			javaCommits("1.4.2", `[{"options": {"write-only": "true"}, "rows": [{"id": 1, "v": "a3"}, {"id": 2, "v": "b2"}, {"id": 6, "v": "f"}], "kinds": ["+U", "-D", "+I"]}]`),
 			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t", "1a2,2b2,4d2"),
 			`CALL sys.compact('t', NULL, 'minor')`,
@@ -215,6 +217,15 @@ var javaWritesCases = []tableCase{
 			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t WHERE id IN (150, 151, 5000)", "150new,5000added"),
 			javaCommits("1.3.1", `[{"rows": [{"id": 150, "v": "newer"}, {"id": 152, "v": "x"}], "kinds": ["+U", "-D"]}]`),
 			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t WHERE id IN (150, 151, 152, 5000)", "150newer,5000added"),
+			// lakesql's own statements mark the rows they replace.
+			`UPDATE t SET v = 'lakesql' WHERE id IN (150, 153)`,
+			`DELETE FROM t WHERE id = 154`,
+			`INSERT INTO t VALUES (155, 'lakesql'), (6000, 'lakesql')`,
+			expect("SELECT COUNT(*) FROM t", "2999"),
+			expect("SELECT GROUP_CONCAT(CONCAT(id, v) ORDER BY id) FROM t WHERE id BETWEEN 150 AND 155 OR id = 6000",
+				"150lakesql,153lakesql,155lakesql,6000lakesql"),
+			javaCommits("1.4.2", `[{"rows": [{"id": 153, "v": "java"}, {"id": 6001, "v": "java"}]}]`),
+			expect("SELECT COUNT(*) FROM t", "3000"),
 		},
 	},
 	{

@@ -120,9 +120,8 @@ INSERT INTO t VALUES ('2026-04-16', 1, 'last'), ('2026-04-17', 200, 'new');
 		steps: []string{
 			// 40 + 7 keys, 6 deleted (id MOD 7 = 0), 1 new.
 			expect("SELECT COUNT(*) FROM t", "42"),
-			// Writes are refused for the deletion vectors (checked first),
-			// compaction for the dynamic buckets.
-			expectError(`INSERT INTO t VALUES ('2026-04-16', 300, 'lakesql')`, "lakesql cannot write a deletion-vectors table"),
+			// Writes and compaction are refused for the dynamic buckets.
+			expectError(`INSERT INTO t VALUES ('2026-04-16', 300, 'lakesql')`, "lakesql cannot write a dynamic-bucket table (bucket = -1)"),
 			expectError(`CALL sys.compact('t')`, "a dynamic-bucket table (bucket = -1)"),
 		},
 		// F17: Java's $buckets.last_update_time counts the level-0 files

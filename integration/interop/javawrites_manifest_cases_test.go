@@ -59,8 +59,8 @@ func init() {
 			known: []known{pypaimonParquetManifests},
 		},
 		tableCase{
-			// deletion vectors: the index manifests are Parquet too.
-			// lakesql does not write deletion-vectors tables.
+			// deletion vectors: the index manifests are Parquet too, also
+			// those lakesql writes.
 			name: "javawrites_manifest_parquet_dv",
 			create: javaCreate("1.4.2", `{"columns": [{"name": "p", "type": "INT NOT NULL"}, {"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "STRING"}],
  "primaryKeys": ["p", "id"], "partitionKeys": ["p"], "options": {"bucket": "2", "manifest.format": "parquet", "deletion-vectors.enabled": "true"},
@@ -70,7 +70,9 @@ func init() {
 				javaCommits("1.3.1", `[{"rows": [{"p": 1, "id": 1, "v": "a2"}, {"p": 1, "id": 2, "v": "b"}, {"p": 2, "id": 1, "v": "x"}], "kinds": ["+U", "-D", "-D"]}]`),
 				javaRun("1.3.1", "compact"),
 				javaCommits("1.4.2", `[{"rows": [{"p": 1, "id": 3, "v": "c"}, {"p": 2, "id": 5, "v": "new"}], "kinds": ["-D", "+I"]}]`),
-				expectError(`INSERT INTO t VALUES (3, 1, 'lakesql')`, "deletion-vectors table"),
+				`INSERT INTO t VALUES (3, 1, 'lakesql'), (1, 1, 'lakesql')`,
+				`DELETE FROM t WHERE p = 1 AND id = 3`,
+				javaCommits("1.3.1", `[{"rows": [{"p": 1, "id": 1, "v": "java"}]}]`),
 			},
 			known: []known{pypaimonParquetManifests,
 				{finding: "F17", reader: "java-", point: "tag=$partitions", message: "first pair differs in last_update_time"}},

@@ -146,7 +146,9 @@ func init() {
 				javaRun("1.3.1", "compact"),
 				javaCommits("1.4.2", `[{"rows": [{"p": 1, "id": 3, "v": "c"}, {"p": 2, "id": 5, "v": "new"}], "kinds": ["-D", "+I"]}]`),
 				javaRun("1.4.2", "compact"),
-				expectError(`INSERT INTO t VALUES (3, 1, 'lakesql')`, "a deletion-vectors table"),
+				// lakesql's compaction, which makes written rows visible,
+				// reads Parquet only.
+				expectError(`INSERT INTO t VALUES (3, 1, 'lakesql')`, "batch reads skip the table's new rows until a compaction"),
 			},
 			known: append(pypaimonORCManifests,
 				known{finding: "F17", reader: "java-", point: "tag=$partitions", message: "first pair differs in last_update_time"}),

@@ -273,3 +273,24 @@ func TestIndexedColumnsAreFiltered(t *testing.T) {
 	}
 	t.Logf("over %d seeds: %d bloom filters, %d bitmaps, %d equality filters on indexed columns", propertySeeds, blooms, bitmaps, filtered)
 }
+
+// TestPrimaryKeyTablesWithDeletionVectors: some primary-key tables enable
+// deletion vectors, none of them write-only (whose reads would skip every
+// row written since the last compaction).
+func TestPrimaryKeyTablesWithDeletionVectors(t *testing.T) {
+	withVectors := 0
+	for seed := range uint64(propertySeeds) {
+		for _, tb := range Generate(seed).Tables {
+			if len(tb.PrimaryKey) == 0 || !slices.Contains(tb.Options, Option{"deletion-vectors.enabled", "true"}) {
+				continue
+			}
+			withVectors++
+			if slices.Contains(tb.Options, Option{"write-only", "true"}) {
+				t.Fatalf("seed %d: table %s is write-only with deletion vectors", seed, tb.Name)
+			}
+		}
+	}
+	if withVectors == 0 {
+		t.Fatalf("no primary-key table of %d seeds has deletion vectors", propertySeeds)
+	}
+}

@@ -201,9 +201,12 @@ func genTable(r *rand.Rand, name string) *Table {
 	t.pickBuckets(r)
 	t.Options = sample(r, optionChoices, weighted(r, 4, 3, 1))
 	t.pickIndexes(r)
-	if !pk && r.IntN(2) == 0 {
+	if r.IntN(2) == 0 && !(pk && slices.Contains(t.Options, Option{"write-only", "true"})) {
 		// UPDATE and DELETE remove an append table's rows by deletion
-		// vectors, or else by rewriting their files.
+		// vectors, or else by rewriting their files. A primary-key table's
+		// compaction marks the rows it replaces in them, and its reads
+		// skip level 0: without compaction (write-only) they would skip
+		// the rows written since the last one, as Java's do.
 		t.Options = append(t.Options, Option{"deletion-vectors.enabled", "true"})
 	}
 	return t

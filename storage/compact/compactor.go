@@ -223,19 +223,25 @@ func (c *compaction) attachVectors(ctx context.Context, s *spec.TableSchema, sna
 		return err
 	}
 	for _, b := range buckets {
-		b.vectors = rowdelete.VectorFiles(index, &b.plan)
-		for i := range b.vectors {
-			f := &b.vectors[i]
-			p := c.table.BucketIndexFilePath(s, b.plan.Dir, f)
-			for _, r := range f.DeletionVectorRanges {
-				if b.plan.DeletionFiles == nil {
-					b.plan.DeletionFiles = map[string]table.DeletionFile{}
-				}
-				b.plan.DeletionFiles[r.DataFileName] = table.DeletionFile{Path: p, Meta: r}
-			}
-		}
+		b.attachVectors(c.table, s, rowdelete.VectorFiles(index, &b.plan))
 	}
 	return nil
+}
+
+// attachVectors gives b the deletion-vector index files vectors, and its
+// plan where each data file's vector is.
+func (b *bucket) attachVectors(t *table.Table, s *spec.TableSchema, vectors []spec.IndexFileMeta) {
+	b.vectors = vectors
+	for i := range b.vectors {
+		f := &b.vectors[i]
+		p := t.BucketIndexFilePath(s, b.plan.Dir, f)
+		for _, r := range f.DeletionVectorRanges {
+			if b.plan.DeletionFiles == nil {
+				b.plan.DeletionFiles = map[string]table.DeletionFile{}
+			}
+			b.plan.DeletionFiles[r.DataFileName] = table.DeletionFile{Path: p, Meta: r}
+		}
+	}
 }
 
 func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, error) {

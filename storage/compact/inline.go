@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
 	"github.com/lakesql/lakesql/storage/write"
@@ -18,7 +19,9 @@ import (
 // in its commit messages, as Java's MergeTreeWriter does. Tables Table
 // refuses to compact (changelog-producer lookup or full-compaction,
 // record-level expiry, ...), and buckets holding files of another format
-// than Parquet, are written without compaction, as with write-only = true.
+// than Parquet, are written without compaction, as with write-only = true;
+// but not tables whose reads skip level 0 (hiddenUntilCompacted).
+// Deletion vectors the compaction marks go in its index change.
 func InlineCompactor() write.BucketCompactor { return inlineCompactor{} }
 
 type inlineCompactor struct{}
@@ -35,10 +38,12 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 	p := &planner{cfg: cfg, mode: Minor, schemaOf: func(id int64) (*spec.TableSchema, error) {
 		return b.Table.Schemas().Schema(ctx, id)
 	}}
-	j, err := p.planMergeTree(&bucket{
+	bk := &bucket{
 		plan:         table.BucketPlan{Partition: b.Partition, Bucket: b.Bucket, Dir: b.Dir, Files: b.Files},
 		totalBuckets: b.TotalBuckets,
-	})
+	}
+	bk.attachVectors(b.Table, b.Schema, b.Vectors)
+	j, err := p.planMergeTree(bk)
 	if err != nil || j == nil {
 		return write.CompactedFiles{}, err
 	}
@@ -53,24 +58,27 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 	if err != nil {
 		return write.CompactedFiles{}, err
 	}
+	rw.table = b.Table
 	out, err := rw.run(ctx, j)
 	if err != nil {
 		return write.CompactedFiles{}, err
 	}
-	return write.CompactedFiles{Before: out.message.CompactBefore, After: out.message.CompactAfter}, nil
+	return write.CompactedFiles{Before: out.message.CompactBefore, After: out.message.CompactAfter,
+		IndexBefore: out.message.CompactDeletedIndexFiles, IndexAfter: out.message.CompactNewIndexFiles}, nil
 }
 
 // hiddenUntilCompacted is why a write whose bucket lakesql cannot compact
-// fails: batch reads of a first-row table skip level-0 files (as Java's
-// do), so its rows would stay invisible until Java compacted the bucket.
-// Other tables are written without compaction, and it is nil.
+// fails: batch reads of first-row and deletion-vector tables skip level-0
+// files (as Java's do), so its rows would stay invisible until Java
+// compacted the bucket. Other tables are written without compaction, and
+// it is nil.
 func hiddenUntilCompacted(schema *spec.TableSchema, refusal error) error {
-	engine, err := schema.CoreOptions().MergeEngine()
+	hides, err := scan.HidesLevel0(schema)
 	if err != nil {
 		return err
 	}
-	if engine == spec.MergeEngineFirstRow {
-		return fmt.Errorf("first-row table: batch reads skip its rows until a compaction: %w", refusal)
+	if hides {
+		return fmt.Errorf("batch reads skip the table's new rows until a compaction: %w", refusal)
 	}
 	return nil
 }

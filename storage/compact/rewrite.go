@@ -35,8 +35,8 @@ type rewriter struct {
 	newUUID     func() string
 	// lease is the compaction's write lease, nil inline (see alive).
 	lease *lease.Handle
-	// table is the table compacted, nil inline (where no table with
-	// deletion vectors is compacted).
+	// table is the table compacted, which reads and writes its deletion
+	// vectors.
 	table *table.Table
 }
 

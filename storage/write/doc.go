@@ -54,11 +54,14 @@
 //     partition, not only the bucket being written.
 //   - Tables whose new files Java would read differently are refused
 //     (lakeerr.ErrUnsupported): dynamic and postpone buckets,
-//     deletion-vector primary-key tables, changelog-producer input, row
-//     tracking, data evolution, columns with default values. First-row
-//     tables are written (their level-0 files wait for the writer's
-//     compaction, see compact's lookup.go), and take no -D or -U rows
-//     unless ignore-delete drops them, as Java's merge function.
+//     partial-update and aggregation tables with deletion vectors,
+//     changelog-producer input, row tracking, data evolution, columns
+//     with default values. First-row and deduplicate deletion-vector
+//     tables are written: their level-0 files wait for the writer's
+//     compaction (see compact's lookup.go), which keeps the bucket's
+//     deletion-vector index files (BucketCompaction.Vectors); first-row
+//     tables take no -D or -U rows unless ignore-delete drops them, as
+//     Java's merge function.
 //
 // Reference: Apache Paimon paimon-core org.apache.paimon.table.sink,
 // org.apache.paimon.operation, org.apache.paimon.mergetree and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 // writerEnv is what every bucket writer of a TableWriter shares.
@@ -26,6 +27,15 @@ func (e *writerEnv) deleteFiles(ctx context.Context, dir string, files []spec.Da
 	var errs []error
 	for _, f := range files {
 		errs = append(errs, e.deleteFile(ctx, path.Join(dir, f.FileName)), e.deleteExtraFiles(ctx, dir, f))
+	}
+	return errors.Join(errs...)
+}
+
+// deleteIndexFiles deletes index files of the bucket in dir.
+func (e *writerEnv) deleteIndexFiles(ctx context.Context, t *table.Table, schema *spec.TableSchema, dir string, files []spec.IndexFileMeta) error {
+	var errs []error
+	for i := range files {
+		errs = append(errs, e.deleteFile(ctx, t.BucketIndexFilePath(schema, dir, &files[i])))
 	}
 	return errors.Join(errs...)
 }

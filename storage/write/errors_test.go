@@ -93,7 +93,7 @@ func TestUnsupportedTablesAreRefused(t *testing.T) {
 	cases := map[string]map[string]string{
 		"dynamic bucket":   {"bucket": "-1"},
 		"postpone bucket":  {"bucket": "-2"},
-		"deletion vectors": {"deletion-vectors.enabled": "true"},
+		"deletion vectors": {"deletion-vectors.enabled": "true", "merge-engine": "partial-update"},
 		"changelog input":  {"changelog-producer": "input"},
 		"bucket function":  {"bucket-function.type": "mod"},
 		"row tracking":     {"row-tracking.enabled": "true"},

@@ -2,6 +2,7 @@ package write
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -40,15 +41,27 @@ type BucketCompaction struct {
 	// levels: those of the snapshot it restored from, the ones it flushed
 	// since, and the results of its earlier compactions.
 	Files []spec.DataFileMeta
+	// Vectors are the bucket's deletion-vector index files as the writer
+	// sees them, likewise (tables with deletion vectors).
+	Vectors []spec.IndexFileMeta
 	// Now and NewUUID are the writer's Options.Now and Options.NewUUID.
 	Now     func() time.Time
 	NewUUID func() string
 }
 
 // CompactedFiles is what a compaction changed in a bucket: an upgraded
-// file is in both, at its old and new level.
+// file is in both, at its old and new level. IndexBefore and IndexAfter
+// are the deletion-vector index files it replaced and wrote.
 type CompactedFiles struct {
-	Before, After []spec.DataFileMeta
+	Before, After           []spec.DataFileMeta
+	IndexBefore, IndexAfter []spec.IndexFileMeta
+}
+
+// CompactionIncrement is what a bucket's compactions changed since the
+// last PrepareCommit, as a commit message carries it.
+type CompactionIncrement struct {
+	Before, After           []spec.DataFileMeta
+	IndexBefore, IndexAfter []spec.IndexFileMeta
 }
 
 // inlineCompaction is the compaction of one primary-key bucket writer, run
@@ -64,13 +77,15 @@ type inlineCompaction struct {
 	// many sorted runs compacts before the writer accepts more rows.
 	stopTrigger int
 	live        []spec.DataFileMeta
+	// vectors are the bucket's live deletion-vector index files.
+	vectors []spec.IndexFileMeta
 	// unpicked is set when files were flushed since the strategy last
 	// looked at the bucket.
 	unpicked bool
-	// before and after are the compaction increment since the last drain:
-	// Java's compactBefore (kept in insertion order) and compactAfter.
-	before []spec.DataFileMeta
-	after  []spec.DataFileMeta
+	// increment is the compaction increment since the last drain: Java's
+	// compactBefore (kept in insertion order) and compactAfter, and the
+	// index files replaced and written.
+	increment CompactionIncrement
 }
 
 // flushed adds a flush's level-0 files to the view and compacts when the
@@ -100,13 +115,40 @@ func (c *inlineCompaction) prepared(ctx context.Context) error {
 func (c *inlineCompaction) compact(ctx context.Context) error {
 	req := c.request
 	req.Files = slices.Clone(c.live)
+	req.Vectors = slices.Clone(c.vectors)
 	res, err := c.compactor.CompactBucket(ctx, req)
 	if err != nil {
 		return fmt.Errorf("compact bucket %s: %w", c.request.Dir, err)
 	}
 	c.unpicked = false
 	c.replaceLive(res)
-	return c.env.deleteFiles(ctx, c.request.Dir, c.record(res))
+	obsoleteIndex := c.recordIndex(res)
+	return errors.Join(c.env.deleteFiles(ctx, c.request.Dir, c.record(res)),
+		c.env.deleteIndexFiles(ctx, c.request.Table, c.request.Schema, c.request.Dir, obsoleteIndex))
+}
+
+// recordIndex applies a compaction's index change to the bucket's vectors
+// and the increment, and returns the index files no commit can name any
+// more: those an earlier compaction of this increment wrote.
+func (c *inlineCompaction) recordIndex(res CompactedFiles) []spec.IndexFileMeta {
+	inc := &c.increment
+	var obsolete []spec.IndexFileMeta
+	for _, f := range res.IndexBefore {
+		c.vectors = slices.DeleteFunc(c.vectors, sameIndexFile(f))
+		if i := slices.IndexFunc(inc.IndexAfter, sameIndexFile(f)); i >= 0 {
+			inc.IndexAfter = slices.Delete(inc.IndexAfter, i, i+1)
+			obsolete = append(obsolete, f)
+			continue
+		}
+		inc.IndexBefore = append(inc.IndexBefore, f)
+	}
+	c.vectors = append(c.vectors, res.IndexAfter...)
+	inc.IndexAfter = append(inc.IndexAfter, res.IndexAfter...)
+	return obsolete
+}
+
+func sameIndexFile(f spec.IndexFileMeta) func(spec.IndexFileMeta) bool {
+	return func(g spec.IndexFileMeta) bool { return g.FileName == f.FileName }
 }
 
 func (c *inlineCompaction) replaceLive(res CompactedFiles) {
@@ -129,33 +171,35 @@ func (c *inlineCompaction) record(res CompactedFiles) []spec.DataFileMeta {
 	for _, f := range res.After {
 		produced[f.FileName] = true
 	}
+	inc := &c.increment
 	var obsolete []spec.DataFileMeta
 	for _, f := range res.Before {
-		i := slices.IndexFunc(c.after, func(a spec.DataFileMeta) bool { return a.FileName == f.FileName && a.Level == f.Level })
+		i := slices.IndexFunc(inc.After, func(a spec.DataFileMeta) bool { return a.FileName == f.FileName && a.Level == f.Level })
 		if i < 0 {
-			c.before = append(c.before, f)
+			inc.Before = append(inc.Before, f)
 			continue
 		}
-		c.after = slices.Delete(c.after, i, i+1)
-		if !containsFile(c.before, f.FileName) && !produced[f.FileName] {
+		inc.After = slices.Delete(inc.After, i, i+1)
+		if !containsFile(inc.Before, f.FileName) && !produced[f.FileName] {
 			obsolete = append(obsolete, f)
 		}
 	}
-	c.after = append(c.after, res.After...)
+	inc.After = append(inc.After, res.After...)
 	return obsolete
 }
 
 // drain hands the increment over to a commit message.
-func (c *inlineCompaction) drain() (before, after []spec.DataFileMeta) {
-	before, after = c.before, c.after
-	c.before, c.after = nil, nil
-	return before, after
+func (c *inlineCompaction) drain() CompactionIncrement {
+	inc := c.increment
+	c.increment = CompactionIncrement{}
+	return inc
 }
 
 // discard deletes the files compactions wrote since the last drain.
 func (c *inlineCompaction) discard(ctx context.Context) error {
-	before, after := c.drain()
-	return c.env.deleteFiles(ctx, c.request.Dir, compactionOutputs(before, after))
+	inc := c.drain()
+	return errors.Join(c.env.deleteFiles(ctx, c.request.Dir, compactionOutputs(inc.Before, inc.After)),
+		c.env.deleteIndexFiles(ctx, c.request.Table, c.request.Schema, c.request.Dir, inc.IndexAfter))
 }
 
 // compactionOutputs are the files of a compaction increment that its

@@ -217,11 +217,11 @@ func (w *mergeTreeWriter) prepare(ctx context.Context) error {
 
 func (w *mergeTreeWriter) drain() []spec.DataFileMeta { return w.files.drain() }
 
-// drainCompaction hands over the files compactions replaced and produced
-// since the last call.
-func (w *mergeTreeWriter) drainCompaction() (before, after []spec.DataFileMeta) {
+// drainCompaction hands over what compactions replaced and produced since
+// the last call.
+func (w *mergeTreeWriter) drainCompaction() CompactionIncrement {
 	if w.inline == nil {
-		return nil, nil
+		return CompactionIncrement{}
 	}
 	return w.inline.drain()
 }

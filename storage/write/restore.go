@@ -18,8 +18,8 @@ type restorer struct {
 	snapshotID int64 // of the index; 0 before the first read or for an empty table
 	read       bool
 	partitions map[string]*partitionFiles
-	// keepFiles keeps each bucket's live files, which inline compaction
-	// starts from.
+	// keepFiles keeps each bucket's live files and deletion-vector index
+	// files, which inline compaction starts from.
 	keepFiles bool
 }
 
@@ -30,8 +30,10 @@ type partitionFiles struct {
 	totalBuckets int32
 	mixed        bool
 	maxSeq       map[int32]int64 // per bucket
-	// files are the live files per bucket, when the restorer keeps them.
-	files map[int32][]spec.DataFileMeta
+	// files are the live files per bucket, when the restorer keeps them,
+	// and vectors the live deletion-vector index files.
+	files   map[int32][]spec.DataFileMeta
+	vectors map[int32][]spec.IndexFileMeta
 }
 
 // nextSequence returns the first sequence number of a new writer of
@@ -69,6 +71,16 @@ func (r *restorer) liveFiles(partition []byte, bucket int) []spec.DataFileMeta {
 	return slices.Clone(p.files[int32(bucket)])
 }
 
+// liveVectors returns the live deletion-vector index files of (partition,
+// bucket) in the same snapshot. The restorer must keep files.
+func (r *restorer) liveVectors(partition []byte, bucket int) []spec.IndexFileMeta {
+	p, ok := r.partitions[string(partition)]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(p.vectors[int32(bucket)])
+}
+
 // refresh re-indexes the live files when the latest snapshot changed.
 func (r *restorer) refresh(ctx context.Context) error {
 	id, ok, err := r.table.Snapshots().LatestID(ctx)
@@ -94,13 +106,33 @@ func (r *restorer) refresh(ctx context.Context) error {
 	for i := range entries {
 		r.index(&entries[i])
 	}
+	if !r.keepFiles {
+		return nil
+	}
+	return r.indexVectors(ctx, snap)
+}
+
+// indexVectors keeps the deletion-vector index files of the buckets that
+// have live files.
+func (r *restorer) indexVectors(ctx context.Context, snap *spec.Snapshot) error {
+	index, err := r.table.IndexFiles(ctx, snap)
+	if err != nil {
+		return fmt.Errorf("restore writer from snapshot %d: %w", snap.ID, err)
+	}
+	for _, e := range index {
+		p, ok := r.partitions[string(e.Partition)]
+		if ok && e.Kind == spec.FileKindAdd && e.IndexFile.IndexType == spec.IndexTypeDeletionVectors {
+			p.vectors[e.Bucket] = append(p.vectors[e.Bucket], e.IndexFile)
+		}
+	}
 	return nil
 }
 
 func (r *restorer) index(e *spec.ManifestEntry) {
 	p, ok := r.partitions[string(e.Partition)]
 	if !ok {
-		p = &partitionFiles{totalBuckets: e.TotalBuckets, maxSeq: map[int32]int64{}, files: map[int32][]spec.DataFileMeta{}}
+		p = &partitionFiles{totalBuckets: e.TotalBuckets, maxSeq: map[int32]int64{}, files: map[int32][]spec.DataFileMeta{},
+			vectors: map[int32][]spec.IndexFileMeta{}}
 		r.partitions[string(e.Partition)] = p
 	}
 	p.mixed = p.mixed || p.totalBuckets != e.TotalBuckets

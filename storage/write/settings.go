@@ -207,8 +207,14 @@ func (ts *tableSettings) checkPrimaryKeySupported(o spec.CoreOptions) error {
 	if err != nil {
 		return err
 	}
-	if mor, _ := o.Get(optionDVMergeOnRead); dv && !strings.EqualFold(mor, "true") {
-		return unsupportedf("a deletion-vectors table: Java batch reads skip level-0 files until a compaction, which lakesql does not run")
+	engine, err := o.MergeEngine()
+	if err != nil {
+		return err
+	}
+	if mor, _ := o.Get(optionDVMergeOnRead); dv && !strings.EqualFold(mor, "true") && engine != spec.MergeEngineDeduplicate {
+		// Batch reads skip level 0 until a lookup compaction, which
+		// lakesql runs for deduplicate tables only.
+		return unsupportedf("a deletion-vectors table with merge-engine %s: lakesql's compaction of it, which makes its rows visible, does not merge by lookup", engine)
 	}
 	producer, err := o.ChangelogProducer()
 	if err != nil {

@@ -383,12 +383,13 @@ func (w *TableWriter) newInlineCompaction(partition []byte, bucket int, dir stri
 			Now: w.env.now, NewUUID: w.env.newUUID},
 		stopTrigger: w.stopTrigger,
 		live:        w.restorer.liveFiles(partition, bucket),
+		vectors:     w.restorer.liveVectors(partition, bucket),
 	}
 }
 
 // compactingWriter is a bucket writer whose compactions change files.
 type compactingWriter interface {
-	drainCompaction() (before, after []spec.DataFileMeta)
+	drainCompaction() CompactionIncrement
 }
 
 // partitionDir is <table>/<k1=v1/...>, formatted with the table's
@@ -502,7 +503,9 @@ func (w *TableWriter) handOver(p *partitionWriters, b *bucketEntry) commit.Messa
 		TotalBuckets: w.settings.totalBuckets(), NewFiles: b.writer.drain(), ContentDigest: b.digest, Lease: w.lease}
 	b.digest = commit.Digest{}
 	if c, ok := b.writer.(compactingWriter); ok {
-		m.CompactBefore, m.CompactAfter = c.drainCompaction()
+		inc := c.drainCompaction()
+		m.CompactBefore, m.CompactAfter = inc.Before, inc.After
+		m.CompactDeletedIndexFiles, m.CompactNewIndexFiles = inc.IndexBefore, inc.IndexAfter
 	}
 	return m
 }
