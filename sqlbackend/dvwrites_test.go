@@ -3,6 +3,9 @@ package sqlbackend
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -15,7 +18,8 @@ import (
 // on any primary-key table, in autocommit and in transactions, which read
 // their own writes; a rollback leaves the table and no vector behind.
 func TestDeletionVectorTableWrites(t *testing.T) {
-	h := newHarness(t, t.TempDir())
+	warehouse := t.TempDir()
+	h := newHarness(t, warehouse)
 	c := h.connect()
 	c.mustExec("CREATE DATABASE d", "USE d",
 		`CREATE TABLE t (dt VARCHAR(10) NOT NULL, id INT NOT NULL, v VARCHAR(60), PRIMARY KEY (dt, id))
@@ -41,12 +45,19 @@ func TestDeletionVectorTableWrites(t *testing.T) {
 		t.Fatalf("deletion vectors mark %d rows, want the 5 rows replaced or deleted", n)
 	}
 
+	tableDir := filepath.Join(warehouse, "d.db", "t")
+	indexBefore := indexFilesOnDisk(t, tableDir)
 	c.mustExec("BEGIN", "UPDATE t SET v = 'tx' WHERE id = 5", "DELETE FROM t WHERE id = 6")
 	wantRows(t, c, "SELECT id, v FROM t WHERE id IN (5, 6)", "[5 tx]")
 	c.mustExec("UPDATE t SET v = 'tx2' WHERE id = 5")
 	wantRows(t, c, "SELECT id, v FROM t WHERE id IN (5, 6)", "[5 tx2]")
 	c.mustExec("ROLLBACK")
 	wantRows(t, c, "SELECT id, v FROM t WHERE id IN (5, 6) ORDER BY id", "[5 updated]", "[6 updated]")
+	// The index files the rolled-back statements' compactions wrote are
+	// gone.
+	if after := indexFilesOnDisk(t, tableDir); !slices.Equal(after, indexBefore) {
+		t.Fatalf("index files %v after the rollback, want those before it: %v", after, indexBefore)
+	}
 
 	c.mustExec("BEGIN", "UPDATE t SET v = 'tx' WHERE id = 5", "DELETE FROM t WHERE id = 6", "INSERT INTO t VALUES ('2026-04-16', 3001, 'tx')", "COMMIT")
 	wantRows(t, c, "SELECT id, v FROM t WHERE id IN (5, 6, 3001) ORDER BY id", "[5 tx]", "[3001 tx]")
@@ -93,4 +104,17 @@ func TestDeletionVectorWriteAfterLostCompaction(t *testing.T) {
 	b.mustExec("COMMIT")
 	wantRows(t, a, "SELECT * FROM t ORDER BY id", "[1 a2]", "[2 b2]", "[3 c]", "[4 d]", "[5 e]")
 	wantRows(t, a, "SELECT COUNT(*) FROM `t$files` WHERE level = 0", "[0]")
+}
+
+func indexFilesOnDisk(t *testing.T, tableDir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(tableDir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
 }
