@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
+
+	"github.com/lakesql/lakesql/internal/testkit/tabletest"
+	"github.com/lakesql/lakesql/storage/table"
 )
 
 // TestDeletionVectorTableWrites: reads of a primary-key table with
@@ -41,7 +44,7 @@ func TestDeletionVectorTableWrites(t *testing.T) {
 	wantRows(t, c, "SELECT id, v FROM t WHERE id < 10 AND id > 4 OR id = 3000 ORDER BY id",
 		"[5 updated]", "[6 updated]", "[8 upserted]", "[9 replaced]", "[3000 new]")
 	wantRows(t, c, "SELECT COUNT(*) FROM `t$files` WHERE level = 0", "[0]")
-	if n := rowsDeletedByVectors(t, h, "d", "t"); n != 5 {
+	if n := tabletest.RowsDeletedByVectors(t, openTable(t, h, "d", "t"), h.latestSnapshotHeader(t, "d", "t")); n != 5 {
 		t.Fatalf("deletion vectors mark %d rows, want the 5 rows replaced or deleted", n)
 	}
 
@@ -63,27 +66,6 @@ func TestDeletionVectorTableWrites(t *testing.T) {
 	wantRows(t, c, "SELECT id, v FROM t WHERE id IN (5, 6, 3001) ORDER BY id", "[5 tx]", "[3001 tx]")
 	wantRows(t, c, "SELECT COUNT(*) FROM t", "[2000]")
 	wantErrno(t, c, "INSERT OVERWRITE t VALUES ('2026-04-16', 1, 'o')", mysql.ERNotSupportedYet)
-}
-
-// rowsDeletedByVectors counts the rows the live deletion vectors of db.name
-// delete.
-func rowsDeletedByVectors(t *testing.T, h *harness, db, name string) int64 {
-	t.Helper()
-	tb, err := h.backend.OpenTable(context.Background(), db, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	index, err := tb.IndexFiles(context.Background(), h.latestSnapshotHeader(t, db, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int64
-	for _, e := range index {
-		for _, r := range e.IndexFile.DeletionVectorRanges {
-			n += *r.Cardinality
-		}
-	}
-	return n
 }
 
 // TestDeletionVectorWriteAfterLostCompaction: two transactions write the
@@ -117,4 +99,13 @@ func indexFilesOnDisk(t *testing.T, tableDir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+func openTable(t *testing.T, h *harness, db, name string) *table.Table {
+	t.Helper()
+	tb, err := h.backend.OpenTable(context.Background(), db, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }

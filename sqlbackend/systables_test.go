@@ -42,11 +42,7 @@ func paymentsHistory(t *testing.T) (*harness, *conn) {
 
 func openPayments(t *testing.T, h *harness) *table.Table {
 	t.Helper()
-	tb, err := h.backend.OpenTable(context.Background(), "pay", "payments")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tb
+	return openTable(t, h, "pay", "payments")
 }
 
 func snapshotOf(t *testing.T, tb *table.Table, id int64) *spec.Snapshot {

@@ -228,17 +228,7 @@ func TestMergeEngineCompaction(t *testing.T) {
 // wins) and keep the new key.
 func TestFirstRowCompactionDropsKeysOfKeptLevels(t *testing.T) {
 	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "merge-engine": "first-row", "target-file-size": "8kb"}))
-	var base []tabletest.Record
-	for i := range 2000 {
-		base = append(base, tabletest.Insert(int64(i), fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)))
-	}
-	// Small target files: the highest level holds several, which the
-	// compaction's walk skips and opens by their key ranges.
-	tt.writeCommit(base...)
-	tt.compact(Full)
-	if levels := levelsOf(tt.LiveFiles()); len(levels) != 1 || levels[0] != 0 || len(tt.LiveFiles()) < 2 {
-		t.Fatalf("levels after the full compaction: %v, want several files on the highest", levels)
-	}
+	writeHighestLevel(t, tt)
 	before := tt.Read()
 	tt.writeCommit(tabletest.Insert(int64(5), "second"), tabletest.Insert(int64(1500), "second"), tabletest.Insert(int64(3000), "new"))
 	assertRows(t, "level 0 unread", tt.Read(), before)
@@ -270,43 +260,55 @@ func TestFirstRowCompactionDropsKeysOfKeptLevels(t *testing.T) {
 // replaces (or its retraction deletes) in the kept file's vector, as
 // Java's lookup compaction does. A full compaction then drops the vectors.
 func TestDeletionVectorCompactionMarksKeptRecords(t *testing.T) {
-	// lakesql writes such tables only with deletion-vectors.merge-on-read,
-	// which its reads merge level 0 for; off, reads skip it as Java's do.
-	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "deletion-vectors.enabled": "true",
-		"deletion-vectors.merge-on-read": "true", "target-file-size": "8kb"}))
-	var base []tabletest.Record
-	for i := range 2000 {
-		base = append(base, tabletest.Insert(int64(i), fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)))
-	}
-	tt.writeCommit(base...)
-	tt.compact(Full)
-	if levels := levelsOf(tt.LiveFiles()); len(levels) != 1 || levels[0] != 0 || len(tt.LiveFiles()) < 2 {
-		t.Fatalf("levels after the full compaction: %v, want several files on the highest", levels)
-	}
+	tt := newMemTable(t, pkDefinition(map[string]string{"bucket": "1", "deletion-vectors.enabled": "true", "target-file-size": "8kb"}))
+	writeHighestLevel(t, tt)
 	tt.writeCommit(tabletest.Insert(int64(5), "second"), tabletest.Delete(int64(1500), "first"), tabletest.Insert(int64(3000), "new"))
-	tt.AlterOptions(map[string]string{"deletion-vectors.merge-on-read": "false"})
 
 	tt.compact(Minor)
 	if levels := levelsOf(tt.LiveFiles()); levels[0] != 0 || len(levels) != 2 {
 		t.Fatalf("levels after the minor compaction: %v, want the new file below the kept ones", levels)
 	}
 	want := map[int64]string{5: "second", 3000: "new"}
-	for i := range 2000 {
+	for i := range int64(highestLevelRows) {
 		if i != 5 && i != 1500 {
-			want[int64(i)] = fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)
+			want[i] = paddedValue(i)
 		}
 	}
 	assertRows(t, "after the minor compaction", tt.Read(), renderRows(want))
-	if n := vectorRows(t, tt); n != 2 {
+	if n := tabletest.RowsDeletedByVectors(t, tt.Open(), tt.Latest()); n != 2 {
 		t.Fatalf("deletion vectors mark %d rows, want 2 (keys 5 and 1500)", n)
 	}
 
 	tt.compact(Full)
 	assertRows(t, "after the full compaction", tt.Read(), renderRows(want))
-	if n := vectorRows(t, tt); n != 0 {
+	if n := tabletest.RowsDeletedByVectors(t, tt.Open(), tt.Latest()); n != 0 {
 		t.Fatalf("deletion vectors mark %d rows after a full compaction, want none", n)
 	}
 	assertNoOrphans(t, tt)
+}
+
+// highestLevelRows is how many rows writeHighestLevel writes.
+const highestLevelRows = 2000
+
+// writeHighestLevel writes keys 0 … highestLevelRows-1 with paddedValue
+// values and compacts them fully: with a small target-file-size the
+// highest level then holds several files, which a compaction's walk of a
+// kept level skips and opens by their key ranges.
+func writeHighestLevel(t *testing.T, tt *testTable) {
+	t.Helper()
+	var base []tabletest.Record
+	for i := range int64(highestLevelRows) {
+		base = append(base, tabletest.Insert(i, paddedValue(i)))
+	}
+	tt.writeCommit(base...)
+	tt.compact(Full)
+	if levels := levelsOf(tt.LiveFiles()); len(levels) != 1 || levels[0] != 0 || len(tt.LiveFiles()) < 2 {
+		t.Fatalf("levels after the full compaction: %v, want several files on the highest", levels)
+	}
+}
+
+func paddedValue(i int64) string {
+	return fmt.Sprintf("first-%04d-padding-to-make-the-base-file-large", i)
 }
 
 func renderRows(rows map[int64]string) []string {
@@ -316,21 +318,4 @@ func renderRows(rows map[int64]string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// vectorRows counts the rows the live deletion vectors delete.
-func vectorRows(t *testing.T, tt *testTable) int64 {
-	t.Helper()
-	snap := tt.Latest()
-	index, err := tt.Open().IndexFiles(context.Background(), snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int64
-	for _, e := range index {
-		for _, r := range e.IndexFile.DeletionVectorRanges {
-			n += *r.Cardinality
-		}
-	}
-	return n
 }

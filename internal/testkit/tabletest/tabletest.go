@@ -241,3 +241,20 @@ func (t *Table) AlterOptions(changes map[string]string) {
 		t.T.Fatal(err)
 	}
 }
+
+// RowsDeletedByVectors counts the rows the live deletion vectors of tbl
+// delete at snap.
+func RowsDeletedByVectors(tb testing.TB, tbl *table.Table, snap *spec.Snapshot) int64 {
+	tb.Helper()
+	index, err := tbl.IndexFiles(context.Background(), snap)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var n int64
+	for _, e := range index {
+		for _, r := range e.IndexFile.DeletionVectorRanges {
+			n += *r.Cardinality
+		}
+	}
+	return n
+}
