@@ -107,9 +107,8 @@ func (t *Table) editor(ctx *sql.Context, derived bool) *editor {
 
 // refuseHiddenOverwrite refuses an INSERT OVERWRITE of a table whose batch
 // reads skip level 0 (first-row, deletion vectors): an overwrite's writer
-// does not compact
-// (it does not see the files its commit replaces), so its rows would stay
-// invisible until some later compaction.
+// does not compact (it does not see the files its commit replaces), so its
+// rows would stay invisible until some later compaction.
 func refuseHiddenOverwrite(ctx *sql.Context, t *Table) error {
 	s, ok := ctx.Session.(*Session)
 	if !ok || !s.overwritePending(t.db.name, t.name) {
@@ -246,10 +245,7 @@ func (e *editor) Delete(ctx *sql.Context, row sql.Row) error {
 // table: its merge keeps the first row written for each key, so an update
 // would be dropped without a trace, and Java's merge fails on a delete.
 func (e *editor) refuseFirstRowChange(statement string) error {
-	if e.err != nil {
-		return nil
-	}
-	if !e.table.keepsFirstRow() {
+	if e.err != nil || !e.table.keepsFirstRow() {
 		return nil
 	}
 	return unsupportedf("%s of a row of first-row table %s: it keeps the first row written for each key", statement, e.table.name)

@@ -240,12 +240,13 @@ func (s *stagedWrites) take() *tableWrite {
 // vectors of a row-level DELETE): a transaction reads its own writes.
 //
 // The inline compactions of the transaction's writer (w.compaction) are
-// left out on purpose (but see stageCompactionForReads): a compaction rewrites rows without changing them,
-// and the files it replaced stay on disk until the transaction ends (only
-// compaction outputs that a later compaction rewrote are deleted, and no
-// staged entry names those), so the snapshot the transaction read plus
-// the new files of its statements merge to the same rows as the compacted
-// files would. Only the commit applies the compaction.
+// left out on purpose (but see stageCompactionForReads): a compaction
+// rewrites rows without changing them, and the files it replaced stay on
+// disk until the transaction ends (only compaction outputs that a later
+// compaction rewrote are deleted, and no staged entry names those), so the
+// snapshot the transaction read plus the new files of its statements merge
+// to the same rows as the compacted files would. Only the commit applies
+// the compaction.
 func stagedEntries(ctx *sql.Context, db, name string) (table.Staged, error) {
 	tx, ok := ctx.GetTransaction().(*Transaction)
 	if !ok {
@@ -272,9 +273,9 @@ func stagedEntries(ctx *sql.Context, db, name string) (table.Staged, error) {
 
 // stageCompactionForReads adds the transaction's compaction to what its
 // reads see, where batch reads skip level 0 (first-row and deletion-vector
-// tables): there the
-// statements' level-0 files alone would hide the transaction's own rows,
-// which the compaction at each statement's end moved up.
+// tables): there the statements' level-0 files alone would hide the
+// transaction's own rows, which the compaction at each statement's end
+// moved up (and, with deletion vectors, marked the rows they replace).
 func (w *tableWrite) stageCompactionForReads(staged *table.Staged) error {
 	hides, err := scan.HidesLevel0(w.schema)
 	if err != nil || !hides {

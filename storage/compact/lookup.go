@@ -77,8 +77,12 @@ func (r *rewriter) keptLevels(j *job) *keptLevels {
 func (k *keptLevels) find(ctx context.Context, key []any) (keptRecord, bool, error) {
 	for _, run := range k.runs {
 		found, err := run.seek(ctx, key)
-		if err != nil || found {
-			return keptRecord{file: run.files[run.next-1].FileName, pos: run.headPos}, found, err
+		if err != nil {
+			return keptRecord{}, false, err
+		}
+		if found {
+			// The head is a record of the file opened last.
+			return keptRecord{file: run.files[run.next-1].FileName, pos: run.headPos}, true, nil
 		}
 	}
 	return keptRecord{}, false, nil
