@@ -155,6 +155,7 @@ func TestUpdateKeepsValuesSQLCannotExpress(t *testing.T) {
 		`UPDATE t SET arr = '{"a": 1}' WHERE id = 1`,
 		`UPDATE t SET arr = '[1.5]' WHERE id = 1`,
 		`UPDATE t SET r = '{"y": 1}' WHERE id = 1`,
+		`UPDATE t SET r = JSON_OBJECT('x', 1.5) WHERE id = 1`,
 	} {
 		_, err := c.query(stmt)
 		if code := errorCode(err); code != 1366 || !strings.Contains(err.Error(), "column arr") && !strings.Contains(err.Error(), "column r") {

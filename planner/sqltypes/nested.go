@@ -185,18 +185,24 @@ func rowFromJSON(fields []spec.DataField, j any) (any, error) {
 const maxExactJSONInt = 1 << 53
 
 // leafFromJSON converts a scalar part through the GMS type of its column
-// type, as a top-level value of that type would be. JSON numbers arrive as
-// float64, so an integer part must be whole and below 2^53 in magnitude
-// (larger ones are written as strings, which convert exactly; a SELECT
-// shows them as numbers), and a DECIMAL part is
-// read from the number's shortest text, the digits the client wrote.
+// type, as a top-level value of that type would be, except that an
+// integer part must be a whole number (GMS would round 1.5): JSON numbers
+// arrive as float64, so one must also be below 2^53 in magnitude (larger
+// ones are written as strings, which convert exactly; a SELECT shows them
+// as numbers). A DECIMAL part is read from a number's shortest text, the
+// digits the client wrote.
 func leafFromJSON(t spec.DataType, j any) (any, error) {
-	if f, ok := j.(float64); ok {
-		v, err := numberLeaf(t, f)
-		if err != nil {
-			return nil, err
+	var err error
+	switch t.Root {
+	case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Boolean:
+		j, err = wholeNumber(j)
+	case spec.Decimal:
+		if f, ok := j.(float64); ok {
+			j, err = decimal.NewFromString(strconv.FormatFloat(f, 'g', -1, 64))
 		}
-		j = v
+	}
+	if err != nil {
+		return nil, err
 	}
 	st, err := Type(t)
 	if err != nil {
@@ -209,17 +215,28 @@ func leafFromJSON(t spec.DataType, j any) (any, error) {
 	return FromSQL(t, converted)
 }
 
-func numberLeaf(t spec.DataType, f float64) (any, error) {
-	switch t.Root {
-	case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Boolean:
-		if f != math.Trunc(f) || math.Abs(f) >= maxExactJSONInt {
-			return nil, fmt.Errorf("%w: %v is not an integer a JSON number holds exactly (write large integers as strings)", ErrValue, f)
+// wholeNumber is an integer part as an int64, refusing fractions and
+// numbers a float64 does not hold exactly.
+func wholeNumber(j any) (any, error) {
+	switch x := j.(type) {
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) >= maxExactJSONInt {
+			return nil, fmt.Errorf("%w: %v is not an integer a JSON number holds exactly (write large integers as strings)", ErrValue, x)
 		}
-		return int64(f), nil
-	case spec.Decimal:
-		return decimal.NewFromString(strconv.FormatFloat(f, 'g', -1, 64))
+		return int64(x), nil
+	case string:
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q is not an integer", ErrValue, x)
+		}
+		return n, nil
+	case decimal.Decimal:
+		if !x.IsInteger() || !x.BigInt().IsInt64() {
+			return nil, fmt.Errorf("%w: %v is not a 64-bit integer", ErrValue, x)
+		}
+		return x.IntPart(), nil
 	}
-	return f, nil
+	return j, nil
 }
 
 func jsonKind(j any) string {

@@ -127,6 +127,7 @@ func TestNestedValuesRefuseWhatDoesNotFit(t *testing.T) {
 		{ints, `{"a": 1}`, "must be a JSON array"},
 		{ints, `[1.5]`, "not an integer"},
 		{ints, `[9007199254740993]`, "not an integer"},
+		{ints, `["1.5"]`, "not an integer"},
 		{arrayOf(typ(spec.TinyInt)), `[300]`, "does not fit"},
 		{notNullInts, `[null]`, "null in a NOT NULL"},
 		{mapOf(typ(spec.Int), typ(spec.Int)), `[{"key": 1, "value": 2}, {"key": 1, "value": 3}]`, "appears twice"},
