@@ -195,7 +195,7 @@ func (s *stagedWrites) settle(ctx *sql.Context) error {
 // they are, their compaction increments folded into the transaction's.
 func (w *tableWrite) stage(ctx *sql.Context, msgs []commit.Message) {
 	for _, m := range msgs {
-		inc := write.CompactionIncrement{Before: m.CompactBefore, After: m.CompactAfter,
+		inc := write.CompactedFiles{Before: m.CompactBefore, After: m.CompactAfter,
 			IndexBefore: m.CompactDeletedIndexFiles, IndexAfter: m.CompactNewIndexFiles}
 		m.CompactBefore, m.CompactAfter, m.CompactDeletedIndexFiles, m.CompactNewIndexFiles = nil, nil, nil, nil
 		if !m.IsEmpty() {

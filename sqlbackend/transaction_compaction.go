@@ -29,7 +29,7 @@ import (
 
 // stageCompaction folds one statement's compaction of the bucket of m into
 // the transaction's.
-func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, inc write.CompactionIncrement) {
+func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, inc write.CompactedFiles) {
 	i := slices.IndexFunc(w.compaction, func(c commit.Message) bool {
 		return c.Bucket == m.Bucket && string(c.Partition) == string(m.Partition)
 	})
@@ -41,29 +41,11 @@ func (w *tableWrite) stageCompaction(ctx *sql.Context, m commit.Message, inc wri
 	var obsolete []spec.DataFileMeta
 	var obsoleteIndex []spec.IndexFileMeta
 	net.CompactBefore, net.CompactAfter, obsolete = foldCompaction(net.CompactBefore, net.CompactAfter, inc.Before, inc.After)
-	net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, obsoleteIndex = foldIndex(net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, inc.IndexBefore, inc.IndexAfter)
+	net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, obsoleteIndex = write.FoldIndex(net.CompactDeletedIndexFiles, net.CompactNewIndexFiles, inc.IndexBefore, inc.IndexAfter)
 	err := errors.Join(w.deleteFiles(ctx, m.Partition, m.Bucket, obsolete), w.deleteIndexFiles(ctx, m.Partition, m.Bucket, obsoleteIndex))
 	if err != nil {
 		ctx.GetLogger().Warnf("%s.%s: deleting compaction outputs rewritten within the transaction: %v", w.db, w.name, err)
 	}
-}
-
-// foldIndex applies a compaction's index change (before replaced by
-// after) to the net one, as foldCompaction does for data files: an index
-// file an earlier compaction of the transaction wrote and this one
-// replaced drops out of the net change, and no commit can name it.
-func foldIndex(netBefore, netAfter, before, after []spec.IndexFileMeta) (newBefore, newAfter, obsolete []spec.IndexFileMeta) {
-	newBefore, newAfter = slices.Clone(netBefore), slices.Clone(netAfter)
-	for _, f := range before {
-		i := slices.IndexFunc(newAfter, func(a spec.IndexFileMeta) bool { return a.FileName == f.FileName })
-		if i < 0 {
-			newBefore = append(newBefore, f)
-			continue
-		}
-		newAfter = slices.Delete(newAfter, i, i+1)
-		obsolete = append(obsolete, f)
-	}
-	return newBefore, append(newAfter, after...), obsolete
 }
 
 // foldCompaction applies a compaction (before replaced by after) to the net

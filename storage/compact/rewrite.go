@@ -251,20 +251,14 @@ func (r *rewriter) runAppend(ctx context.Context, j *job, out *output) error {
 		}
 		out.message.CompactAfter = append(out.message.CompactAfter, files...)
 	}
-	return r.dropVectors(ctx, j, out)
-}
-
-// dropVectors replaces the bucket's deletion-vector index files with one
-// holding the vectors of the files the job did not rewrite, as Java's
-// AppendDeleteFileMaintainer does after a compaction.
-func (r *rewriter) dropVectors(ctx context.Context, j *job, out *output) error {
 	return r.rewriteVectors(ctx, j, out, nil)
 }
 
 // rewriteVectors replaces the bucket's deletion-vector index files with
 // one holding the vectors of the files the job left in place (upgraded
 // files keep theirs), with the positions added deleted, as Java's
-// DeletionVectorsMaintainer writes them after a compaction.
+// DeletionVectorsMaintainer (and AppendDeleteFileMaintainer, for append
+// tables) writes them after a compaction.
 func (r *rewriter) rewriteVectors(ctx context.Context, j *job, out *output, added map[string][]int64) error {
 	b := j.bucket
 	if len(b.vectors) == 0 && len(added) == 0 {

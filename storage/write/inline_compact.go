@@ -49,17 +49,11 @@ type BucketCompaction struct {
 	NewUUID func() string
 }
 
-// CompactedFiles is what a compaction changed in a bucket: an upgraded
-// file is in both, at its old and new level. IndexBefore and IndexAfter
-// are the deletion-vector index files it replaced and wrote.
+// CompactedFiles is what a compaction, or a bucket's compactions since
+// the last PrepareCommit, changed in a bucket: an upgraded file is in
+// both, at its old and new level. IndexBefore and IndexAfter are the
+// deletion-vector index files replaced and written.
 type CompactedFiles struct {
-	Before, After           []spec.DataFileMeta
-	IndexBefore, IndexAfter []spec.IndexFileMeta
-}
-
-// CompactionIncrement is what a bucket's compactions changed since the
-// last PrepareCommit, as a commit message carries it.
-type CompactionIncrement struct {
 	Before, After           []spec.DataFileMeta
 	IndexBefore, IndexAfter []spec.IndexFileMeta
 }
@@ -85,7 +79,7 @@ type inlineCompaction struct {
 	// increment is the compaction increment since the last drain: Java's
 	// compactBefore (kept in insertion order) and compactAfter, and the
 	// index files replaced and written.
-	increment CompactionIncrement
+	increment CompactedFiles
 }
 
 // flushed adds a flush's level-0 files to the view and compacts when the
@@ -131,20 +125,30 @@ func (c *inlineCompaction) compact(ctx context.Context) error {
 // and the increment, and returns the index files no commit can name any
 // more: those an earlier compaction of this increment wrote.
 func (c *inlineCompaction) recordIndex(res CompactedFiles) []spec.IndexFileMeta {
-	inc := &c.increment
-	var obsolete []spec.IndexFileMeta
 	for _, f := range res.IndexBefore {
 		c.vectors = slices.DeleteFunc(c.vectors, sameIndexFile(f))
-		if i := slices.IndexFunc(inc.IndexAfter, sameIndexFile(f)); i >= 0 {
-			inc.IndexAfter = slices.Delete(inc.IndexAfter, i, i+1)
+	}
+	c.vectors = append(c.vectors, res.IndexAfter...)
+	inc := &c.increment
+	var obsolete []spec.IndexFileMeta
+	inc.IndexBefore, inc.IndexAfter, obsolete = FoldIndex(inc.IndexBefore, inc.IndexAfter, res.IndexBefore, res.IndexAfter)
+	return obsolete
+}
+
+// FoldIndex applies an index change (before replaced by after) to a net
+// one: an index file the net change wrote and this one replaced drops out
+// of it, and is returned as obsolete, since no commit can name it.
+func FoldIndex(netBefore, netAfter, before, after []spec.IndexFileMeta) (newBefore, newAfter, obsolete []spec.IndexFileMeta) {
+	newBefore, newAfter = slices.Clone(netBefore), slices.Clone(netAfter)
+	for _, f := range before {
+		if i := slices.IndexFunc(newAfter, sameIndexFile(f)); i >= 0 {
+			newAfter = slices.Delete(newAfter, i, i+1)
 			obsolete = append(obsolete, f)
 			continue
 		}
-		inc.IndexBefore = append(inc.IndexBefore, f)
+		newBefore = append(newBefore, f)
 	}
-	c.vectors = append(c.vectors, res.IndexAfter...)
-	inc.IndexAfter = append(inc.IndexAfter, res.IndexAfter...)
-	return obsolete
+	return newBefore, append(newAfter, after...), obsolete
 }
 
 func sameIndexFile(f spec.IndexFileMeta) func(spec.IndexFileMeta) bool {
@@ -189,9 +193,9 @@ func (c *inlineCompaction) record(res CompactedFiles) []spec.DataFileMeta {
 }
 
 // drain hands the increment over to a commit message.
-func (c *inlineCompaction) drain() CompactionIncrement {
+func (c *inlineCompaction) drain() CompactedFiles {
 	inc := c.increment
-	c.increment = CompactionIncrement{}
+	c.increment = CompactedFiles{}
 	return inc
 }
 

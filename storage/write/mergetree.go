@@ -219,9 +219,9 @@ func (w *mergeTreeWriter) drain() []spec.DataFileMeta { return w.files.drain() }
 
 // drainCompaction hands over what compactions replaced and produced since
 // the last call.
-func (w *mergeTreeWriter) drainCompaction() CompactionIncrement {
+func (w *mergeTreeWriter) drainCompaction() CompactedFiles {
 	if w.inline == nil {
-		return CompactionIncrement{}
+		return CompactedFiles{}
 	}
 	return w.inline.drain()
 }

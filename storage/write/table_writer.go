@@ -389,7 +389,7 @@ func (w *TableWriter) newInlineCompaction(partition []byte, bucket int, dir stri
 
 // compactingWriter is a bucket writer whose compactions change files.
 type compactingWriter interface {
-	drainCompaction() CompactionIncrement
+	drainCompaction() CompactedFiles
 }
 
 // partitionDir is <table>/<k1=v1/...>, formatted with the table's
