@@ -461,3 +461,43 @@ func TestSystemTablesOfJavaFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestPartitionsLastUpdateCountsReplacedFiles: Java's $partitions and
+// $buckets take the newest creation time among the snapshot's unmerged
+// manifest entries. A DELETE on a deletion-vector table writes a level-0
+// file whose compaction, in the same statement, marks the row in the
+// older file and drops the file: it is newer than any live file, and
+// counts until a manifest compaction merges its ADD and DELETE entries.
+func TestPartitionsLastUpdateCountsReplacedFiles(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c := h.connect()
+	c.mustExec("CREATE DATABASE d", "USE d",
+		`CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v VARCHAR(20)) COMMENT 'paimon:{"deletion-vectors.enabled":"true","bucket":"1"}'`,
+		"INSERT INTO t VALUES (1, 'a'), (2, 'b')",
+		"DELETE FROM t WHERE id = 1")
+	tb := openTable(t, h, "d", "t")
+	latest, err := tb.Snapshots().Latest(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	unmerged, err := tb.UnmergedFiles(context.Background(), latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := func(entries []spec.ManifestEntry) time.Time {
+		var out time.Time
+		for _, e := range entries {
+			if e.File.CreationTime.After(out) {
+				out = *e.File.CreationTime
+			}
+		}
+		return out
+	}
+	want, live := newest(unmerged), newest(liveFiles(t, tb, latest.ID))
+	if !want.After(live) {
+		t.Fatalf("newest entry %v is not newer than the newest live file %v: the case does not test the rule", want, live)
+	}
+	stamp := "[" + want.Format("2006-01-02 15:04:05.000 -0700 MST") + "]"
+	wantRows(t, c, "SELECT last_update_time FROM `t$partitions`", stamp)
+	wantRows(t, c, "SELECT last_update_time FROM `t$buckets`", stamp)
+}

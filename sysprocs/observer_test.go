@@ -90,18 +90,17 @@ func TestObserverSeesCompactions(t *testing.T) {
 	}
 	wantReports(t, "a refused argument, which starts no compaction", r.takeReports())
 
-	// lakesql refuses to compact a partial-update table with deletion
-	// vectors.
-	dv := ordersTable
-	dv.Options = map[string]string{"bucket": "1", "deletion-vectors.enabled": "true", "merge-engine": "partial-update"}
-	if err := f.cat.CreateTable(ctx, "db", "dv", dv, false); err != nil {
+	// lakesql refuses to compact a table with record-level expiry.
+	expiring := ordersTable
+	expiring.Options = map[string]string{"bucket": "1", "record-level.expire-time": "1 d", "record-level.time-field": "id"}
+	if err := f.cat.CreateTable(ctx, "db", "expiring", expiring, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.call(ctx, "compact", "db.dv"); err == nil {
-		t.Fatal("compaction of a partial-update table with deletion vectors succeeded")
+	if _, err := f.call(ctx, "compact", "db.expiring"); err == nil {
+		t.Fatal("compaction of a table with record-level expiry succeeded")
 	}
 	wantReports(t, "a compaction that failed", r.takeReports(),
-		"compacted db.dv snapshot=0 rewritten=0 written=0 read>0=false err=true")
+		"compacted db.expiring snapshot=0 rewritten=0 written=0 read>0=false err=true")
 }
 
 // TestObserverSeesDeletions: expiry, tag deletion and expiry, orphan

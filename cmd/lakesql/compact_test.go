@@ -30,8 +30,8 @@ var (
 )
 
 // compactWarehouse is a warehouse with a primary-key table db.pk, an
-// append table db.logs and an empty partial-update table with deletion
-// vectors db.dv, which compaction refuses.
+// append table db.logs and an empty table with record-level expiry
+// db.expiring, which compaction refuses.
 type compactWarehouse struct {
 	t     *testing.T
 	dir   string
@@ -48,9 +48,9 @@ func newCompactWarehouse(t *testing.T) *compactWarehouse {
 	}
 	fields := []spec.DataField{{Name: "id", Type: compactBigint}, {Name: "v", Type: compactString}}
 	defs := map[string]catalog.TableDefinition{
-		"pk":   {Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1", "num-sorted-run.compaction-trigger": "2"}},
-		"logs": {Fields: fields, Options: map[string]string{"bucket": "-1"}},
-		"dv":   {Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"}},
+		"pk":       {Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{"bucket": "1", "num-sorted-run.compaction-trigger": "2"}},
+		"logs":     {Fields: fields, Options: map[string]string{"bucket": "-1"}},
+		"expiring": {Fields: fields, PrimaryKeys: []string{"id"}, Options: map[string]string{"record-level.expire-time": "1 d", "record-level.time-field": "id"}},
 	}
 	for name, def := range defs {
 		if err := c.CreateTable(ctx, "db", name, def, false); err != nil {
@@ -132,7 +132,7 @@ func TestCompactCommandCompactsEveryTable(t *testing.T) {
 	if err := run(context.Background(), []string{"compact", "--warehouse", w.dir, "--full"}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"db.pk: compacted: snapshot 4:", "db.logs: compacted: snapshot 4:", "db.dv: skipped: ", "unsupported: lakesql cannot compact a deletion-vectors primary-key table with merge-engine partial-update"} {
+	for _, want := range []string{"db.pk: compacted: snapshot 4:", "db.logs: compacted: snapshot 4:", "db.expiring: skipped: ", "unsupported: lakesql cannot compact record-level.expire-time: its compaction drops expired records"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -64,7 +64,6 @@ func init() {
 				javaRun("1.3.1", "compact"),
 				javaCommits("1.4.2", `[{"rows": [{"p": 1, "id": 4, "v": "d"}], "kinds": ["-D"]}]`),
 			},
-			known: []known{{finding: "F17", reader: "java-", point: "tag=$partitions", message: "first pair differs in last_update_time"}},
 		},
 		tableCase{
 			// SchemaChange casts Java reads old files through, and moves.

@@ -124,8 +124,5 @@ INSERT INTO t VALUES ('2026-04-16', 1, 'last'), ('2026-04-17', 200, 'new');
 			expectError(`INSERT INTO t VALUES ('2026-04-16', 300, 'lakesql')`, "lakesql cannot write a dynamic-bucket table (bucket = -1)"),
 			expectError(`CALL sys.compact('t')`, "a dynamic-bucket table (bucket = -1)"),
 		},
-		// F17: Java's $buckets.last_update_time counts the level-0 files
-		// Flink's commit compacted away in the same commit.
-		known: []known{{finding: "F17", reader: "java-", point: "tag=$buckets", message: "first pair differs in last_update_time"}},
 	},
 }

@@ -74,8 +74,7 @@ func init() {
 				`DELETE FROM t WHERE p = 1 AND id = 3`,
 				javaCommits("1.3.1", `[{"rows": [{"p": 1, "id": 1, "v": "java"}]}]`),
 			},
-			known: []known{pypaimonParquetManifests,
-				{finding: "F17", reader: "java-", point: "tag=$partitions", message: "first pair differs in last_update_time"}},
+			known: []known{pypaimonParquetManifests},
 		},
 		tableCase{
 			// a table lakesql creates with Parquet manifests: every

@@ -44,6 +44,9 @@ var layers = []layer{
 		"storage/blobio",
 		// Data-file indexes: the writer builds them, reads evaluate them.
 		"storage/fileindex",
+		// Opens a data file with the reader of its format, for reads
+		// and compactions alike.
+		"storage/fileformat",
 		"storage/lease",
 		"storage/lsm",
 		"storage/manifest",

@@ -419,8 +419,9 @@ type fileGroup struct {
 	records      int64
 	bytes        int64
 	files        int64
-	// lastCreated is the newest file's _CREATION_TIME; nil if no file
-	// has one.
+	// lastCreated is the newest _CREATION_TIME of the group's entries in
+	// the snapshot's manifests, deleted files' included as in Java (see
+	// groupFiles); nil if none has one.
 	lastCreated *time.Time
 }
 
@@ -429,6 +430,9 @@ func (g *fileGroup) add(e *spec.ManifestEntry) {
 	g.bytes += e.File.FileSize
 	g.files++
 	g.totalBuckets = e.TotalBuckets
+}
+
+func (g *fileGroup) created(e *spec.ManifestEntry) {
 	if c := e.File.CreationTime; c != nil && (g.lastCreated == nil || c.After(*g.lastCreated)) {
 		g.lastCreated = c
 	}
@@ -467,13 +471,21 @@ func realBucketsOnly(src *systemSource, live []spec.ManifestEntry) []spec.Manife
 
 // groupFiles sums the snapshot's live files per key, in the order keys
 // first appear; realOnly leaves out the files realBucketsOnly drops.
+// Java sums the unmerged manifest entries (a DELETE subtracts its file),
+// which gives the live files' sums, but the newest creation time among
+// them all: a file a later commit replaced still counts until a manifest
+// compaction drops its ADD and DELETE entries (interop finding F17).
 func groupFiles(ctx context.Context, src *systemSource, realOnly bool, key func(*spec.ManifestEntry) string) ([]fileGroup, error) {
 	live, err := src.t.LiveFiles(ctx, src.snapshot)
 	if err != nil {
 		return nil, err
 	}
+	unmerged, err := src.t.UnmergedFiles(ctx, src.snapshot)
+	if err != nil {
+		return nil, err
+	}
 	if realOnly {
-		live = realBucketsOnly(src, live)
+		live, unmerged = realBucketsOnly(src, live), realBucketsOnly(src, unmerged)
 	}
 	indexOf := map[string]int{}
 	var groups []fileGroup
@@ -487,6 +499,11 @@ func groupFiles(ctx context.Context, src *systemSource, realOnly bool, key func(
 			groups = append(groups, fileGroup{partition: e.Partition, bucket: e.Bucket})
 		}
 		groups[j].add(e)
+	}
+	for i := range unmerged {
+		if j, ok := indexOf[key(&unmerged[i])]; ok {
+			groups[j].created(&unmerged[i])
+		}
 	}
 	return groups, nil
 }

@@ -45,6 +45,13 @@ type tableConfig struct {
 	// deletion vectors, whose levels above 0 must not repeat a live key
 	// (lookup.go).
 	uniqueKeys bool
+	// firstRow is set for first-row tables, whose compaction drops a new
+	// record of a key a kept level holds, deletion vectors or not.
+	firstRow bool
+	// mergesKept is set for partial-update and aggregation tables with
+	// deletion vectors: a key's record in a level the compaction leaves
+	// in place is merged into the key's new record (lookup.go).
+	mergesKept bool
 
 	universal       pick.Universal // NumLevels is the configured minimum
 	forceRewriteAll bool
@@ -92,7 +99,9 @@ func newTableConfig(s *spec.TableSchema, now time.Time) (*tableConfig, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.uniqueKeys = engine == spec.MergeEngineFirstRow || c.deletionVectors
+		c.firstRow = engine == spec.MergeEngineFirstRow
+		c.uniqueKeys = c.firstRow || c.deletionVectors
+		c.mergesKept = c.deletionVectors && (engine == spec.MergeEnginePartialUpdate || engine == spec.MergeEngineAggregation)
 		return c, c.readUniversalOptions(o, now)
 	}
 	return c, nil
@@ -101,24 +110,6 @@ func newTableConfig(s *spec.TableSchema, now time.Time) (*tableConfig, error) {
 // checkCompactable refuses tables whose compaction must produce more than
 // data files, or must drop rows it cannot see.
 func checkCompactable(o spec.CoreOptions, primaryKey bool) error {
-	if f := o.FileFormat(); f != "parquet" {
-		// Java would rewrite them as the table's format; lakesql reads
-		// and writes Parquet only in a compaction.
-		return unsupported(fmt.Sprintf("a file.format %s table: its compaction reads and writes parquet only", f))
-	}
-	dv, err := o.DeletionVectorsEnabled()
-	if err != nil {
-		return err
-	}
-	if dv && primaryKey {
-		engine, err := o.MergeEngine()
-		if err != nil {
-			return err
-		}
-		if engine != spec.MergeEngineDeduplicate {
-			return unsupported(fmt.Sprintf("a deletion-vectors primary-key table with merge-engine %s: its lookup must merge with the older record", engine))
-		}
-	}
 	if on, err := o.RowTrackingEnabled(); err != nil || on {
 		return orUnsupported(err, "a row-tracking table: its compaction must keep row ids")
 	}

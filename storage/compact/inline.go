@@ -18,9 +18,9 @@ import (
 // rewritten as Table does, but not committed; the writer puts the change
 // in its commit messages, as Java's MergeTreeWriter does. Tables Table
 // refuses to compact (changelog-producer lookup or full-compaction,
-// record-level expiry, ...), and buckets holding files of another format
-// than Parquet, are written without compaction, as with write-only = true;
-// but not tables whose reads skip level 0 (hiddenUntilCompacted).
+// record-level expiry, ...), and buckets holding files lakesql cannot
+// read, are written without compaction, as with write-only = true; but
+// not tables whose reads skip level 0 (hiddenUntilCompacted).
 // Deletion vectors the compaction marks go in its index change.
 func InlineCompactor() write.BucketCompactor { return inlineCompactor{} }
 
@@ -51,8 +51,8 @@ func (inlineCompactor) CompactBucket(ctx context.Context, b write.BucketCompacti
 	withDefaults(opts)
 	rw, err := newRewriter(opts, b.Table.Schemas(), cfg, []*job{j})
 	if errors.Is(err, lakeerr.ErrUnsupported) {
-		// Files of another format than Parquet in the bucket: written
-		// without compaction, as above; Java compacts them.
+		// Files lakesql cannot read in the bucket: written without
+		// compaction, as above; Java compacts them.
 		return write.CompactedFiles{}, hiddenUntilCompacted(b.Schema, err)
 	}
 	if err != nil {

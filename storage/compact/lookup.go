@@ -26,7 +26,10 @@ import (
 // one deleted in its file's deletion vector (Java's
 // LookupChangelogMergeFunctionWrapper notifying the DeletionVectorsMaintainer),
 // and a retraction only marks it. A record the file's vector already
-// deletes is no longer there.
+// deletes is no longer there. Partial-update and aggregation tables merge
+// the kept record into the key's new one, among the key's records in
+// merge order (LookupChangelogMergeFunctionWrapper.calculateResult), and
+// mark it deleted likewise.
 
 // keptLevels finds keys in the sorted runs a compaction leaves in place.
 type keptLevels struct {
@@ -36,10 +39,11 @@ type keptLevels struct {
 	deleted map[string][]int64
 }
 
-// keptRecord is where a kept level holds a key.
+// keptRecord is where a kept level holds a key, and the record.
 type keptRecord struct {
 	file string
 	pos  int64
+	kv   lsm.KeyValue
 }
 
 // runCursor walks one sorted run forward in key order.
@@ -82,10 +86,21 @@ func (k *keptLevels) find(ctx context.Context, key []any) (keptRecord, bool, err
 		}
 		if found {
 			// The head is a record of the file opened last.
-			return keptRecord{file: run.files[run.next-1].FileName, pos: run.headPos}, true, nil
+			return keptRecord{file: run.files[run.next-1].FileName, pos: run.headPos, kv: run.head}, true, nil
 		}
 	}
 	return keptRecord{}, false, nil
+}
+
+// older finds key's kept record for a merge with it (MergeOptions.Older)
+// and marks it deleted, as the merged record replaces it.
+func (k *keptLevels) older(ctx context.Context, key []any) (lsm.KeyValue, bool, error) {
+	rec, held, err := k.find(ctx, key)
+	if err != nil || !held {
+		return lsm.KeyValue{}, false, err
+	}
+	k.replace(rec)
+	return rec.kv, true, nil
 }
 
 // replace marks a kept record deleted by a newer one.

@@ -165,7 +165,6 @@ func TestRetractionsRewrittenIntoHighestLevel(t *testing.T) {
 // than data files, before reading anything.
 func TestUnsupportedTables(t *testing.T) {
 	for _, options := range []map[string]string{
-		{"deletion-vectors.enabled": "true", "merge-engine": "partial-update"},
 		{"changelog-producer": "lookup"},
 		{"changelog-producer": "full-compaction"},
 		{"record-level.expire-time": "1 d", "record-level.time-field": "id"},

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"strings"
 	"sync"
 
+	"github.com/lakesql/lakesql/storage/fileformat"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/parquetio"
@@ -60,36 +60,43 @@ func (r *fileReader) mapping(ctx context.Context, id int64) (*spec.TableSchema, 
 
 // openedFile is a data file open for reading.
 type openedFile struct {
-	path    string
-	file    fileio.File
-	parquet *parquetio.Reader
+	path   string
+	file   fileio.File
+	format fileformat.Reader
 }
 
-// checkReadable refuses a data file of another format than Parquet (a
-// table whose file.format changed, or with file.format.per.level) by
-// name, rather than misreading it as damaged Parquet: compaction rewrites
-// with the Parquet reader only (table reads take every format).
+func (d *openedFile) Close() error {
+	d.format.Close()
+	return d.file.Close()
+}
+
+// checkReadable refuses, by name, a data file of a format lakesql cannot
+// read. Files of every format a table read takes are compacted (a table
+// whose file.format changed, file.format.per.level, or an orc or avro
+// table), and rewritten as Parquet, which Java reads by its extension.
 func checkReadable(name string) error {
-	if format := strings.TrimPrefix(path.Ext(name), "."); format != "parquet" {
-		return unsupported(fmt.Sprintf("%s data files (%s): compaction reads parquet only", format, path.Base(name)))
+	format, err := fileformat.Of(name)
+	if err == nil && format == fileformat.Blob {
+		err = unsupported(fmt.Sprintf("blob files (%s): compaction rewrites data files only", path.Base(name)))
 	}
-	return nil
+	return err
 }
 
-// open opens a Parquet data file.
-func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
+// open opens data file p, whose manifest entry is meta.
+func (r *fileReader) open(ctx context.Context, p string, meta *spec.DataFileMeta) (*openedFile, error) {
 	if err := checkReadable(p); err != nil {
 		return nil, err
 	}
+	format, _ := fileformat.Of(p)
 	f, err := r.io.Open(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)
 	}
-	pq, err := parquetio.Open(f, p)
+	fr, err := fileformat.Open(format, f, p, meta.RowCount)
 	if err != nil {
 		return nil, errors.Join(err, f.Close())
 	}
-	return &openedFile{path: p, file: f, parquet: pq}, nil
+	return &openedFile{path: p, file: f, format: fr}, nil
 }
 
 // keyValues streams the records of a primary-key data file, rebuilding keys
@@ -97,7 +104,7 @@ func (r *fileReader) open(ctx context.Context, p string) (*openedFile, error) {
 // latest key types. done is called once the file is read to its end.
 type keyValues struct {
 	data    *openedFile
-	it      *parquetio.KeyValueIterator
+	it      fileformat.KeyValueIterator
 	mapping *schema.RowMapping
 	keyIdx  []int
 	done    func()
@@ -117,13 +124,13 @@ func (r *fileReader) openKeyValues(ctx context.Context, p string, meta *spec.Dat
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.open(ctx, p)
+	d, err := r.open(ctx, p, meta)
 	if err != nil {
 		return nil, err
 	}
-	it, err := d.parquet.NewKeyValueIterator(fileSchema.TrimmedPrimaryKeys(), m.FileFields())
+	it, err := d.format.KeyValues(fileSchema.TrimmedPrimaryKeys(), m.FileFields(), fileformat.WholeFile(d.format))
 	if err != nil {
-		return nil, errors.Join(err, d.file.Close())
+		return nil, errors.Join(err, d.Close())
 	}
 	return &keyValues{data: d, it: it, mapping: m, keyIdx: r.keyIdx, done: done, deleted: deleted}, nil
 }
@@ -163,13 +170,20 @@ func (kv *keyValues) nextStored() (lsm.KeyValue, bool, error) {
 	return lsm.KeyValue{Key: key, Seq: rec.Seq, Kind: rec.Kind, Value: value}, true, nil
 }
 
-func (kv *keyValues) Close() error { return errors.Join(kv.it.Close(), kv.data.file.Close()) }
+func (kv *keyValues) Close() error { return errors.Join(kv.it.Close(), kv.data.Close()) }
+
+// rowBatch is how many rows of an append file a compaction decodes at
+// once (Parquet decodes column by column, which pays off over many rows).
+const rowBatch = 256
 
 // rows streams the rows of an append data file in the latest schema.
 type rows struct {
 	data    *openedFile
-	it      *parquetio.RowIterator
+	it      fileformat.RowBatches
 	mapping *schema.RowMapping
+	// buf holds decoded rows, next indexes the next one and n counts them.
+	buf     [][]any
+	next, n int
 }
 
 func (r *fileReader) openRows(ctx context.Context, p string, meta *spec.DataFileMeta) (*rows, error) {
@@ -177,7 +191,7 @@ func (r *fileReader) openRows(ctx context.Context, p string, meta *spec.DataFile
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.open(ctx, p)
+	d, err := r.open(ctx, p, meta)
 	if err != nil {
 		return nil, err
 	}
@@ -185,19 +199,29 @@ func (r *fileReader) openRows(ctx context.Context, p string, meta *spec.DataFile
 	for i, f := range m.FileFields() {
 		columns[i] = parquetio.ColumnRequest{Name: f.Name, Type: f.Type}
 	}
-	it, err := d.parquet.NewRowIterator(columns)
+	it, err := d.format.Rows(columns, fileformat.WholeFile(d.format))
 	if err != nil {
-		return nil, errors.Join(err, d.file.Close())
+		return nil, errors.Join(err, d.Close())
 	}
-	return &rows{data: d, it: it, mapping: m}, nil
+	return &rows{data: d, it: it, mapping: m, buf: make([][]any, rowBatch)}, nil
 }
 
 // Next returns the next row, or io.EOF.
 func (r *rows) Next() ([]any, error) {
-	row, err := r.it.Next()
-	if err != nil {
-		return nil, err
+	if r.next == r.n {
+		n, err := r.it.NextBatch(r.buf)
+		if n == 0 && err == nil {
+			err = io.EOF
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.next, r.n = 0, n
 	}
+	// The row is the caller's: the decoder must not fill it again.
+	row := r.buf[r.next]
+	r.buf[r.next] = nil
+	r.next++
 	out, err := r.mapping.Apply(row)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.data.path, err)
@@ -205,4 +229,4 @@ func (r *rows) Next() ([]any, error) {
 	return out, nil
 }
 
-func (r *rows) Close() error { return errors.Join(r.it.Close(), r.data.file.Close()) }
+func (r *rows) Close() error { return errors.Join(r.it.Close(), r.data.Close()) }

@@ -177,7 +177,11 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 	// A retraction of a key a kept level holds must reach the lookup,
 	// which marks the kept record deleted, even where it is then dropped.
 	vectors := kept != nil && r.cfg.deletionVectors
-	merged, err := r.engine.NewMergeReader(runs, r.compareKeys, !j.dropDelete || vectors)
+	var older func([]any) (lsm.KeyValue, bool, error)
+	if kept != nil && r.cfg.mergesKept {
+		older = func(key []any) (lsm.KeyValue, bool, error) { return kept.older(ctx, key) }
+	}
+	merged, err := r.engine.NewLookupMergeReader(runs, r.compareKeys, !j.dropDelete || vectors, older)
 	if err != nil {
 		return err
 	}
@@ -209,17 +213,24 @@ func (r *rewriter) copySection(ctx context.Context, j *job, section []lsm.Sorted
 
 // lookUp resolves a merged record against the kept levels (lookup.go)
 // and reports whether to write it: a first-row table keeps the kept
-// record; a table with deletion vectors marks it deleted, writes the
-// newer record and drops a retraction where the job drops them.
+// record; a table with deletion vectors marks it deleted (partial-update
+// and aggregation tables when merging with it), writes the newer record
+// and drops a retraction where the job drops them.
 func (r *rewriter) lookUp(ctx context.Context, j *job, kept *keptLevels, kv lsm.KeyValue) (bool, error) {
 	if kept == nil {
 		return true, nil
+	}
+	if r.cfg.mergesKept {
+		// The merge looked the key up (keptLevels.older).
+		return !(kv.Kind.IsRetract() && j.dropDelete), nil
 	}
 	rec, held, err := kept.find(ctx, kv.Key)
 	if err != nil {
 		return false, err
 	}
-	if !r.cfg.deletionVectors {
+	if r.cfg.firstRow {
+		// The first row wins, with deletion vectors too (Java's
+		// FirstRowMergeFunctionWrapper): nothing to mark.
 		return !held, nil
 	}
 	if held {

@@ -106,9 +106,17 @@ func (e *Engine) UserSequenceComparator() RowComparator {
 // NewMergeReader merges sorted runs of this table's records; see
 // NewMergeReader (the function) for the contract.
 func (e *Engine) NewMergeReader(runs []RecordIterator, compareKeys RowComparator, keepDelete bool) (*MergeReader, error) {
+	return e.NewLookupMergeReader(runs, compareKeys, keepDelete, nil)
+}
+
+// NewLookupMergeReader is NewMergeReader merging each key's records with
+// the one older levels hold, which older returns (MergeOptions.Older);
+// nil older merges the runs alone.
+func (e *Engine) NewLookupMergeReader(runs []RecordIterator, compareKeys RowComparator, keepDelete bool, older func([]any) (KeyValue, bool, error)) (*MergeReader, error) {
 	return NewMergeReader(runs, e.NewMergeFunction(), MergeOptions{
 		CompareKeys:         compareKeys,
 		CompareUserSequence: e.UserSequenceComparator(),
 		KeepDelete:          keepDelete,
+		Older:               older,
 	})
 }

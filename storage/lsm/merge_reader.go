@@ -16,6 +16,14 @@ type MergeOptions struct {
 	// KeepDelete keeps merged -U/-D records, as compaction into a level that
 	// is not the last must; reads drop them (Java's DropDeleteReader).
 	KeepDelete bool
+	// Older, when set, is asked once per key, in ascending key order, for
+	// the record levels outside the merge hold; one it returns is merged
+	// among the key's records in merge order, and every key's records go
+	// through the merge function, a lone one too (a lookup compaction,
+	// Java's LookupChangelogMergeFunctionWrapper.calculateResult, which
+	// does not pass a lone record through as ReducerMergeFunctionWrapper
+	// does).
+	Older func(key []any) (older KeyValue, found bool, err error)
 }
 
 // MergeReader merges sorted runs into one stream with one record per key.
@@ -53,7 +61,7 @@ func NewMergeReader(runs []RecordIterator, mf MergeFunction, opts MergeOptions) 
 		heads: make([]KeyValue, len(runs)),
 		live:  make([]bool, len(runs)),
 		tree:  make([]int, len(runs)),
-		merge: reducer{merge: mf},
+		merge: reducer{merge: mf, foldLone: opts.Older != nil},
 		opts:  opts,
 	}, nil
 }
@@ -101,7 +109,17 @@ func (r *MergeReader) mergeNextKey() (KeyValue, bool, error) {
 	for len(r.tree) > 0 && r.live[r.tree[0]] {
 		key := r.heads[r.tree[0]].Key
 		r.merge.Reset()
+		older, hasOlder, err := r.older(key)
+		if err != nil {
+			return KeyValue{}, false, err
+		}
 		for {
+			if hasOlder && r.compareRecords(&older, &r.heads[r.tree[0]]) < 0 {
+				if err := r.merge.Add(older); err != nil {
+					return KeyValue{}, false, err
+				}
+				hasOlder = false
+			}
 			if err := r.consumeWinner(); err != nil {
 				return KeyValue{}, false, err
 			}
@@ -110,11 +128,24 @@ func (r *MergeReader) mergeNextKey() (KeyValue, bool, error) {
 				break
 			}
 		}
+		if hasOlder {
+			if err := r.merge.Add(older); err != nil {
+				return KeyValue{}, false, err
+			}
+		}
 		if kv, ok := r.merge.Result(); ok {
 			return kv, true, nil
 		}
 	}
 	return KeyValue{}, false, nil
+}
+
+// older asks MergeOptions.Older for key's record outside the merge.
+func (r *MergeReader) older(key []any) (KeyValue, bool, error) {
+	if r.opts.Older == nil {
+		return KeyValue{}, false, nil
+	}
+	return r.opts.Older(key)
 }
 
 // consumeWinner feeds the winning head to the merge function and replaces it

@@ -78,8 +78,10 @@ func (f *firstRow) Result() (KeyValue, bool) { return f.first, f.has }
 // have rejected it, and a lone aggregation row keeps its stored values.
 type reducer struct {
 	merge MergeFunction
-	first KeyValue
-	count int
+	// foldLone sends a lone record through the merge function too.
+	foldLone bool
+	first    KeyValue
+	count    int
 }
 
 func (r *reducer) Reset() {
@@ -89,6 +91,9 @@ func (r *reducer) Reset() {
 
 func (r *reducer) Add(kv KeyValue) error {
 	r.count++
+	if r.foldLone {
+		return r.merge.Add(kv)
+	}
 	switch r.count {
 	case 1:
 		r.first = kv
@@ -102,10 +107,10 @@ func (r *reducer) Add(kv KeyValue) error {
 }
 
 func (r *reducer) Result() (KeyValue, bool) {
-	switch r.count {
-	case 0:
+	switch {
+	case r.count == 0:
 		return KeyValue{}, false
-	case 1:
+	case r.count == 1 && !r.foldLone:
 		return r.first, true
 	}
 	return r.merge.Result()

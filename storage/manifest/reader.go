@@ -74,21 +74,48 @@ func (r *Reader) DataManifests(ctx context.Context, s *spec.Snapshot) ([]spec.Ma
 
 // LiveEntries returns the data files live in snapshot s.
 func (r *Reader) LiveEntries(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
-	metas, err := r.DataManifests(ctx, s)
+	merger := NewMerger()
+	err := r.eachDataManifest(ctx, s, func(meta spec.ManifestFileMeta, entries []spec.ManifestEntry) error {
+		if err := merger.Add(entries); err != nil {
+			return fmt.Errorf("snapshot %d, manifest %s: %w", s.ID, meta.FileName, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	merger := NewMerger()
+	return merger.Live(), nil
+}
+
+// UnmergedEntries returns every entry of snapshot s's data manifests, ADD
+// and DELETE, in commit order: an ADD and the DELETE of the same file
+// stay until a manifest compaction drops both. Java's $partitions and
+// $buckets take the newest creation time of such entries
+// (AbstractFileStoreScan.readPartitionEntries, PartitionEntry.merge).
+func (r *Reader) UnmergedEntries(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	var all []spec.ManifestEntry
+	err := r.eachDataManifest(ctx, s, func(_ spec.ManifestFileMeta, entries []spec.ManifestEntry) error {
+		all = append(all, entries...)
+		return nil
+	})
+	return all, err
+}
+
+func (r *Reader) eachDataManifest(ctx context.Context, s *spec.Snapshot, fn func(spec.ManifestFileMeta, []spec.ManifestEntry) error) error {
+	metas, err := r.DataManifests(ctx, s)
+	if err != nil {
+		return err
+	}
 	for _, meta := range metas {
 		entries, err := r.Entries(ctx, meta.FileName)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := merger.Add(entries); err != nil {
-			return nil, fmt.Errorf("snapshot %d, manifest %s: %w", s.ID, meta.FileName, err)
+		if err := fn(meta, entries); err != nil {
+			return err
 		}
 	}
-	return merger.Live(), nil
+	return nil
 }
 
 // IndexEntries reads an index manifest and returns its live ADD entries.

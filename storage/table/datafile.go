@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/RoaringBitmap/roaring/v2"
 	"io"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/lakesql/lakesql/storage/fileformat"
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/fileio/footercache"
 	"github.com/lakesql/lakesql/storage/lsm"
@@ -20,7 +22,7 @@ import (
 type dataFile struct {
 	path   string
 	file   fileio.File
-	format formatReader
+	format fileformat.Reader
 	// fileSchema is the schema the file was written with.
 	fileSchema *spec.TableSchema
 	deleted    deletionVector // nil when no row is deleted
@@ -37,7 +39,7 @@ type deletionVector interface {
 }
 
 func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (*dataFile, error) {
-	format, err := dataFileFormat(f.FileName)
+	format, err := fileformat.Of(f.FileName)
 	if err != nil {
 		return nil, err
 	}
@@ -66,23 +68,20 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 // lets a footer cache serve a Parquet footer without opening the file (see
 // package footercache); it keeps nothing of other formats.
 func openFormatFile(ctx context.Context, fsys fileio.FileIO, format, p string, size int64) (fileio.File, error) {
-	if format == formatParquet {
+	if format == fileformat.Parquet {
 		return footercache.Open(ctx, fsys, p, size)
 	}
 	return fsys.Open(ctx, p)
 }
 
 func (d *dataFile) Close() error {
-	d.format.close()
+	d.format.Close()
 	return d.file.Close()
 }
 
 // parquet returns the file's Parquet reader, or nil for another format.
 func (d *dataFile) parquet() *parquetio.Reader {
-	if pq, ok := d.format.(parquetFile); ok {
-		return pq.r
-	}
-	return nil
+	return fileformat.ParquetOf(d.format)
 }
 
 // projection reads some columns of the read schema from files written
@@ -137,7 +136,7 @@ const decodeRows = 256
 // an append file, or the values of a primary-key file without retractions.
 type rowIterator struct {
 	data *dataFile
-	it   rowBatches
+	it   fileformat.RowBatches
 	proj *projection
 	// buf holds decoded rows; next indexes the next one, whose file
 	// position is first+next.
@@ -148,7 +147,7 @@ type rowIterator struct {
 }
 
 func (d *dataFile) rows(p *projection, ranges []parquetio.RowRange) (*rowIterator, error) {
-	it, err := d.format.rows(columnRequests(p.mapping.FileFields()), ranges)
+	it, err := d.format.Rows(columnRequests(p.mapping.FileFields()), ranges)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +220,7 @@ func columnRequests(fields []spec.DataField) []parquetio.ColumnRequest {
 // rowGroups returns the row groups of d whose column statistics might
 // hold a row for which pred is TRUE: all of them for a TRUE pred.
 func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error) {
-	groups := d.format.rowGroups()
+	groups := d.format.RowGroups()
 	var out []int
 	for g := range groups {
 		keep := true
@@ -244,13 +243,13 @@ func (r *reader) rowGroups(d *dataFile, pred predicate.Predicate) ([]int, error)
 // with another type, has unknown statistics; so does a zero null count,
 // which Parquet cannot tell from an absent one.
 func (r *reader) rowGroupStats(d *dataFile, g int, columns []int) (predicate.Stats, error) {
-	stats := predicate.Stats{RowCount: d.format.rowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
+	stats := predicate.Stats{RowCount: d.format.RowGroups()[g].NumRows, Columns: make([]spec.ColumnStats, len(r.schema.Fields))}
 	for _, c := range columns {
 		req, ok := r.fileColumn(d, c)
 		if !ok {
 			continue
 		}
-		cs, ok, err := d.format.columnStats(g, req)
+		cs, ok, err := d.format.ColumnStats(g, req)
 		if err != nil || !ok {
 			return stats, err
 		}
@@ -281,7 +280,7 @@ func (r *reader) fileColumn(d *dataFile, c int) (parquetio.ColumnRequest, bool) 
 // schemas compare in the read schema's key types.
 type keyValues struct {
 	data   *dataFile
-	it     keyValueIterator
+	it     fileformat.KeyValueIterator
 	proj   *projection
 	keyIdx []int // positions of the trimmed primary keys in the read row
 	filter predicate.Predicate
@@ -290,7 +289,7 @@ type keyValues struct {
 }
 
 func (d *dataFile) keyValues(p *projection, keyIdx []int, ranges []parquetio.RowRange, keyFilter predicate.Predicate) (*keyValues, error) {
-	it, err := d.format.keyValues(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), ranges)
+	it, err := d.format.KeyValues(d.fileSchema.TrimmedPrimaryKeys(), p.mapping.FileFields(), ranges)
 	if err != nil {
 		return nil, err
 	}

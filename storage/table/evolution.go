@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lakesql/lakesql/storage/fileformat"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -151,7 +152,7 @@ func checkBlobBunch(bunch []spec.DataFileMeta, first, rows int64) error {
 	return nil
 }
 
-func isBlobFile(name string) bool { return strings.HasSuffix(name, "."+formatBlob) }
+func isBlobFile(name string) bool { return strings.HasSuffix(name, "."+fileformat.Blob) }
 
 // openGroup reads the rows of one group. A file alone holding every
 // column is read as in any append table, filters pruning its row groups.
@@ -232,7 +233,7 @@ func (r *reader) openColumns(ctx context.Context, b *BucketPlan, f *spec.DataFil
 		return nil, errors.Join(err, d.Close())
 	}
 	var ranges []parquetio.RowRange
-	for g, rg := range d.format.rowGroups() {
+	for g, rg := range d.format.RowGroups() {
 		ranges = append(ranges, parquetio.RowRange{Group: g, To: rg.NumRows})
 	}
 	it, err := d.rows(p, ranges)

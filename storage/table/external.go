@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 
+	"github.com/lakesql/lakesql/storage/fileformat"
 	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
@@ -193,7 +194,7 @@ func (t *Table) readAsStored(ctx context.Context, plan *Plan, f *spec.DataFileMe
 // storedAsRead reports whether a file is Parquet and holds the needed
 // columns as the read schema has them.
 func (t *Table) storedAsRead(ctx context.Context, plan *Plan, f *spec.DataFileMeta, needed []spec.DataField) (bool, error) {
-	if format, err := dataFileFormat(f.FileName); err != nil || format != formatParquet {
+	if format, err := fileformat.Of(f.FileName); err != nil || format != fileformat.Parquet {
 		return false, nil
 	}
 	if f.SchemaID == plan.Schema.ID {

@@ -130,7 +130,7 @@ func (r *reader) indexedRows(ctx context.Context, b *BucketPlan, f *spec.DataFil
 
 // withinRows narrows ranges to the rows of d in rows, file positions.
 func withinRows(d *dataFile, ranges []parquetio.RowRange, rows *roaring.Bitmap) []parquetio.RowRange {
-	groups := d.format.rowGroups()
+	groups := d.format.RowGroups()
 	var sel selection
 	for _, rg := range ranges {
 		first := groups[rg.Group].FirstRow

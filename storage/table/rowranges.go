@@ -42,7 +42,7 @@ type columnPages struct {
 // and kept stretches that touch are joined. A group whose columns have no
 // page statistics is kept whole.
 func (r *reader) pageRanges(d *dataFile, g int, pred predicate.Predicate) ([]parquetio.RowRange, error) {
-	rows := d.format.rowGroups()[g].NumRows
+	rows := d.format.RowGroups()[g].NumRows
 	whole := []parquetio.RowRange{{Group: g, To: rows}}
 	if isTrue(pred) {
 		return whole, nil
@@ -53,7 +53,7 @@ func (r *reader) pageRanges(d *dataFile, g int, pred predicate.Predicate) ([]par
 		if !ok {
 			continue
 		}
-		pages, ok, err := d.format.pageStats(g, req)
+		pages, ok, err := d.format.PageStats(g, req)
 		if err != nil {
 			return nil, err
 		}

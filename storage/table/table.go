@@ -106,6 +106,12 @@ func (t *Table) LiveFiles(ctx context.Context, s *spec.Snapshot) ([]spec.Manifes
 	return t.manifests.LiveEntries(ctx, s)
 }
 
+// UnmergedFiles returns every ADD and DELETE entry of snapshot s's data
+// manifests (see manifest.Reader.UnmergedEntries).
+func (t *Table) UnmergedFiles(ctx context.Context, s *spec.Snapshot) ([]spec.ManifestEntry, error) {
+	return t.manifests.UnmergedEntries(ctx, s)
+}
+
 // IndexFiles returns the index files live in snapshot s: the snapshot's
 // index manifest is a full list, not a delta.
 func (t *Table) IndexFiles(ctx context.Context, s *spec.Snapshot) ([]spec.IndexManifestEntry, error) {

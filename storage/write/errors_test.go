@@ -91,12 +91,11 @@ func TestBucketCountChanged(t *testing.T) {
 // created or altered them (the catalog itself refuses some of these).
 func TestUnsupportedTablesAreRefused(t *testing.T) {
 	cases := map[string]map[string]string{
-		"dynamic bucket":   {"bucket": "-1"},
-		"postpone bucket":  {"bucket": "-2"},
-		"deletion vectors": {"deletion-vectors.enabled": "true", "merge-engine": "partial-update"},
-		"changelog input":  {"changelog-producer": "input"},
-		"bucket function":  {"bucket-function.type": "mod"},
-		"row tracking":     {"row-tracking.enabled": "true"},
+		"dynamic bucket":  {"bucket": "-1"},
+		"postpone bucket": {"bucket": "-2"},
+		"changelog input": {"changelog-producer": "input"},
+		"bucket function": {"bucket-function.type": "mod"},
+		"row tracking":    {"row-tracking.enabled": "true"},
 	}
 	for name, options := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -19,7 +19,6 @@ const (
 	optionBucketFunctionType     = "bucket-function.type"
 	optionIgnoreUpdateBefore     = "ignore-update-before"
 	optionSequenceNumberInitMode = "write.sequence-number-init-mode"
-	optionDVMergeOnRead          = "deletion-vectors.merge-on-read"
 	// maxSpillRuns is local-sort.max-num-file-handles: the most sorted runs
 	// one merge reads. More spills than this force a flush to data files.
 	maxSpillRuns = 128
@@ -202,19 +201,6 @@ func (ts *tableSettings) checkPrimaryKeySupported(o spec.CoreOptions) error {
 		if !slices.Contains(ts.schema.PrimaryKeys, p) {
 			return unsupportedf("a primary key %v without partition key %s (cross-partition upsert needs dynamic buckets)", ts.schema.PrimaryKeys, p)
 		}
-	}
-	dv, err := o.DeletionVectorsEnabled()
-	if err != nil {
-		return err
-	}
-	engine, err := o.MergeEngine()
-	if err != nil {
-		return err
-	}
-	if mor, _ := o.Get(optionDVMergeOnRead); dv && !strings.EqualFold(mor, "true") && engine != spec.MergeEngineDeduplicate {
-		// Batch reads skip level 0 until a lookup compaction, which
-		// lakesql runs for deduplicate tables only.
-		return unsupportedf("a deletion-vectors table with merge-engine %s: lakesql's compaction of it, which makes its rows visible, does not merge by lookup", engine)
 	}
 	producer, err := o.ChangelogProducer()
 	if err != nil {

@@ -1,17 +1,28 @@
-package table
+package fileformat
 
 import (
 	"fmt"
 	"io"
 
+	"github.com/lakesql/lakesql/storage/blobio"
+	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
+// OpenBlob reads blob file p, open as file.
+func OpenBlob(file fileio.File, p string) (Reader, error) {
+	r, err := blobio.Open(file, file.Size(), p)
+	if err != nil {
+		return nil, err
+	}
+	return blobFile{r}, nil
+}
+
 // blobFile is a blob file: the values of one BLOB column (its write
 // column) for a range of row ids, one row group without statistics. Only
-// data-evolution reads open them (see openEvolution).
+// data-evolution reads open them (see package table's openEvolution).
 type blobFile struct{ r blobSource }
 
 // blobSource is the part of blobio.File the reader uses.
@@ -21,20 +32,20 @@ type blobSource interface {
 	Value(i int64) ([]byte, error)
 }
 
-func (f blobFile) rowGroups() []parquetio.RowGroup {
+func (f blobFile) RowGroups() []parquetio.RowGroup {
 	return []parquetio.RowGroup{{NumRows: f.r.NumRows()}}
 }
 
-func (blobFile) columnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
+func (blobFile) ColumnStats(int, parquetio.ColumnRequest) (parquetio.ColumnStats, bool, error) {
 	return parquetio.ColumnStats{}, false, nil
 }
 
-func (blobFile) pageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
+func (blobFile) PageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
 	return nil, false, nil
 }
 
 // rows reads the file's one column, which is each requested column.
-func (f blobFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (rowBatches, error) {
+func (f blobFile) Rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (RowBatches, error) {
 	for _, c := range columns {
 		if c.Type.Root != spec.Blob {
 			return nil, fmt.Errorf("blob file %s read for column %s of type %v: %w", f.r.Name(), c.Name, c.Type.Root, lakeerr.ErrCorruption)
@@ -47,11 +58,11 @@ func (f blobFile) rows(columns []parquetio.ColumnRequest, ranges []parquetio.Row
 	return b, nil
 }
 
-func (f blobFile) keyValues([]string, []spec.DataField, []parquetio.RowRange) (keyValueIterator, error) {
+func (f blobFile) KeyValues([]string, []spec.DataField, []parquetio.RowRange) (KeyValueIterator, error) {
 	return nil, fmt.Errorf("blob file %s in a primary-key read: %w", f.r.Name(), lakeerr.ErrCorruption)
 }
 
-func (blobFile) close() {}
+func (blobFile) Close() {}
 
 // blobRows returns the rows of some ranges of a blob file.
 type blobRows struct {
