@@ -31,3 +31,21 @@ func TestGroupConcatOfSeveralExpressions(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupConcatOfRewrittenArgument: GROUP_CONCAT of an IFNULL, IF or
+// COALESCE, which typeFlowFunctions rewrites, keeps its column (GMS
+// v0.20.0's GroupConcat.WithChildren drops the aggregate's id; see
+// gmsfix.keepExpressionIds), with the rewrites on and off, over a table
+// and a system table. Answers as MariaDB gives them (regression case
+// group-concat-of-ifnull-loses-its-column.sql).
+func TestGroupConcatOfRewrittenArgument(t *testing.T) {
+	_, c := paymentsHistory(t)
+	for _, rewrites := range []string{"ON", "OFF"} {
+		c.mustExec("SET lakesql_planner_rewrites = " + rewrites)
+		wantRows(t, c, "SELECT GROUP_CONCAT(IFNULL(amount, 'n') ORDER BY pay_id) FROM payments", "[10.50,n,5.00]")
+		wantRows(t, c, "SELECT dt, GROUP_CONCAT(IF(amount IS NULL, 0, amount) ORDER BY pay_id SEPARATOR '/') FROM payments GROUP BY dt ORDER BY dt",
+			"[2026-04-16 10.50/0.00]", "[2026-04-17 5.00]")
+		wantRows(t, c, "SELECT GROUP_CONCAT(COALESCE(status, pay_id) ORDER BY pay_id) FROM payments", "[SUCCESS,PENDING,SUCCESS]")
+		wantRows(t, c, "SELECT COUNT(*) FROM (SELECT GROUP_CONCAT(IFNULL(first_row_id, 'null')) AS ids FROM `payments$files`) d WHERE ids LIKE 'null%'", "[1]")
+	}
+}

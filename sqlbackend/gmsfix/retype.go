@@ -1,6 +1,8 @@
 package gmsfix
 
 import (
+	"slices"
+
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/go-mysql-server/sql/expression"
 	"github.com/dolthub/go-mysql-server/sql/plan"
@@ -102,6 +104,11 @@ func (r *planRewriter) rewriteNode(n sql.Node, childrenChanged bool, f transform
 	if err != nil {
 		return nil, transform.SameTree, err
 	}
+	if same == transform.NewTree {
+		if out, err = keepExpressionIds(n, out); err != nil {
+			return nil, transform.SameTree, err
+		}
+	}
 	for id, typ := range definedTypes(out) {
 		if old, ok := before[id]; !ok || !types.TypesEqual(old, typ) {
 			r.types[id] = typ
@@ -111,6 +118,39 @@ func (r *planRewriter) rewriteNode(n sql.Node, childrenChanged bool, f transform
 		r.recordTableColumns(out)
 	}
 	return out, same, nil
+}
+
+// keepExpressionIds gives the expressions of out, n rewritten, the column
+// ids n's had. GMS v0.20.0's GroupConcat.WithChildren builds a new
+// GROUP_CONCAT without its id, so a rewrite of its argument (IFNULL made
+// a typed COALESCE) left the projection above reading a column no
+// longer there: "unable to find field with index 5 in row of 1 columns".
+func keepExpressionIds(n, out sql.Node) (sql.Node, error) {
+	before, ok := n.(sql.Expressioner)
+	if !ok {
+		return out, nil
+	}
+	after := out.(sql.Expressioner).Expressions()
+	olds := before.Expressions()
+	if len(olds) != len(after) {
+		return out, nil
+	}
+	var fixed []sql.Expression
+	for i, e := range after {
+		old, hadID := olds[i].(sql.IdExpression)
+		cur, isID := e.(sql.IdExpression)
+		if !hadID || !isID || old.Id() == 0 || cur.Id() != 0 {
+			continue
+		}
+		if fixed == nil {
+			fixed = slices.Clone(after)
+		}
+		fixed[i] = cur.WithId(old.Id()).(sql.Expression)
+	}
+	if fixed == nil {
+		return out, nil
+	}
+	return out.(sql.Expressioner).WithExpressions(fixed...)
 }
 
 // recordTableColumns records the columns of a derived table or a set
