@@ -1,11 +1,13 @@
 package catalog
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/lakesql/lakesql/storage/lsm"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -41,11 +43,26 @@ func validateSchema(s *spec.TableSchema) error {
 		validateEnumOptions,
 		validateSequenceField,
 		validateFieldOptions,
+		validateMergeEngine,
 	}
 	for _, check := range checks {
 		if err := check(s); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// validateMergeEngine builds the merge engine of a primary-key table, so
+// that options Java refuses when the table is created (an aggregate
+// function on a column type it cannot take, a sequence group naming an
+// unknown column, ...) are refused then, not at the first write.
+func validateMergeEngine(s *spec.TableSchema) error {
+	if len(s.PrimaryKeys) == 0 {
+		return nil
+	}
+	if _, err := lsm.NewEngine(s, spec.CompareValues); errors.Is(err, lsm.ErrInvalidOptions) {
+		return invalidf("%v", err)
 	}
 	return nil
 }

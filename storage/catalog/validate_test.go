@@ -60,6 +60,8 @@ func TestCreateTableValidation(t *testing.T) {
 		{"aggregated sequence.field", TableDefinition{Fields: kv, PrimaryKeys: []string{"k"}, Options: opts("sequence.field", "v", "fields.v.aggregate-function", "max")}, invalid},
 		{"sequence.field with first-row", TableDefinition{Fields: kv, PrimaryKeys: []string{"k"}, Options: opts("sequence.field", "v", "merge-engine", "first-row")}, invalid},
 		{"field option of missing column", TableDefinition{Fields: kv, PrimaryKeys: []string{"k"}, Options: opts("fields.x.aggregate-function", "sum")}, invalid},
+		{"aggregate function on a type it cannot take", TableDefinition{Fields: cols("k", "INT", "n", "INT"), PrimaryKeys: []string{"k"},
+			Options: opts("merge-engine", "aggregation", "fields.n.aggregate-function", "listagg")}, invalid},
 		{"dynamic bucket primary key", TableDefinition{Fields: kv, PrimaryKeys: []string{"k"}, Options: opts("bucket", "-1")}, unsupported},
 		{"postpone bucket", TableDefinition{Fields: kv, PrimaryKeys: []string{"k"}, Options: opts("bucket", "-2")}, unsupported},
 		{"orc", TableDefinition{Fields: kv, Options: opts("file.format", "orc")}, unsupported},

@@ -20,8 +20,10 @@ type listAgg struct {
 }
 
 func newListAgg(col spec.DataField, opts tableOptions, refuse retractRefusal) (aggregatorFactory, error) {
-	if col.Type.Root != spec.VarChar || col.Type.Length != spec.MaxVarLength {
-		return nil, fmt.Errorf("%w: data type for listagg column %s must be STRING (unbounded VARCHAR)",
+	// Java takes any VarCharType (FieldListaggAggFactory), VARCHAR(n)
+	// too, and does not cut the joined value to n.
+	if col.Type.Root != spec.VarChar {
+		return nil, fmt.Errorf("%w: data type for listagg column %s must be VARCHAR or STRING",
 			ErrInvalidOptions, col.Name)
 	}
 	delimiter, ok := opts[fieldOption(col.Name, listAggDelimiterName)]
