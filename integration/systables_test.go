@@ -448,7 +448,7 @@ func TestSystemTableTimeTravelOverTheWire(t *testing.T) {
 	for _, kind := range []string{"snapshots", "schemas", "options", "tags", "consumers"} {
 		wantWireError(t, root, "SELECT * FROM sales.`orders$"+kind+"` AS OF 1", 1235, "42000",
 			"orders$"+kind+" lists the table's current metadata and has no AS OF",
-			"$audit_log, $buckets, $file_indexes, $files, $manifests, $partitions, $ro")
+			"$audit_log, $buckets, $file_indexes, $files, $manifests, $partitions, $ro, $row_tracking")
 	}
 	wantWireError(t, root, "SELECT * FROM sales.`orders$files` AS OF 99", 1105, "HY000", "snapshot 99", "1..6")
 	wantWireError(t, root, "SELECT * FROM sales.`orders$partitions` AS OF 'nosuch'", 1105, "HY000", `tag "nosuch"`, "before-compact, first")
@@ -542,7 +542,7 @@ func TestSystemTableListingOverTheWire(t *testing.T) {
 func TestSystemTableErrorsOverTheWire(t *testing.T) {
 	_, root := sysTableHistory(t)
 	conn := sysTableSession(t, root)
-	kinds := "$audit_log, $buckets, $consumers, $file_indexes, $files, $manifests, $options, $partitions, $ro, $schemas, $snapshots, $tags"
+	kinds := "$audit_log, $buckets, $consumers, $file_indexes, $files, $manifests, $options, $partitions, $ro, $row_tracking, $schemas, $snapshots, $tags"
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$nope`", 1146, "42S02", "sales.orders$nope", `"nope" is not a system table`, kinds)
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$`", 1146, "42S02", "sales.orders$", kinds)
 	wantWireError(t, conn, "SELECT * FROM sales.`orders$snapshots$files`", 1146, "42S02", `"snapshots$files" is not a system table`)

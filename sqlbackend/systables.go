@@ -3,9 +3,11 @@ package sqlbackend
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
@@ -85,6 +87,13 @@ func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind systabl
 		// Java's audit log has no primary key: a key may repeat across
 		// its change kinds in the streaming read it is made for.
 		fields, primaryKeys = append([]spec.DataField{table.RowKindField}, fields...), nil
+	}
+	if kind.Options.WithRowTracking {
+		if on, err := base.schema.CoreOptions().RowTrackingEnabled(); err != nil || !on {
+			return nil, false, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
+				"%s.%s has no row ids: %s$row_tracking needs 'row-tracking.enabled' = 'true'", d.name, stored, stored)
+		}
+		fields = append(slices.Clip(fields), table.RowIDField, table.SequenceNumberField)
 	}
 	if v.schema, err = sqltypes.Schema(v.Name(), fields, primaryKeys); err != nil {
 		return nil, false, mysqlerr.From(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dolthub/vitess/go/mysql"
 	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/compact"
 )
@@ -105,4 +106,22 @@ func TestRowSystemTablesOfJavaFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRowTrackingSystemTable: `t$row_tracking` of Java's row-tracking
+// fixture (two appends, then Java's compaction) gives each row its id and
+// sequence number, at every snapshot, AS OF included, as columns that
+// filters and joins take; a table without row tracking refuses it with
+// 1235 and says which option it needs.
+func TestRowTrackingSystemTable(t *testing.T) {
+	h := newHarness(t, filepath.Join(fixtures.Root(), "paimon-java"))
+	c := h.connect()
+	c.mustExec("USE append_table_row_tracking_with_compact")
+	name := "`append_table_row_tracking_with_compact$row_tracking`"
+	wantRows(t, c, "SELECT f0, _ROW_ID FROM "+name+" ORDER BY _ROW_ID", "[Lily 0]", "[Alice 1]", "[Bob 2]", "[David 3]")
+	wantRows(t, c, "SELECT f0, _ROW_ID FROM "+name+" AS OF 1 ORDER BY _ROW_ID", "[Lily 0]", "[Alice 1]")
+	wantRows(t, c, "SELECT COUNT(DISTINCT _SEQUENCE_NUMBER) FROM "+name+" WHERE _ROW_ID >= 1", "[2]")
+	wantRows(t, c, "SHOW COLUMNS FROM "+name+" LIKE '\\_%'",
+		"[_ROW_ID bigint NO  <nil> ]", "[_SEQUENCE_NUMBER bigint NO  <nil> ]")
+	wantErrno(t, c, "SELECT * FROM `parquet_append_table`.`parquet_append_table$row_tracking`", mysql.ERNotSupportedYet)
 }

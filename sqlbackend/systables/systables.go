@@ -63,8 +63,9 @@ var unservedPaimonKinds = []string{"aggregation_fields", "binlog", "branches", "
 
 // RowKind is a system table that reads the table's rows rather than its
 // metadata: `$audit_log` (every row with its change kind, as Java's
-// AuditLogTable) and `$ro` (only the rows on the highest LSM level, as
-// Java's ReadOptimizedTable). Both are read like the table itself: at the
+// AuditLogTable), `$ro` (only the rows on the highest LSM level, as
+// Java's ReadOptimizedTable) and `$row_tracking` (each row with its row
+// id and sequence number, as Java's RowTrackingTable). Both are read like the table itself: at the
 // transaction's pin with its own writes, or at the AS OF snapshot in that
 // snapshot's schema; so the backend serves them, and this package names
 // them.
@@ -79,6 +80,9 @@ type RowKind struct {
 var rowKinds = map[string]RowKind{
 	"audit_log": {Name: "audit_log", Options: table.ReadOptions{WithRowKind: true}},
 	"ro":        {Name: "ro", Options: table.ReadOptions{ReadOptimized: true}},
+	// Java's RowTrackingTable: a row-tracking table's rows with their
+	// _ROW_ID and _SEQUENCE_NUMBER.
+	"row_tracking": {Name: "row_tracking", Options: table.ReadOptions{WithRowTracking: true}},
 }
 
 // RowKindOf is the row-reading system table kind names, in any case.

@@ -85,6 +85,9 @@ func (s SimpleStats) Decode(types []DataType) ([]ColumnStats, error) {
 // data-evolution files pass the fields named by _WRITE_COLS. Mapping onto a
 // newer schema by field id is the caller's job.
 func DecodeValueStats(s SimpleStats, fields []DataField, statsColumns []string) ([]ColumnStats, error) {
+	if statsColumns == nil && len(s.NullCounts) == len(fields)+len(rowTrackingStats) {
+		return decodeWithRowTracking(s, fields)
+	}
 	if statsColumns == nil {
 		return s.Decode(typesOfFields(fields))
 	}
@@ -106,6 +109,23 @@ func DecodeValueStats(s SimpleStats, fields []DataField, statsColumns []string) 
 		out[pos] = dense[i]
 	}
 	return out, nil
+}
+
+// rowTrackingStats are the types of the columns whose stats follow the
+// schema's in files Java's compaction of a row-tracking table writes: it
+// writes _ROW_ID and _SEQUENCE_NUMBER as columns (write type
+// SpecialFields.rowTypeWithRowTracking) and keeps stats of every column
+// it writes, while _VALUE_STATS_COLS stays null.
+var rowTrackingStats = []DataType{{Root: BigInt}, {Root: BigInt}}
+
+// decodeWithRowTracking decodes stats that end with the row-tracking
+// columns' and returns those of fields.
+func decodeWithRowTracking(s SimpleStats, fields []DataField) ([]ColumnStats, error) {
+	all, err := s.Decode(append(typesOfFields(fields), rowTrackingStats...))
+	if err != nil {
+		return nil, err
+	}
+	return all[:len(fields)], nil
 }
 
 func indexOfField(fields []DataField, name string) int {

@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -138,5 +139,47 @@ func TestDecodeValueStatsEdgeCases(t *testing.T) {
 	full.NullCounts = nil
 	if cols, err := full.Decode([]DataType{testIntType, testStringType}); err != nil || cols[1].NullCount != nil {
 		t.Errorf("null _NULL_COUNTS: %+v, %v", cols, err)
+	}
+}
+
+// TestDecodeValueStatsAfterRowTrackingColumns: Java's compaction of a
+// row-tracking table writes _ROW_ID and _SEQUENCE_NUMBER as columns and
+// keeps their stats after the schema's, without _VALUE_STATS_COLS. The
+// schema's stats decode from such a row, also where the two extra columns
+// widen the row's null bitset (57 fields and 2: a second 64-bit word).
+func TestDecodeValueStatsAfterRowTrackingColumns(t *testing.T) {
+	for _, width := range []int{2, 57} {
+		var fields []DataField
+		var mins, maxs []any
+		var nulls []*int64
+		for i := range width {
+			fields = append(fields, DataField{ID: i, Name: fmt.Sprintf("f%d", i), Type: DataType{Root: Int, Nullable: true}})
+			mins, maxs = append(mins, int32(i)), append(maxs, int32(100+i))
+			n := int64(i % 3)
+			nulls = append(nulls, &n)
+		}
+		types := typesOfFields(fields)
+		for range rowTrackingStats {
+			types = append(types, DataType{Root: BigInt})
+			mins, maxs = append(mins, int64(0)), append(maxs, int64(1<<40))
+			zero := int64(0)
+			nulls = append(nulls, &zero)
+		}
+		stats, err := NewSimpleStats(types, mins, maxs, nulls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeValueStats(stats, fields, nil)
+		if err != nil {
+			t.Fatalf("%d fields: %v", width, err)
+		}
+		if len(got) != width {
+			t.Fatalf("%d fields: %d stats", width, len(got))
+		}
+		for i, c := range got {
+			if c.Min != int32(i) || c.Max != int32(100+i) || c.NullCount == nil || *c.NullCount != int64(i%3) {
+				t.Fatalf("%d fields, column %d: %+v", width, i, c)
+			}
+		}
 	}
 }

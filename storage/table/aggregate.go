@@ -94,7 +94,7 @@ func (t *Table) AggregatePlan(ctx context.Context, plan *Plan, parallelism int, 
 	if results, ok, err := fromMetadata(plan, aggs); ok || err != nil {
 		return results, err
 	}
-	tasks, err := t.tasks(plan, aggColumns(aggs), nil, false)
+	tasks, err := t.tasks(plan, aggColumns(aggs), nil, ReadOptions{})
 	if err != nil {
 		return nil, err
 	}

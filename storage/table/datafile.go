@@ -29,6 +29,8 @@ type dataFile struct {
 	// indexed, when set, holds every row position a raw read of the file
 	// may return: its bitmap indexes narrowed the filter to them.
 	indexed *roaring.Bitmap
+	// tracking, when set, fills the row-tracking columns of its rows.
+	tracking *rowTracking
 }
 
 // deletionVector tells which row positions of a data file are deleted.
@@ -61,7 +63,12 @@ func (r *reader) openDataFile(ctx context.Context, b *BucketPlan, f *spec.DataFi
 		file.Close()
 		return nil, err
 	}
-	return &dataFile{path: p, file: file, format: fr, fileSchema: fileSchema, deleted: dv}, nil
+	d := &dataFile{path: p, file: file, format: fr, fileSchema: fileSchema, deleted: dv}
+	if r.rowTracking {
+		n := len(r.schema.Fields)
+		d.tracking = &rowTracking{file: p, firstRowID: f.FirstRowID, maxSeq: f.MaxSequenceNumber, rowID: n - 2, seq: n - 1}
+	}
+	return d, nil
 }
 
 // openFormatFile opens a data file of size bytes. The manifest's file size
@@ -187,6 +194,9 @@ func (ri *rowIterator) nextAt() ([]any, int64, error) {
 			continue
 		}
 		row, err := ri.proj.apply(row)
+		if err == nil && ri.data.tracking != nil {
+			err = ri.data.tracking.fill(row, pos)
+		}
 		return row, pos, err
 	}
 }

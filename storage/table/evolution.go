@@ -189,7 +189,7 @@ func (r *reader) columnSuppliers(ctx context.Context, bunches [][]spec.DataFileM
 			return nil, err
 		}
 		held[i] = map[int]bool{}
-		for _, f := range writtenFields(fileSchema, bunch[0].WriteCols) {
+		for _, f := range r.heldFields(fileSchema, bunch[0].WriteCols) {
 			held[i][f.ID] = true
 		}
 	}
@@ -203,6 +203,19 @@ func (r *reader) columnSuppliers(ctx context.Context, bunches [][]spec.DataFileM
 		}
 	}
 	return out, nil
+}
+
+// heldFields are the fields a file supplies to the read: those it holds,
+// and with row tracking the row-tracking columns, which every file
+// supplies, from its values or its positions (Java's DataEvolutionSplitRead
+// reads rowTypeWithRowTracking of each file's schema), so that the first
+// bunch gives them.
+func (r *reader) heldFields(fileSchema *spec.TableSchema, writeCols []string) []spec.DataField {
+	fields := writtenFields(fileSchema, writeCols)
+	if r.rowTracking {
+		fields = append(slices.Clip(fields), RowIDField, SequenceNumberField)
+	}
+	return fields
 }
 
 // writtenFields are the fields of a file's schema it holds: its write
@@ -227,7 +240,7 @@ func (r *reader) openColumns(ctx context.Context, b *BucketPlan, f *spec.DataFil
 		return nil, err
 	}
 	written := *d.fileSchema
-	written.Fields = writtenFields(d.fileSchema, f.WriteCols)
+	written.Fields = r.heldFields(d.fileSchema, f.WriteCols)
 	p, err := newProjection(&written, r.schema, columns)
 	if err != nil {
 		return nil, errors.Join(err, d.Close())

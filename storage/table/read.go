@@ -46,6 +46,10 @@ type ReadOptions struct {
 	// "rowkind" column, and a key whose merge ends in a retraction is
 	// returned as that -U/-D row instead of being left out.
 	WithRowKind bool
+	// WithRowTracking reads what Paimon's `t$row_tracking` system table
+	// reads: each row ends with its _ROW_ID and _SEQUENCE_NUMBER (see
+	// Plan.withRowTracking). Tables without row-tracking.enabled refuse it.
+	WithRowTracking bool
 }
 
 // Read pins the snapshot opts.At selects, plans the read of opts.Filter
@@ -84,12 +88,17 @@ func (t *Table) ReadPlan(ctx context.Context, plan *Plan, columns []string) (*Ro
 }
 
 // ExecutePlan reads the splits of a plan with opts' Columns, Limit,
-// Parallelism, Unordered, ReadOptimized and WithRowKind; At and Filter were
-// the plan's to apply.
+// Parallelism, Unordered, ReadOptimized, WithRowKind and WithRowTracking;
+// At and Filter were the plan's to apply.
 func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (*Rows, error) {
+	var err error
 	if opts.ReadOptimized {
-		var err error
 		if plan, err = plan.readOptimized(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.WithRowTracking {
+		if plan, err = plan.withRowTracking(); err != nil {
 			return nil, err
 		}
 	}
@@ -97,7 +106,7 @@ func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := t.tasks(plan, neededColumns(projection), projection, opts.WithRowKind)
+	tasks, err := t.tasks(plan, neededColumns(projection), projection, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -121,12 +130,12 @@ func (t *Table) ExecutePlan(ctx context.Context, plan *Plan, opts ReadOptions) (
 // tasks lists the splits of the plan and of its fallback part, each with
 // what turns its rows into output rows; the plan's own splits read columns
 // (nil for all) and what the filter needs.
-func (t *Table) tasks(plan *Plan, columns, projection []int, withRowKind bool) ([]task, error) {
+func (t *Table) tasks(plan *Plan, columns, projection []int, opts ReadOptions) ([]task, error) {
 	main, err := newReader(t, plan, columns)
 	if err != nil {
 		return nil, err
 	}
-	main.withRowKind = withRowKind
+	main.withRowKind, main.rowTracking = opts.WithRowKind, opts.WithRowTracking
 	tasks := make([]task, 0, len(plan.Splits))
 	for i := range plan.Splits {
 		tasks = append(tasks, task{r: main, split: &plan.Splits[i], projection: projection})
@@ -138,7 +147,7 @@ func (t *Table) tasks(plan *Plan, columns, projection []int, withRowKind bool) (
 	if err != nil {
 		return nil, err
 	}
-	fb.withRowKind = withRowKind
+	fb.withRowKind = opts.WithRowKind
 	if fb.toOutput, err = fallbackMapping(plan.Fallback, plan); err != nil {
 		return nil, err
 	}

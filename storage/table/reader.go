@@ -41,6 +41,9 @@ type reader struct {
 	// withRowKind keeps retractions and appends each row's kind after the
 	// read schema's columns (see ReadOptions.WithRowKind).
 	withRowKind bool
+	// rowTracking fills the row-tracking columns that end the read schema
+	// (see Plan.withRowTracking).
+	rowTracking bool
 	// dataEvolution: files may hold some columns of rows others hold too
 	// (see openEvolution).
 	dataEvolution bool
@@ -156,6 +159,9 @@ func (r *reader) projection(fileSchema *spec.TableSchema, merge bool) (*projecti
 	columns := r.rawColumns
 	if merge {
 		columns = r.mergeColumns
+	}
+	if r.rowTracking {
+		fileSchema = withRowTrackingFields(fileSchema)
 	}
 	p, err := newProjection(fileSchema, r.schema, columns)
 	if err != nil {

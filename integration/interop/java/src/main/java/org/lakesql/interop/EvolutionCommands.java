@@ -9,6 +9,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.SpecialFields;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
@@ -100,6 +101,11 @@ final class EvolutionCommands {
             int before = 0;
             String user = UUID.randomUUID().toString();
             BaseAppendFileStoreWrite w = (BaseAppendFileStoreWrite) t.store().newWrite(user);
+            if (t.coreOptions().rowTrackingEnabled()) {
+                // As Flink's AppendTableCompactor: the rewritten files keep
+                // each row's _ROW_ID and _SEQUENCE_NUMBER as columns.
+                w.withWriteType(SpecialFields.rowTypeWithRowTracking(t.rowType()));
+            }
             try {
                 for (AppendCompactTask task : tasks) {
                     msgs.add(task.doCompact(t, w));
