@@ -99,6 +99,9 @@ func (t *Table) plan(ctx *sql.Context) (*table.Plan, error) {
 	if t.timeTravel {
 		return t.t.PlanTimeTravel(ctx, t.pin.timeTravel(), t.filter())
 	}
+	if t.allLevels {
+		return t.t.PlanPinnedAllLevels(ctx, t.pin.snapshotID, t.filter(), t.staged)
+	}
 	planFor := func() (*table.Plan, error) {
 		return t.t.PlanPinned(ctx, t.pin.snapshotID, t.filter(), t.staged)
 	}

@@ -63,6 +63,10 @@ type Table struct {
 	// readsItself marks the target of an INSERT … SELECT whose SELECT
 	// reads the same table: its rows derive from rows it read.
 	readsItself bool
+	// allLevels plans every level, level 0 included, merged (see
+	// table.PlanPinnedAllLevels): the duplicate lookups of an INSERT into
+	// a first-row table, whose batch reads skip level 0.
+	allLevels bool
 }
 
 var (

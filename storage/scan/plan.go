@@ -70,6 +70,10 @@ type Input struct {
 	// Staged are changes not committed yet, applied after the snapshot's
 	// own entries: a transaction reading its own writes.
 	Staged []spec.ManifestEntry
+	// AllLevels plans every level of a primary-key table, merged, where
+	// batch reads skip level 0 (first-row and deletion-vector tables):
+	// each key as it will read once compacted.
+	AllLevels bool
 }
 
 // Planning runs the pure steps of a plan. Use Prepare, then ReadManifests
@@ -86,6 +90,11 @@ func Prepare(in Input) (*Planning, error) {
 	st, err := readSettings(in.Schema)
 	if err != nil {
 		return nil, err
+	}
+	if in.AllLevels {
+		// Level 0 may repeat keys of the levels above it, so splits
+		// holding it merge.
+		st.skipLevel0, st.split.uniqueKeys = false, false
 	}
 	f, err := CompileFilter(in.Schema, in.Filter)
 	if err != nil {

@@ -90,7 +90,7 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 	if err != nil {
 		return nil, err
 	}
-	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, Staged{})
+	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, Staged{}, false)
 	if err != nil {
 		return nil, t.vanishedFileError(ctx, snap, tt.Tag, err)
 	}
@@ -107,6 +107,20 @@ func (t *Table) PlanScan(ctx context.Context, tt snapshot.TimeTravel, filter pre
 // no snapshot. staged are a transaction's uncommitted changes, read on top
 // of the snapshot so that the transaction sees its own writes.
 func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predicate, staged Staged) (*Plan, error) {
+	return t.planPinned(ctx, id, filter, staged, false)
+}
+
+// PlanPinnedAllLevels is PlanPinned with every level of a primary-key
+// table merged, level 0 included, where batch reads skip it (first-row
+// and deletion-vector tables, scan.Input.AllLevels): each key as it will
+// read once compacted. An INSERT into a first-row table looks its keys
+// up in it, so that a key only a writer's level-0 file holds yet fails
+// the row as a duplicate instead of being dropped by the compaction.
+func (t *Table) PlanPinnedAllLevels(ctx context.Context, id int64, filter predicate.Predicate, staged Staged) (*Plan, error) {
+	return t.planPinned(ctx, id, filter, staged, true)
+}
+
+func (t *Table) planPinned(ctx context.Context, id int64, filter predicate.Predicate, staged Staged, allLevels bool) (*Plan, error) {
 	var snap *spec.Snapshot
 	if id != 0 {
 		var err error
@@ -118,7 +132,7 @@ func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predi
 	if err != nil {
 		return nil, err
 	}
-	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, staged)
+	plan, err := t.planSnapshot(ctx, snap, readSchema, filter, staged, allLevels)
 	if err != nil {
 		return nil, t.vanishedFileError(ctx, snap, "", err)
 	}
@@ -136,11 +150,11 @@ func (t *Table) PlanTimeTravel(ctx context.Context, tt snapshot.TimeTravel, filt
 	return plan, t.resolveFallback(ctx, plan, tt, filter)
 }
 
-func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema, filter predicate.Predicate, staged Staged) (*Plan, error) {
+func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchema *spec.TableSchema, filter predicate.Predicate, staged Staged, allLevels bool) (*Plan, error) {
 	if err := checkSchemaSupported(readSchema); err != nil {
 		return nil, err
 	}
-	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx), Staged: staged.Files}
+	in := scan.Input{Snapshot: snap, Schema: readSchema, Filter: filter, SchemaOf: t.schemaOf(ctx), Staged: staged.Files, AllLevels: allLevels}
 	if snap != nil {
 		var err error
 		if in.Index, err = t.IndexFiles(ctx, snap); err != nil {
