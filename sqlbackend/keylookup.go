@@ -134,7 +134,7 @@ func (t *Table) keyLookup(ctx *sql.Context) (*table.KeyLookup, error) {
 	t.keys.once.Do(func() {
 		whole := *t
 		whole.lookup = nil
-		whole.allLevels = t.duplicates != nil && t.keepsFirstRow()
+		whole.allLevels = t.duplicates != nil && t.hidesLevel0()
 		plan, err := whole.plan(ctx)
 		if err != nil {
 			t.keys.err = err

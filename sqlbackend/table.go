@@ -64,8 +64,9 @@ type Table struct {
 	// reads the same table: its rows derive from rows it read.
 	readsItself bool
 	// allLevels plans every level, level 0 included, merged (see
-	// table.PlanPinnedAllLevels): the duplicate lookups of an INSERT into
-	// a first-row table, whose batch reads skip level 0.
+	// table.PlanPinnedAllLevels), where batch reads skip level 0: the
+	// reads of UPDATE and DELETE (readAllLevelsToWrite) and the duplicate
+	// lookups of INSERT.
 	allLevels bool
 }
 

@@ -135,9 +135,10 @@ func (k *statementKeys) rememberStored(key string, values []any, kind spec.RowKi
 // one written earlier by this statement, else one in the pinned snapshot
 // and the transaction's staged writes, looked up through the statement's
 // KeyLookup (each split read once, however many rows the statement has).
-// A first-row table's keys are looked up in every level, level 0 too,
-// which its reads skip: a key another writer's level-0 file holds is
-// taken, and its compaction would drop this row.
+// Keys of tables whose reads skip level 0 (first-row, deletion vectors)
+// are looked up in every level, merged: a first-row key another writer's
+// level-0 file holds is taken, as its compaction would drop this row, and
+// ON DUPLICATE KEY UPDATE starts from that writer's row.
 func (e *editor) duplicateOf(ctx *sql.Context, row sql.Row) (sql.Row, bool, error) {
 	key := e.keyString(row)
 	if existing, ok := e.keys.written[key]; ok {
@@ -190,7 +191,7 @@ func (e *editor) scanForDuplicate(ctx *sql.Context, row sql.Row) (sql.Row, bool,
 	c.lookup = &pushedLookup{}
 	c.lookup.pushdown.Filter = filter
 	c.projection = nil
-	c.allLevels = c.keepsFirstRow()
+	c.allLevels = c.hidesLevel0()
 	p, err := c.plan(ctx)
 	if err != nil {
 		return nil, false, err

@@ -68,6 +68,7 @@ func registerGlobals() {
 	registerOnce.Do(func() {
 		analyzer.AlwaysBeforeDefault = append(analyzer.AlwaysBeforeDefault,
 			analyzer.Rule{Id: ruleDetectDuplicates, Apply: markReadModifyWrite},
+			analyzer.Rule{Id: ruleWritesReadAllLevels, Apply: readAllLevelsToWrite},
 			analyzer.Rule{Id: ruleShowCreateTable, Apply: replaceShowCreateTable},
 			analyzer.Rule{Id: ruleQualifiedTruncate, Apply: truncateQualifiedDelete})
 		session := sql.GetMysqlScope(sql.SystemVariableScope_Session)

@@ -235,6 +235,13 @@ var javaWritesCases = []tableCase{
 				"150lakesql,153lakesql,155lakesql,6000lakesql"),
 			javaCommits("1.4.2", `[{"rows": [{"id": 153, "v": "java"}, {"id": 6001, "v": "java"}]}]`),
 			expect("SELECT COUNT(*) FROM t", "3000"),
+			// a write-only Java correction on level 0, which SELECT does
+			// not show yet: lakesql's UPDATE starts from it, not from the
+			// row below, which it would otherwise overwrite.
+			javaCommits("1.4.2", `[{"options": {"write-only": "true"}, "rows": [{"id": 160, "v": "java-l0"}]}]`),
+			expect("SELECT v FROM t WHERE id = 160", "row-00160-padded-to-make-the-base-file-large"),
+			`UPDATE t SET v = CONCAT(v, '+lakesql') WHERE id = 160`,
+			expect("SELECT v FROM t WHERE id = 160", "java-l0+lakesql"),
 		},
 	},
 	{
