@@ -34,10 +34,7 @@ func TestJavaFixturesCompact(t *testing.T) {
 			dir := filepath.Join(dbDir, filepath.Base(ft.Dir))
 			ctx := context.Background()
 			fsys := fixtures.RemapExternal(localio.New(), dbDir)
-			tbl, err := table.Open(ctx, fsys, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tbl := openTable(t, fsys, dir)
 			before := readTable(t, tbl, table.ReadOptions{})
 			if rows, ok := levelZeroAfterCompaction[ft.Name]; ok {
 				before = rows
@@ -65,10 +62,7 @@ func TestJavaFixturesCompact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			after, err := table.Open(ctx, fsys, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := openTable(t, fsys, dir)
 			assertRows(t, "after full compaction", readTable(t, after, table.ReadOptions{}), before)
 			if res.Snapshot != 0 {
 				checkCompacted(t, after, res)

@@ -31,20 +31,14 @@ func TestJavaAvroTablesCompact(t *testing.T) {
 			ctx := context.Background()
 			dir := fixtures.Copy(t, src)
 			fsys := localio.New()
-			tbl, err := table.Open(ctx, fsys, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tbl := openTable(t, fsys, dir)
 			before := readTable(t, tbl, table.ReadOptions{})
 			_, alone := avroFiles(t, tbl)
 			res, err := Table(ctx, Options{FileIO: fsys, TableDir: dir, Mode: Full})
 			if err != nil {
 				t.Fatal(err)
 			}
-			after, err := table.Open(ctx, fsys, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := openTable(t, fsys, dir)
 			assertRows(t, "after full compaction", readTable(t, after, table.ReadOptions{}), before)
 			if res.Snapshot != 0 {
 				checkCompacted(t, after, res)

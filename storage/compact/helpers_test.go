@@ -68,6 +68,16 @@ func (tt *testTable) tryWriteCommit(user string, records []tabletest.Record) err
 }
 
 // readTable returns the rows opts read from tbl, rendered and sorted.
+// openTable opens the table in dir.
+func openTable(t testing.TB, fsys fileio.FileIO, dir string) *table.Table {
+	t.Helper()
+	tbl, err := table.Open(context.Background(), fsys, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
 func readTable(t testing.TB, tbl *table.Table, opts table.ReadOptions) []string {
 	t.Helper()
 	rows, err := tabletest.ReadTable(tbl, opts)

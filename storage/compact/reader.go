@@ -213,9 +213,11 @@ func (r *rows) Next() ([]any, error) {
 		if n == 0 && err == nil {
 			err = io.EOF
 		}
-		if err != nil {
+		if n == 0 {
 			return nil, err
 		}
+		// Rows that come with an error (io.EOF) are returned first; the
+		// next call reads the error again.
 		r.next, r.n = 0, n
 	}
 	// The row is the caller's: the decoder must not fill it again.

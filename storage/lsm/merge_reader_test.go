@@ -206,17 +206,9 @@ var modelConfigs = []mergeConfig{
 // TestMergeReaderMatchesModel compares the streaming merge with a naive
 // model: sort every record, group by key, fold each group.
 func TestMergeReaderMatchesModel(t *testing.T) {
-	seed := *mergeSeed
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	t.Logf("seed %d (rerun with: go test ./storage/lsm -run TestMergeReaderMatchesModel -lsm.seed=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	cols := []spec.DataField{column("f0", intType.WithNullable(false)), column("f1", bigintType), column("f2", intType)}
+	rng := modelRand(t)
 	for iter := range 500 {
-		cfg := modelConfigs[rng.IntN(len(modelConfigs))]
-		e := mustEngine(t, newTestSchema(cols, []string{"f0"}, cfg.options))
-		runs := randomRuns(rng, e)
+		cfg, e, runs := randomModelCase(t, rng)
 		keepDelete := rng.IntN(2) == 0
 		want, wantErr := modelMerge(runs, e, keepDelete)
 		reader, err := e.NewMergeReader(runsOf(runs...), compareTestRows, keepDelete)
@@ -238,17 +230,9 @@ func TestMergeReaderMatchesModel(t *testing.T) {
 // group goes through the merge function, a lone record too. Older is
 // asked once per merged key, in ascending order.
 func TestLookupMergeReaderMatchesModel(t *testing.T) {
-	seed := *mergeSeed
-	if seed == 0 {
-		seed = time.Now().UnixNano()
-	}
-	t.Logf("seed %d (rerun with: go test ./storage/lsm -run TestLookupMergeReaderMatchesModel -lsm.seed=%d)", seed, seed)
-	rng := rand.New(rand.NewPCG(uint64(seed), 0))
-	cols := []spec.DataField{column("f0", intType.WithNullable(false)), column("f1", bigintType), column("f2", intType)}
+	rng := modelRand(t)
 	for iter := range 500 {
-		cfg := modelConfigs[rng.IntN(len(modelConfigs))]
-		e := mustEngine(t, newTestSchema(cols, []string{"f0"}, cfg.options))
-		runs := randomRuns(rng, e)
+		cfg, e, runs := randomModelCase(t, rng)
 		olders := map[int32]KeyValue{}
 		for key := range 30 {
 			if rng.IntN(2) == 0 {
@@ -280,35 +264,36 @@ func TestLookupMergeReaderMatchesModel(t *testing.T) {
 	}
 }
 
-// modelLookupMerge is modelMerge with each key's older record appended to
-// its group before the group is sorted, so that it sorts after its ties.
-func modelLookupMerge(runs [][]KeyValue, olders map[int32]KeyValue, e *Engine, keepDelete bool) ([]KeyValue, error) {
-	var all []KeyValue
-	for _, run := range runs {
-		all = append(all, run...)
+// modelRand is the random source of a model test, seeded by -lsm.seed or
+// the clock; the seed is logged to rerun a failure.
+func modelRand(t *testing.T) *rand.Rand {
+	seed := *mergeSeed
+	if seed == 0 {
+		seed = time.Now().UnixNano()
 	}
-	slices.SortStableFunc(all, modelOrder(e))
-	var out []KeyValue
-	for len(all) > 0 {
-		n := 1
-		for n < len(all) && compareTestRows(all[n].Key, all[0].Key) == 0 {
-			n++
-		}
-		group := slices.Clone(all[:n])
-		if older, ok := olders[all[0].Key[0].(int32)]; ok {
-			group = append(group, older)
+	t.Logf("seed %d (rerun with: go test ./storage/lsm -run %s -lsm.seed=%d)", seed, t.Name(), seed)
+	return rand.New(rand.NewPCG(uint64(seed), 0))
+}
+
+// randomModelCase picks a table setup and makes runs for it.
+func randomModelCase(t *testing.T, rng *rand.Rand) (mergeConfig, *Engine, [][]KeyValue) {
+	cols := []spec.DataField{column("f0", intType.WithNullable(false)), column("f1", bigintType), column("f2", intType)}
+	cfg := modelConfigs[rng.IntN(len(modelConfigs))]
+	e := mustEngine(t, newTestSchema(cols, []string{"f0"}, cfg.options))
+	return cfg, e, randomRuns(rng, e)
+}
+
+// modelLookupMerge is modelMerge with each key's older record appended to
+// its group before the group is sorted, so that it sorts after its ties,
+// and every group folded by the merge function.
+func modelLookupMerge(runs [][]KeyValue, olders map[int32]KeyValue, e *Engine, keepDelete bool) ([]KeyValue, error) {
+	return modelMergeGroups(runs, e, keepDelete, func(group []KeyValue) (KeyValue, bool, error) {
+		if older, ok := olders[group[0].Key[0].(int32)]; ok {
+			group = append(slices.Clone(group), older)
 			slices.SortStableFunc(group, modelOrder(e))
 		}
-		merged, ok, err := foldAll(e, group)
-		if err != nil {
-			return out, err
-		}
-		if ok && (keepDelete || !merged.Kind.IsRetract()) {
-			out = append(out, merged)
-		}
-		all = all[n:]
-	}
-	return out, nil
+		return foldAll(e, group)
+	})
 }
 
 func drain(it RecordIterator) ([]KeyValue, error) {
@@ -379,6 +364,12 @@ func modelOrder(e *Engine) func(a, b KeyValue) int {
 }
 
 func modelMerge(runs [][]KeyValue, e *Engine, keepDelete bool) ([]KeyValue, error) {
+	return modelMergeGroups(runs, e, keepDelete, func(group []KeyValue) (KeyValue, bool, error) { return foldGroup(e, group) })
+}
+
+// modelMergeGroups sorts every record, groups them by key and folds each
+// group with fold.
+func modelMergeGroups(runs [][]KeyValue, e *Engine, keepDelete bool, fold func([]KeyValue) (KeyValue, bool, error)) ([]KeyValue, error) {
 	var all []KeyValue
 	for _, run := range runs {
 		all = append(all, run...) // run by run: a stable sort keeps run order on ties
@@ -390,7 +381,7 @@ func modelMerge(runs [][]KeyValue, e *Engine, keepDelete bool) ([]KeyValue, erro
 		for n < len(all) && compareTestRows(all[n].Key, all[0].Key) == 0 {
 			n++
 		}
-		merged, ok, err := foldGroup(e, all[:n])
+		merged, ok, err := fold(all[:n])
 		if err != nil {
 			return out, err
 		}
