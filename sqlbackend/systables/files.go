@@ -12,6 +12,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 
+	"github.com/lakesql/lakesql/storage/manifest"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -476,14 +477,16 @@ func realBucketsOnly(src *systemSource, live []spec.ManifestEntry) []spec.Manife
 // them all: a file a later commit replaced still counts until a manifest
 // compaction drops its ADD and DELETE entries (interop finding F17).
 func groupFiles(ctx context.Context, src *systemSource, realOnly bool, key func(*spec.ManifestEntry) string) ([]fileGroup, error) {
-	live, err := src.t.LiveFiles(ctx, src.snapshot)
-	if err != nil {
-		return nil, err
-	}
 	unmerged, err := src.t.UnmergedFiles(ctx, src.snapshot)
 	if err != nil {
 		return nil, err
 	}
+	// The live files are the entries merged: the manifests are read once.
+	merger := manifest.NewMerger()
+	if err := merger.Add(unmerged); err != nil {
+		return nil, fmt.Errorf("snapshot %d: %w", src.snapshot.ID, err)
+	}
+	live := merger.Live()
 	if realOnly {
 		live, unmerged = realBucketsOnly(src, live), realBucketsOnly(src, unmerged)
 	}

@@ -259,7 +259,7 @@ func (c *compaction) newRewriter(cfg *tableConfig, jobs []*job) (*rewriter, erro
 func newRewriter(opts *Options, schemas *schema.Manager, cfg *tableConfig, jobs []*job) (*rewriter, error) {
 	for _, j := range jobs {
 		for _, f := range j.inputs() {
-			if err := checkReadable(f.FileName); err != nil {
+			if _, err := readableFormat(f.FileName); err != nil {
 				return nil, err
 			}
 		}

@@ -70,24 +70,25 @@ func (d *openedFile) Close() error {
 	return d.file.Close()
 }
 
-// checkReadable refuses, by name, a data file of a format lakesql cannot
-// read. Files of every format a table read takes are compacted (a table
-// whose file.format changed, file.format.per.level, or an orc or avro
-// table), and rewritten as Parquet, which Java reads by its extension.
-func checkReadable(name string) error {
+// readableFormat is the format of a data file a compaction can read,
+// taken from its name; others are refused by name. Files of every format
+// a table read takes are compacted (a table whose file.format changed,
+// file.format.per.level, or an orc or avro table), and rewritten as
+// Parquet, which Java reads by its extension.
+func readableFormat(name string) (string, error) {
 	format, err := fileformat.Of(name)
 	if err == nil && format == fileformat.Blob {
 		err = unsupported(fmt.Sprintf("blob files (%s): compaction rewrites data files only", path.Base(name)))
 	}
-	return err
+	return format, err
 }
 
 // open opens data file p, whose manifest entry is meta.
 func (r *fileReader) open(ctx context.Context, p string, meta *spec.DataFileMeta) (*openedFile, error) {
-	if err := checkReadable(p); err != nil {
+	format, err := readableFormat(p)
+	if err != nil {
 		return nil, err
 	}
-	format, _ := fileformat.Of(p)
 	f, err := r.io.Open(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", p, err)

@@ -113,9 +113,10 @@ func (t *Table) PlanPinned(ctx context.Context, id int64, filter predicate.Predi
 // PlanPinnedAllLevels is PlanPinned with every level of a primary-key
 // table merged, level 0 included, where batch reads skip it (first-row
 // and deletion-vector tables, scan.Input.AllLevels): each key as it will
-// read once compacted. An INSERT into a first-row table looks its keys
-// up in it, so that a key only a writer's level-0 file holds yet fails
-// the row as a duplicate instead of being dropped by the compaction.
+// read once compacted. The SQL layer reads through it where a statement
+// writes from what it reads (UPDATE, DELETE, an INSERT's duplicate
+// lookups), so that rows another writer left on level 0 are not
+// overwritten from the row below them.
 func (t *Table) PlanPinnedAllLevels(ctx context.Context, id int64, filter predicate.Predicate, staged Staged) (*Plan, error) {
 	return t.planPinned(ctx, id, filter, staged, true)
 }
