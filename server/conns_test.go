@@ -102,8 +102,8 @@ func TestRequireSecureTransportRefusesPlaintextAuthentication(t *testing.T) {
 	m := authMethod{AuthMethod: accepting{called: &called}, requireTLS: true}
 	_, err := m.HandleAuthPluginData(&mysql.Conn{}, "root", nil, nil, nil)
 	var sqlErr *mysql.SQLError
-	if !errors.As(err, &sqlErr) || sqlErr.Number() != mysql.ERAccessDeniedError {
-		t.Errorf("plaintext authentication: %v, want error 1045", err)
+	if !errors.As(err, &sqlErr) || sqlErr.Number() != erSecureTransportRequired {
+		t.Errorf("plaintext authentication: %v, want error 3159", err)
 	}
 	if called {
 		t.Error("the password was checked for a plaintext client")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,15 +33,19 @@ var sqlStates = map[int]string{
 // selection) and the syntax errors themselves arrive here.
 var embeddedSQLError = regexp.MustCompile(`\(errno (\d+)\) \(sqlstate (\w{5})\)`)
 
-// clientError is the MySQL error a client gets for err: a 1105 (unknown
-// error) that carries the number of the error lakesql raised becomes that
-// error, other syntax errors become 1064, and known numbers carry their
-// SQLSTATE.
-func clientError(err error) error {
+// clientError is the MySQL error a client gets for err, which statement
+// raised: a 1105 (unknown error) that carries the number of the error
+// lakesql raised becomes that error, go-mysql-server's own kinds that it
+// sends as 1105 get MySQL's numbers, other syntax errors become 1064, and
+// known numbers carry their SQLSTATE.
+func clientError(statement string, err error) error {
 	if err == nil {
 		return nil
 	}
 	se := sql.CastSQLError(err)
+	if numbered, ok := kindError(statement, se); ok {
+		return numbered
+	}
 	if numbered, ok := dataError(se); ok {
 		return numbered
 	}
@@ -56,6 +61,119 @@ func clientError(err error) error {
 		se.State = state
 	}
 	return se
+}
+
+// kindError numbers the go-mysql-server error kinds that CastSQLError
+// sends as 1105 (or without MySQL's SQLSTATE and text). Its handler casts
+// them before lakesql sees them, so only the text is left to match:
+//   - an unknown column is 1054 (42S22);
+//   - an unknown database is 1049 (42000), "Unknown database 'x'";
+//   - a name longer than MySQL's 64 characters is 1059 (42000);
+//   - a privilege go-mysql-server checks without naming the table or
+//     database is 1044 for USE and CREATE/ALTER/DROP DATABASE, 1142 for
+//     statements on tables and 1227 for the others, the numbers MySQL
+//     gives the same refusals.
+func kindError(statement string, se *mysql.SQLError) (*mysql.SQLError, bool) {
+	msg := se.Message
+	switch {
+	case se.Num == mysql.ERUnknownError && unknownColumn.MatchString(msg):
+		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", msg), true
+	case se.Num == mysql.ERBadDb && strings.HasPrefix(msg, databaseNotFound):
+		return mysql.NewSQLError(mysql.ERBadDb, mysql.SSClientError, "Unknown database '%s'", strings.TrimPrefix(msg, databaseNotFound)), true
+	case se.Num == mysql.ERUnknownError && strings.HasPrefix(msg, commandDenied):
+		return privilegeError(statement, msg), true
+	}
+	if m := tooLongIdentifier.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
+		return mysql.NewSQLError(mysql.ERTooLongIdent, mysql.SSClientError, "Identifier name '%s' is too long", m[1]), true
+	}
+	return se, false
+}
+
+var (
+	// sql.ErrColumnNotFound and sql.ErrTableColumnNotFound
+	unknownColumn = regexp.MustCompile(`^(column ".*" could not be found in any table in scope|table ".*" does not have column ".*")$`)
+	// sql.ErrDatabaseNotFound
+	databaseNotFound = "database not found: "
+	// sql.ErrPrivilegeCheckFailed
+	commandDenied = "command denied to user "
+	// sql.ErrInvalidIdentifier, which go-mysql-server raises only for
+	// names over sql.MaxIdentifierLength
+	tooLongIdentifier = regexp.MustCompile("^invalid identifier: `(.*)`$")
+)
+
+func privilegeError(statement, msg string) *mysql.SQLError {
+	if db, ok := databaseOf(statement); ok {
+		return mysql.NewSQLError(mysql.ERDBAccessDenied, mysql.SSClientError, "Access denied for user %s to database '%s'",
+			strings.TrimPrefix(msg, commandDenied), db)
+	}
+	if onTables(statement) {
+		return mysql.NewSQLError(erTableAccessDenied, mysql.SSClientError, "%s %s", statementVerb(statement), msg)
+	}
+	return mysql.NewSQLError(erSpecificAccessDenied, mysql.SSClientError,
+		"Access denied; you need (at least one of) the privilege(s) for this operation: %s", msg)
+}
+
+// erSpecificAccessDenied is ER_SPECIFIC_ACCESS_DENIED_ERROR, a global
+// privilege (CREATE USER, SUPER, PROCESS, …) the user lacks.
+const erSpecificAccessDenied = 1227
+
+// tableVerbs are the statements whose privileges MySQL checks per table
+// (error 1142 when refused).
+var tableVerbs = map[string]bool{
+	"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true, "REPLACE": true,
+	"LOAD": true, "TABLE": true, "WITH": true, "TRUNCATE": true,
+	"ALTER": true, "CREATE": true, "DROP": true, "RENAME": true,
+}
+
+// schemaObjects are the objects after CREATE, ALTER or DROP that are not
+// tables.
+var schemaObjects = map[string]bool{
+	"USER": true, "ROLE": true, "DATABASE": true, "SCHEMA": true, "EVENT": true,
+	"PROCEDURE": true, "FUNCTION": true, "TRIGGER": true,
+}
+
+// onTables reports whether statement is one MySQL checks table
+// privileges for.
+func onTables(statement string) bool {
+	words := strings.Fields(strings.ToUpper(statement))
+	if len(words) == 0 || !tableVerbs[words[0]] {
+		return false
+	}
+	return len(words) < 2 || !schemaObjects[words[1]]
+}
+
+// databaseOf is the database a USE or CREATE/ALTER/DROP DATABASE (or
+// SCHEMA) statement names.
+func databaseOf(statement string) (string, bool) {
+	words := strings.Fields(statement)
+	if len(words) < 2 {
+		return "", false
+	}
+	first := strings.ToUpper(words[0])
+	if first == "USE" {
+		return strings.Trim(words[1], "`;"), true
+	}
+	if len(words) < 3 || !(first == "CREATE" || first == "ALTER" || first == "DROP") {
+		return "", false
+	}
+	if object := strings.ToUpper(words[1]); object != "DATABASE" && object != "SCHEMA" {
+		return "", false
+	}
+	rest := words[2:]
+	for len(rest) > 1 && slices.Contains([]string{"IF", "NOT", "EXISTS"}, strings.ToUpper(rest[0])) {
+		rest = rest[1:]
+	}
+	return strings.Trim(rest[0], "`;"), true
+}
+
+// statementVerb is the statement's first word, as MySQL names the
+// command in a refusal ("INSERT command denied to user …").
+func statementVerb(statement string) string {
+	words := strings.Fields(strings.ToUpper(statement))
+	if len(words) == 0 {
+		return ""
+	}
+	return words[0]
 }
 
 // dataErrors are the errors go-mysql-server raises for a value a column

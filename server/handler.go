@@ -54,7 +54,7 @@ func (h *handler) ConnectionClosed(c *mysql.Conn) {
 
 func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) (err error) {
 	defer recoverAsError(c, "COM_INIT_DB", &err)
-	return h.Handler.ComInitDB(c, schemaName)
+	return clientError("USE "+schemaName, h.Handler.ComInitDB(c, schemaName))
 }
 
 func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (err error) {
@@ -63,7 +63,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	defer h.recordEngine(c, time.Now())
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
-	return clientError(h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
+	return clientError(query, h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
 		return h.runQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 	}))
 }
@@ -111,13 +111,13 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 		return runErr
 	})
-	return remainder, clientError(err)
+	return remainder, clientError(query, err)
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) (fields []*querypb.Field, err error) {
 	defer recoverAsError(c, query, &err)
 	fields, err = h.Handler.ComPrepare(ctx, c, query, prepare)
-	return fields, clientError(err)
+	return fields, clientError(query, err)
 }
 
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) (err error) {
@@ -127,7 +127,7 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	spool := func(r *sqltypes.Result, _ bool) error { return callback(r) }
-	return clientError(h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
+	return clientError(prepare.PrepareStmt, h.runStatement(ctx, c, prepare.PrepareStmt, spool, func(cb mysql.ResultSpoolFn) error {
 		// A server-side cursor keeps the rows it is given until the client
 		// fetches them.
 		ctx := sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), true)

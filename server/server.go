@@ -196,17 +196,19 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 		return err
 	}
 	gmsConfig := gms.Config{
-		Protocol:               "tcp",
-		Address:                l.Addr().String(),
-		Listener:               &limitListener{Listener: l, tracker: s.tracker},
-		Version:                sqlbackend.Version,
-		ConnReadTimeout:        time.Duration(s.cfg.ReadTimeout),
-		TLSConfig:              tlsConfig,
-		RequireSecureTransport: s.cfg.TLS.RequireSecureTransport,
+		Protocol:        "tcp",
+		Address:         l.Addr().String(),
+		Listener:        &limitListener{Listener: l, tracker: s.tracker},
+		Version:         sqlbackend.Version,
+		ConnReadTimeout: time.Duration(s.cfg.ReadTimeout),
+		TLSConfig:       tlsConfig,
+		// RequireSecureTransport stays false: authServer refuses a
+		// plaintext client with MySQL's 3159, where vitess's own check
+		// sends a 1105 and then lets the client authenticate.
 		// MaxConnections stays 0: the limit is limitListener's, which
 		// answers the client instead of dropping it.
 		ProtocolListenerFactory: func(cfg gms.Config, listenerCfg mysql.ListenerConfig, sel gms.ServerEventListener) (gms.ProtocolListener, error) {
-			listenerCfg.AuthServer = authServer{AuthServer: listenerCfg.AuthServer, requireTLS: cfg.RequireSecureTransport, accounts: s.accounts}
+			listenerCfg.AuthServer = authServer{AuthServer: listenerCfg.AuthServer, requireTLS: s.cfg.TLS.RequireSecureTransport, accounts: s.accounts}
 			return gms.MySQLProtocolListenerFactory(cfg, listenerCfg, sel)
 		},
 	}

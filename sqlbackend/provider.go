@@ -96,6 +96,11 @@ func (p *Provider) CreateDatabase(ctx *sql.Context, name string) error {
 	if strings.EqualFold(name, SysDatabase) {
 		return sql.ErrDatabaseExists.New(name)
 	}
+	// MySQL's limit, which go-mysql-server checks for table and column
+	// names only.
+	if len(name) > sql.MaxIdentifierLength {
+		return sql.ErrInvalidIdentifier.New(name)
+	}
 	err := p.backend.catalog.CreateDatabase(ctx, name, false)
 	if errors.Is(err, catalog.ErrDatabaseExists) {
 		return sql.ErrDatabaseExists.New(name)
