@@ -60,6 +60,9 @@ func parseCatArgs(args []string) (string, snapshot.TimeTravel, error) {
 	ts := fs.Int64("timestamp-ms", -1, "commit time in milliseconds since the epoch")
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
+		if help := flagHelp(fs, "usage:\n"+catSynopsis, err); help != err {
+			return "", tt, help
+		}
 		return "", tt, usageError(err.Error())
 	}
 	if len(positional) != 1 {

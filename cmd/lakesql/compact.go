@@ -108,6 +108,8 @@ func parseCompactArgs(args []string) (compactConfig, error) {
 	fs.Var(catalogFlags, "catalog-option", "Paimon catalog option KEY=VALUE (repeatable)")
 	positional, err := parseInterspersed(fs, args)
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return cfg, flagHelp(fs, compactUsage, err)
 	case err != nil:
 		return cfg, compactUsageError(err.Error())
 	case len(positional) > 0:

@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,20 +18,33 @@ import (
 	"syscall"
 )
 
-const usage = `usage:
-  lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]
-  lakesql inspect TABLE_DIR
-  lakesql serve [--listen HOST:PORT] [--warehouse DIR|s3://BUCKET/PREFIX] [--config FILE] [--metrics-listen HOST:PORT] [--catalog-option KEY=VALUE]...
-  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D] [--metrics-listen HOST:PORT]]
-`
+const (
+	catSynopsis   = "  lakesql cat TABLE_DIR [--snapshot N | --tag NAME | --timestamp-ms T]\n"
+	serveSynopsis = "  lakesql serve [--listen HOST:PORT] [--warehouse DIR|s3://BUCKET/PREFIX] [--config FILE] [--metrics-listen HOST:PORT] [--catalog-option KEY=VALUE]...\n"
+	usage         = "usage:\n" + catSynopsis +
+		"  lakesql inspect TABLE_DIR\n" + serveSynopsis +
+		"  lakesql compact --warehouse DIR|s3://BUCKET/PREFIX [--config FILE] [--table DB.TABLE [--partitions SPEC]] [--full] [--watch [--interval D] [--metrics-listen HOST:PORT]]\n" +
+		"  lakesql COMMAND --help   the command's flags\n"
+)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := runHelping(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "lakesql: "+oneLine(err.Error()))
 		os.Exit(1)
 	}
+}
+
+// runHelping runs a command, printing its help to out instead when it
+// was asked for.
+func runHelping(ctx context.Context, args []string, out io.Writer) error {
+	err := run(ctx, args, out)
+	var help helpText
+	if errors.As(err, &help) {
+		_, err = io.WriteString(out, string(help))
+	}
+	return err
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -50,6 +65,25 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	return usageError("unknown command " + args[0])
+}
+
+// helpText is a command's answer to -h or --help: its usage and flag
+// descriptions, printed to stdout, and the command succeeds.
+type helpText string
+
+func (h helpText) Error() string { return string(h) }
+
+// flagHelp is the help text of fs when err is the flag package's answer
+// to -h or --help; other errors are returned as they are.
+func flagHelp(fs *flag.FlagSet, synopsis string, err error) error {
+	if !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nflags:\n", synopsis)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return helpText(b.String())
 }
 
 func usageError(msg string) error {

@@ -223,3 +223,29 @@ func replaceInFile(t *testing.T, p, old, new string) {
 		t.Fatal(err)
 	}
 }
+
+// Each command's --help prints its usage and every flag with its
+// description to stdout and succeeds.
+func TestCommandHelpDescribesFlags(t *testing.T) {
+	for command, flags := range map[string][]string{
+		"serve":   {"-listen", "-warehouse", "-config", "-metrics-listen", "-catalog-option"},
+		"compact": {"-warehouse", "-table", "-partitions", "-full", "-watch", "-interval"},
+		"cat":     {"-snapshot", "-tag", "-timestamp-ms"},
+	} {
+		for _, help := range []string{"--help", "-h"} {
+			var out bytes.Buffer
+			if err := runHelping(context.Background(), []string{command, help}, &out); err != nil {
+				t.Errorf("%s %s: %v, want the help and no error", command, help, err)
+			}
+			text := out.String()
+			if !strings.Contains(text, "lakesql "+command) {
+				t.Errorf("%s %s printed no usage:\n%s", command, help, text)
+			}
+			for _, f := range flags {
+				if !strings.Contains(text, "  "+f+" ") && !strings.Contains(text, "  "+f+"\n") {
+					t.Errorf("%s %s does not describe %s:\n%s", command, help, f, text)
+				}
+			}
+		}
+	}
+}

@@ -58,12 +58,15 @@ func parseServeArgs(args []string) (server.Config, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	listen := fs.String("listen", server.DefaultListen, "HOST:PORT to listen on")
-	warehouse := fs.String("warehouse", server.DefaultWarehouse, "warehouse directory")
-	configPath := fs.String("config", "", "JSON config file")
+	warehouse := fs.String("warehouse", server.DefaultWarehouse, "warehouse directory or s3://BUCKET/PREFIX")
+	configPath := fs.String("config", "", "JSON config file (docs/server.md); flags given override it")
 	metricsListen := fs.String("metrics-listen", "", "HOST:PORT serving Prometheus /metrics")
 	catalogFlags := catalogOptions{}
 	fs.Var(catalogFlags, "catalog-option", "Paimon catalog option KEY=VALUE (repeatable), e.g. metastore=jdbc")
 	if err := fs.Parse(args); err != nil {
+		if help := flagHelp(fs, "usage:\n"+serveSynopsis, err); help != err {
+			return server.Config{}, help
+		}
 		return server.Config{}, usageError("serve: " + err.Error())
 	}
 	if fs.NArg() > 0 {
