@@ -450,8 +450,8 @@ func TestSystemTableTimeTravelOverTheWire(t *testing.T) {
 			"orders$"+kind+" lists the table's current metadata and has no AS OF",
 			"$audit_log, $buckets, $file_indexes, $files, $manifests, $partitions, $ro, $row_tracking")
 	}
-	wantWireError(t, root, "SELECT * FROM sales.`orders$files` AS OF 99", 1105, "HY000", "snapshot 99", "1..6")
-	wantWireError(t, root, "SELECT * FROM sales.`orders$partitions` AS OF 'nosuch'", 1105, "HY000", `tag "nosuch"`, "before-compact, first")
+	wantWireError(t, root, "SELECT * FROM sales.`orders$files` AS OF 99", 1210, "42000", "snapshot 99", "1..6")
+	wantWireError(t, root, "SELECT * FROM sales.`orders$partitions` AS OF 'nosuch'", 1210, "42000", `tag "nosuch"`, "before-compact, first")
 	wantWireError(t, root, "SELECT * FROM sales.`orders$files` FOR SYSTEM_VERSION AS OF 1", 1064, "42000", "SYSTEM_VERSION")
 	wantWireError(t, root, "SELECT * FROM sales.`orders$files` FOR TIMESTAMP AS OF 4", 1210, "42000")
 
@@ -464,8 +464,8 @@ func TestSystemTableTimeTravelOverTheWire(t *testing.T) {
 	wantSysTableRows(t, root, "SELECT tag_name, snapshot_id FROM sales.`orders$tags` ORDER BY tag_name", "before-compact 4", "first 1")
 	wantSysTableRows(t, root, fmt.Sprintf(files, "AS OF 'before-compact'"), at4...)
 	wantSysTableRows(t, root, "SELECT * FROM sales.`orders$audit_log` AS OF 'before-compact' ORDER BY id", auditAt4...)
-	wantWireError(t, root, "SELECT * FROM sales.`orders$files` AS OF 2", 1105, "HY000", "snapshot 2", "earliest 5")
-	wantWireError(t, root, "SELECT * FROM sales.`orders$audit_log` AS OF 4", 1105, "HY000", "snapshot 4", "earliest 5")
+	wantWireError(t, root, "SELECT * FROM sales.`orders$files` AS OF 2", 1210, "42000", "snapshot 2", "earliest 5")
+	wantWireError(t, root, "SELECT * FROM sales.`orders$audit_log` AS OF 4", 1210, "42000", "snapshot 4", "earliest 5")
 }
 
 // TestSystemTableQueriesOverTheWire: system tables filter, sort, group and

@@ -69,6 +69,7 @@ func clientError(statement string, err error) error {
 //   - an unknown column is 1054 (42S22);
 //   - an unknown database is 1049 (42000), "Unknown database 'x'";
 //   - a name longer than MySQL's 64 characters is 1059 (42000);
+//   - CALL of a procedure that does not exist is 1305 (42000);
 //   - a privilege go-mysql-server checks without naming the table or
 //     database is 1044 for USE and CREATE/ALTER/DROP DATABASE, 1142 for
 //     statements on tables and 1227 for the others, the numbers MySQL
@@ -82,6 +83,9 @@ func kindError(statement string, se *mysql.SQLError) (*mysql.SQLError, bool) {
 		return mysql.NewSQLError(mysql.ERBadDb, mysql.SSClientError, "Unknown database '%s'", strings.TrimPrefix(msg, databaseNotFound)), true
 	case se.Num == mysql.ERUnknownError && strings.HasPrefix(msg, commandDenied):
 		return privilegeError(statement, msg), true
+	}
+	if m := unknownProcedure.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
+		return mysql.NewSQLError(mysql.ERSPDoesNotExist, mysql.SSClientError, "PROCEDURE %s does not exist", m[1]), true
 	}
 	if m := tooLongIdentifier.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
 		return mysql.NewSQLError(mysql.ERTooLongIdent, mysql.SSClientError, "Identifier name '%s' is too long", m[1]), true
@@ -99,6 +103,8 @@ var (
 	// sql.ErrInvalidIdentifier, which go-mysql-server raises only for
 	// names over sql.MaxIdentifierLength
 	tooLongIdentifier = regexp.MustCompile("^invalid identifier: `(.*)`$")
+	// sql.ErrStoredProcedureDoesNotExist
+	unknownProcedure = regexp.MustCompile(`^stored procedure "(.*)" does not exist$`)
 )
 
 func privilegeError(statement, msg string) *mysql.SQLError {

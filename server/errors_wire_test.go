@@ -39,6 +39,8 @@ func TestErrorNumbersAtTheWire(t *testing.T) {
 		{root, "USE nosuchdb", 1049, "42000"},
 		{root, "CREATE DATABASE " + long, 1059, "42000"},
 		{root, "CREATE TABLE d." + long + " (a INT)", 1059, "42000"},
+		{root, "CALL d.nosuch()", 1305, "42000"},
+		{root, "CREATE PROCEDURE d.p() SELECT 1", 1235, "42000"},
 		{reader, "INSERT INTO d.t VALUES (1, 1)", 1142, "42000"},
 		{reader, "CREATE USER other", 1227, "42000"},
 		{reader, "DROP DATABASE d", 1044, "42000"},

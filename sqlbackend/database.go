@@ -20,12 +20,13 @@ type Database struct {
 }
 
 var (
-	_ sql.Database          = (*Database)(nil)
-	_ sql.VersionedDatabase = (*Database)(nil)
-	_ sql.TableDropper      = (*Database)(nil)
-	_ sql.ViewDatabase      = (*Database)(nil)
-	_ sql.TriggerDatabase   = (*Database)(nil)
-	_ sql.CollatedDatabase  = (*Database)(nil)
+	_ sql.Database                = (*Database)(nil)
+	_ sql.VersionedDatabase       = (*Database)(nil)
+	_ sql.TableDropper            = (*Database)(nil)
+	_ sql.ViewDatabase            = (*Database)(nil)
+	_ sql.TriggerDatabase         = (*Database)(nil)
+	_ sql.StoredProcedureDatabase = (*Database)(nil)
+	_ sql.CollatedDatabase        = (*Database)(nil)
 )
 
 // Name implements sql.Nameable.
@@ -133,6 +134,31 @@ func (d *Database) CreateTrigger(*sql.Context, sql.TriggerDefinition) error {
 // DropTrigger implements sql.TriggerDatabase.
 func (d *Database) DropTrigger(_ *sql.Context, name string) error {
 	return sql.ErrTriggerDoesNotExist.New(name)
+}
+
+// GetStoredProcedure implements sql.StoredProcedureDatabase: a Paimon
+// database holds no user-defined procedures (lakesql's own are CALL
+// sys.*). Without this, BI tools' connect-time probes of
+// information_schema.ROUTINES fail with "doesn't support stored
+// procedures" instead of finding none.
+func (d *Database) GetStoredProcedure(*sql.Context, string) (sql.StoredProcedureDetails, bool, error) {
+	return sql.StoredProcedureDetails{}, false, nil
+}
+
+// GetStoredProcedures implements sql.StoredProcedureDatabase.
+func (d *Database) GetStoredProcedures(*sql.Context) ([]sql.StoredProcedureDetails, error) {
+	return nil, nil
+}
+
+// SaveStoredProcedure implements sql.StoredProcedureDatabase.
+func (d *Database) SaveStoredProcedure(_ *sql.Context, spd sql.StoredProcedureDetails) error {
+	return unsupportedf("CREATE PROCEDURE %s.%s: lakesql stores no procedures (its own are CALL %s.*)", d.name, spd.Name, SysDatabase)
+}
+
+// DropStoredProcedure implements sql.StoredProcedureDatabase; DROP
+// PROCEDURE IF EXISTS is a no-op, as GMS recognises this error kind.
+func (d *Database) DropStoredProcedure(_ *sql.Context, name string) error {
+	return sql.ErrStoredProcedureDoesNotExist.New(name)
 }
 
 // GetCollation implements sql.CollatedDatabase: strings compare as bytes,

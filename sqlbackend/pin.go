@@ -1,10 +1,13 @@
 package sqlbackend
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dolthub/go-mysql-server/sql"
+	"github.com/dolthub/vitess/go/mysql"
 
+	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -44,6 +47,11 @@ func (p pin) String() string {
 func pinFor(ctx *sql.Context, db, name string, t *table.Table, asOf *snapshot.TimeTravel) (pin, error) {
 	if asOf != nil {
 		s, err := t.Snapshots().Resolve(ctx, *asOf)
+		if errors.Is(err, lakeerr.ErrNotFound) {
+			// AS OF names a snapshot, tag or time the table does not
+			// (or no longer) have: the statement's argument is wrong.
+			return pin{}, mysql.NewSQLError(mysql.ERWrongArguments, mysql.SSClientError, "%s", err.Error())
+		}
 		if err != nil {
 			return pin{}, err
 		}
