@@ -222,7 +222,8 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 		return &handler{Handler: h, bound: bound, keySelects: keySelects, tracker: s.tracker, connectTimeout: time.Duration(s.cfg.ConnectTimeout), metrics: s.metrics,
 			sessions: sessions, rerun: newRerunPolicy(time.Duration(s.cfg.ConflictRerunTimeout))}, nil
 	}
-	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend, sessions), nil, wrap)
+	s.engine.ProcessList = newClientHosts(s.engine.ProcessList)
+	srv, err := gms.NewServerWithHandler(gmsConfig, s.engine, sql.NewContext, sessionBuilder(backend, sessions, s.engine.ProcessList), nil, wrap)
 	if err != nil {
 		l.Close()
 		return err
@@ -233,7 +234,7 @@ func (s *Server) listen(backend *sqlbackend.Backend, tlsConfig *tls.Config) erro
 
 // sessionBuilder gives every connection a lakesql session, which pins
 // snapshots and stages writes, and registers it for the handler.
-func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry) gms.SessionBuilder {
+func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry, processes sql.ProcessList) gms.SessionBuilder {
 	return func(ctx context.Context, conn *mysql.Conn, addr string) (sql.Session, error) {
 		base, err := sql.BaseSessionFromConnection(ctx, conn, addr)
 		if err != nil {
@@ -241,6 +242,12 @@ func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry) gms.
 		}
 		s := backend.NewSession(base)
 		sessions.add(conn.ConnectionID, s)
+		// The session is built at the connection's first command, after
+		// authentication. go-mysql-server names the user in the process
+		// list only when the client selects a database (COM_INIT_DB), so
+		// SHOW PROCESSLIST showed every other connection as
+		// "unauthenticated user".
+		processes.ConnectionReady(s)
 		return s, nil
 	}
 }

@@ -459,3 +459,39 @@ func TestMetricsEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// SHOW PROCESSLIST names each connection's user and host, also for
+// clients that never select a database.
+func TestProcessListNamesUsers(t *testing.T) {
+	r := start(t, testConfig(t))
+	root := r.Connect(t, "root", "")
+	if _, err := root.Exec("CREATE USER analyst IDENTIFIED BY 'pw'"); err != nil {
+		t.Fatal(err)
+	}
+	analyst := r.Connect(t, "analyst", "pw")
+	var user, host string
+	if err := analyst.QueryRow("SELECT user, host FROM information_schema.processlist WHERE id = CONNECTION_ID()").Scan(&user, &host); err != nil {
+		t.Fatal(err)
+	}
+	if user != "analyst" || !strings.HasPrefix(host, "127.0.0.1:") {
+		t.Errorf("own connection listed as user %q host %q, want analyst from 127.0.0.1", user, host)
+	}
+	rows, err := root.Query("SHOW PROCESSLIST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	users := map[string]bool{}
+	for rows.Next() {
+		var id, command, state, info sql.NullString
+		var time sql.NullInt64
+		var u, h, db sql.NullString
+		if err := rows.Scan(&id, &u, &h, &db, &command, &time, &state, &info); err != nil {
+			t.Fatal(err)
+		}
+		users[u.String] = true
+	}
+	if !users["root"] || !users["analyst"] || users["unauthenticated user"] {
+		t.Errorf("SHOW PROCESSLIST users %v, want root and analyst", users)
+	}
+}
