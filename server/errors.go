@@ -70,6 +70,8 @@ func clientError(statement string, err error) error {
 //   - an unknown database is 1049 (42000), "Unknown database 'x'";
 //   - a name longer than MySQL's 64 characters is 1059 (42000);
 //   - CALL of a procedure that does not exist is 1305 (42000);
+//   - CREATE/ALTER/DROP USER of an account that exists (or does not) is
+//     1396;
 //   - a privilege go-mysql-server checks without naming the table or
 //     database is 1044 for USE and CREATE/ALTER/DROP DATABASE, 1142 for
 //     statements on tables and 1227 for the others, the numbers MySQL
@@ -83,6 +85,9 @@ func kindError(statement string, se *mysql.SQLError) (*mysql.SQLError, bool) {
 		return mysql.NewSQLError(mysql.ERBadDb, mysql.SSClientError, "Unknown database '%s'", strings.TrimPrefix(msg, databaseNotFound)), true
 	case se.Num == mysql.ERUnknownError && strings.HasPrefix(msg, commandDenied):
 		return privilegeError(statement, msg), true
+	}
+	if accountOperationFailed.MatchString(msg) && se.Num == mysql.ERUnknownError {
+		return mysql.NewSQLError(erCannotUser, mysql.SSUnknownSQLState, "%s", msg), true
 	}
 	if m := unknownProcedure.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
 		return mysql.NewSQLError(mysql.ERSPDoesNotExist, mysql.SSClientError, "PROCEDURE %s does not exist", m[1]), true
@@ -103,6 +108,8 @@ var (
 	// sql.ErrInvalidIdentifier, which go-mysql-server raises only for
 	// names over sql.MaxIdentifierLength
 	tooLongIdentifier = regexp.MustCompile("^invalid identifier: `(.*)`$")
+	// sql.ErrUserCreationFailure, ErrUserAlterFailure, ErrUserDeletionFailure
+	accountOperationFailed = regexp.MustCompile(`^Operation (CREATE|ALTER|DROP) (USER|ROLE) failed for `)
 	// sql.ErrStoredProcedureDoesNotExist
 	unknownProcedure = regexp.MustCompile(`^stored procedure "(.*)" does not exist$`)
 )
@@ -118,6 +125,9 @@ func privilegeError(statement, msg string) *mysql.SQLError {
 	return mysql.NewSQLError(erSpecificAccessDenied, mysql.SSClientError,
 		"Access denied; you need (at least one of) the privilege(s) for this operation: %s", msg)
 }
+
+// erCannotUser is ER_CANNOT_USER, "Operation %s failed for %s".
+const erCannotUser = 1396
 
 // erSpecificAccessDenied is ER_SPECIFIC_ACCESS_DENIED_ERROR, a global
 // privilege (CREATE USER, SUPER, PROCESS, …) the user lacks.

@@ -495,3 +495,27 @@ func TestProcessListNamesUsers(t *testing.T) {
 		t.Errorf("SHOW PROCESSLIST users %v, want root and analyst", users)
 	}
 }
+
+// SET PASSWORD FOR an account, and a user's SET PASSWORD of its own,
+// change the password that logs in, also after a restart.
+func TestSetPassword(t *testing.T) {
+	cfg := testConfig(t)
+	r := start(t, cfg)
+	root := r.Connect(t, "root", "")
+	servertest.Exec(t, root, "CREATE USER 'analyst'@'%' IDENTIFIED BY 'first'")
+	servertest.Exec(t, root, "SET PASSWORD FOR 'analyst'@'%' = 'second'")
+	servertest.Exec(t, r.Connect(t, "analyst", "second"), "SET PASSWORD = 'third'")
+	_, err := root.Exec("SET PASSWORD FOR nosuch = 'x'")
+	if n := servertest.ErrorNumber(err); n != 1396 {
+		t.Errorf("SET PASSWORD FOR an unknown account: %v, want 1396", err)
+	}
+	r.Stop(t)
+
+	r = start(t, cfg)
+	for password, works := range map[string]bool{"first": false, "second": false, "third": true} {
+		err := r.Connect(t, "analyst", password).Ping()
+		if works != (err == nil) {
+			t.Errorf("analyst with password %q after restart: %v", password, err)
+		}
+	}
+}

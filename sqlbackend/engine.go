@@ -3,6 +3,7 @@ package sqlbackend
 import (
 	"context"
 	"errors"
+	"strings"
 
 	sqle "github.com/dolthub/go-mysql-server"
 	"github.com/dolthub/go-mysql-server/sql"
@@ -153,6 +154,16 @@ func (p rewritingParser) ParseOneWithOptions(ctx context.Context, query string, 
 	return stmt, next, parseError(err)
 }
 
+// sessionAccount is the account of s, quoted as ALTER USER takes it; ""
+// without a session or an authenticated user.
+func sessionAccount(s *Session) string {
+	if s == nil || s.Client().User == "" {
+		return ""
+	}
+	quote := func(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
+	return quote(s.Client().User) + "@" + quote(s.Client().Address)
+}
+
 // parseError makes a vitess syntax error MySQL's 1064 with SQLSTATE 42000,
 // which drivers turn into their syntax-error exceptions; GMS would send it
 // as 1105 (unknown error). ErrEmpty (a statement of only comments) stays
@@ -171,14 +182,14 @@ func parseError(err error) error {
 // rewrite rewrites one statement text and hands an INSERT OVERWRITE's
 // target to the session, whose next write commits it as an overwrite.
 func (p rewritingParser) rewrite(ctx context.Context, query string) (string, error) {
-	r, err := rewrite.Rewrite(query)
-	if err != nil {
-		return "", mysqlerr.From(err)
-	}
 	sc, ok := ctx.(*sql.Context)
 	var s *Session
 	if ok {
 		s, _ = sc.Session.(*Session)
+	}
+	r, err := rewrite.RewriteAs(query, sessionAccount(s))
+	if err != nil {
+		return "", mysqlerr.From(err)
 	}
 	if s == nil {
 		if r.Overwrite != nil {

@@ -18,7 +18,13 @@ type Result struct {
 // lists the rewrites and rejections. On error the Result is empty and the
 // error is an *Error.
 func Rewrite(query string) (Result, error) {
-	rw := rewriter{src: query, asOfValue: -1}
+	return RewriteAs(query, "")
+}
+
+// RewriteAs is Rewrite for a session of account ('user'@'host', quoted),
+// whose SET PASSWORD without FOR changes that account's password.
+func RewriteAs(query, account string) (Result, error) {
+	rw := rewriter{src: query, asOfValue: -1, account: account}
 	if err := rw.run(); err != nil {
 		return Result{}, err
 	}
@@ -48,6 +54,8 @@ type rewriter struct {
 	// asOfValue is the offset of the value of the last AS OF clause read,
 	// which typedLiteral leaves alone.
 	asOfValue int
+	// account is the session's own account, for SET PASSWORD without FOR.
+	account string
 }
 
 func (rw *rewriter) replace(start, end int, text string) {
@@ -106,6 +114,10 @@ func (rw *rewriter) statement(sc *scanner, first token) error {
 		}
 	case stmtExplain:
 		rw.explainPlan(sc)
+	case stmtSet:
+		if _, err := rw.setPassword(sc, first); err != nil {
+			return err
+		}
 	}
 	lastEnd, err := rw.body(sc, st)
 	if err != nil {

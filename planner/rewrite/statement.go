@@ -13,6 +13,7 @@ const (
 	stmtAlter
 	stmtPrepare
 	stmtExplain
+	stmtSet
 )
 
 type statement struct {
@@ -36,6 +37,8 @@ func statementKindOf(first token, src string) stmtKind {
 		return stmtPrepare
 	case first.is(src, "EXPLAIN") || first.is(src, "DESCRIBE") || first.is(src, "DESC"):
 		return stmtExplain
+	case first.is(src, "SET"):
+		return stmtSet
 	}
 	return stmtOther
 }
