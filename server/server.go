@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	sqle "github.com/dolthub/go-mysql-server"
@@ -241,6 +242,9 @@ func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry, proc
 			return nil, err
 		}
 		s := backend.NewSession(base)
+		if err := setTLSStatus(s, conn); err != nil {
+			return nil, err
+		}
 		sessions.add(conn.ConnectionID, s)
 		// The session is built at the connection's first command, after
 		// authentication. go-mysql-server names the user in the process
@@ -250,6 +254,23 @@ func sessionBuilder(backend *sqlbackend.Backend, sessions *sessionRegistry, proc
 		processes.ConnectionReady(s)
 		return s, nil
 	}
+}
+
+// setTLSStatus fills the session's Ssl_cipher and Ssl_version status
+// variables for a client that switched to TLS, which tools read (SHOW
+// STATUS LIKE 'Ssl_cipher') to check that the connection is encrypted.
+// Ciphers have Go's (IANA) names, versions MySQL's spelling ("TLSv1.3").
+func setTLSStatus(s sql.Session, conn *mysql.Conn) error {
+	tlsConn, ok := conn.Conn.(*tls.Conn)
+	if !ok {
+		return nil
+	}
+	state := tlsConn.ConnectionState()
+	version := strings.Replace(tls.VersionName(state.Version), "TLS ", "TLSv", 1)
+	ctx := sql.NewEmptyContext()
+	return errors.Join(
+		s.SetStatusVariable(ctx, "Ssl_cipher", tls.CipherSuiteName(state.CipherSuite)),
+		s.SetStatusVariable(ctx, "Ssl_version", version))
 }
 
 // Addr is the address the server listens on, with the port chosen when

@@ -165,6 +165,13 @@ func TestTLSFromCertAndKeyFiles(t *testing.T) {
 	if got := queryString(t, db, "SELECT 'over tls'"); got != "over tls" {
 		t.Errorf("query over TLS returned %q", got)
 	}
+	var name, cipher, version string
+	if err := db.QueryRow("SHOW STATUS LIKE 'Ssl_cipher'").Scan(&name, &cipher); err != nil || !strings.HasPrefix(cipher, "TLS_") {
+		t.Errorf("SHOW STATUS LIKE 'Ssl_cipher' over TLS: %q, %v; want the cipher", cipher, err)
+	}
+	if err := db.QueryRow("SHOW STATUS LIKE 'Ssl_version'").Scan(&name, &version); err != nil || !strings.HasPrefix(version, "TLSv1.") {
+		t.Errorf("SHOW STATUS LIKE 'Ssl_version' over TLS: %q, %v; want TLSv1.x", version, err)
+	}
 	err := r.Connect(t, "root", "").Ping()
 	var refused *mysql.MySQLError
 	if !errors.As(err, &refused) || refused.Number != 3159 || !strings.Contains(refused.Message, "insecure transport") {
