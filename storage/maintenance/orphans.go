@@ -502,8 +502,9 @@ func readChangelog(ctx context.Context, t *tableCtx, id int64) (*spec.Snapshot, 
 // listCandidates lists every file orphan removal may delete: all files of
 // manifest/, index/ and statistics/, all files of the bucket directories
 // (under partition directories, whose names hold "="), and the temp files
-// of snapshot/ and tag/. Schema, snapshot, tag, consumer, branch and
-// receipt files are never candidates.
+// crashed writers leave in snapshot/, tag/, schema/ and commit-user/ (the
+// receipts). Schema, snapshot, tag, consumer, branch and receipt files are
+// never candidates.
 func listCandidates(ctx context.Context, t *tableCtx) ([]fileio.FileInfo, error) {
 	var out []fileio.FileInfo
 	for _, dir := range []string{"manifest", "index", "statistics"} {
@@ -513,7 +514,7 @@ func listCandidates(ctx context.Context, t *tableCtx) ([]fileio.FileInfo, error)
 		}
 		out = append(out, files...)
 	}
-	for _, dir := range []string{"snapshot", "tag"} {
+	for _, dir := range []string{"snapshot", "tag", "schema", "commit-user"} {
 		files, err := listFiles(ctx, t.io, path.Join(t.dir, dir), fileio.IsTempName)
 		if err != nil {
 			return nil, err

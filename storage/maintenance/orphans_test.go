@@ -23,6 +23,9 @@ var strays = []string{
 	"manifest/manifest-stray-0",
 	"index/index-stray-0",
 	"snapshot/.snapshot-99.0123.tmp",
+	"snapshot/.LATEST.4567.tmp",
+	"schema/.schema-7.89ab.tmp",
+	"commit-user/.writer-1.cdef.tmp",
 }
 
 // withStrays is expiredHistory plus the strays, written two days before
