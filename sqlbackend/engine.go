@@ -38,6 +38,7 @@ func NewEngine(b *Backend, procedures sql.ExternalStoredProcedureProvider) *sqle
 	gmsfix.RegisterTypeRules()
 	a := newAnalyzer(pro)
 	listFileIndexesInStatistics(a.Catalog.InfoSchema)
+	a.Catalog.InfoSchema = informationSchema{a.Catalog.InfoSchema}
 	a.Catalog.StatsProvider = statsProvider{a.Catalog.StatsProvider}
 	a.Coster = gmsfix.RebuildCoster(a.Coster, rewritesOn)
 	a.ExecBuilder = gmsfix.ExecBuilder(literalInserts{})
