@@ -4,6 +4,7 @@ package integration
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,6 +165,38 @@ const clientsTimeout = 5 * time.Minute
 // The MariaDB Connector/J jar of Debian's libmariadb-java.
 const connectorJJar = "/usr/share/java/mariadb-java-client.jar"
 
+// The versions .ci/clients installs under clientsCache.
+const (
+	mysqlConnectorJVersion      = "9.5.0"
+	mysqlConnectorPythonVersion = "9.1.0"
+)
+
+// clientsCache is where .ci/clients puts the clients that come from Maven
+// Central and PyPI.
+func clientsCache() string {
+	if dir := os.Getenv("LAKESQL_CLIENTS_CACHE"); dir != "" {
+		return dir
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "lakesql-clients")
+}
+
+func mysqlConnectorJJar() string {
+	return filepath.Join(clientsCache(), "mysql-connector-j-"+mysqlConnectorJVersion+".jar")
+}
+
+func mysqlConnectorPython() string {
+	return filepath.Join(clientsCache(), "venv-mysql-connector-"+mysqlConnectorPythonVersion, "bin", "python")
+}
+
+// missingFile reports a file the client needs that is not there.
+func missingFile(path string) string {
+	if _, err := os.Stat(path); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // Debian's Python packages are importable only from the system interpreter.
 const systemPython = "/usr/bin/python3"
 
@@ -183,47 +216,39 @@ var clientTests = []clientTest{
 		check:   checkMariaDBOutput,
 	},
 	{
-		name: "connectorj",
-		missing: func() string {
-			if m := lookPath("java"); m != "" {
-				return m
-			}
-			if _, err := os.Stat(connectorJJar); err != nil {
-				return err.Error()
-			}
-			return ""
-		},
+		name:    "connectorj",
+		missing: func() string { return cmp.Or(lookPath("java"), missingFile(connectorJJar)) },
 		command: func(host, port string) []string {
-			return []string{"java", "-cp", connectorJJar, "Client.java", host, port}
+			return []string{"java", "-cp", connectorJJar, "Client.java", host, port, "mariadb"}
 		},
-		check: func(t *testing.T, stdout, _ string) {
-			var want transcript
-			want.queries()
-			want.add("syntax error", erParseError)
-			want.add("unknown table", erNoSuchTable)
-			want.afterErrors("true")
-			want.add("table", "shop", "orders", "TABLE")
-			for i, c := range []struct{ name, typ, size, digits, nullable string }{
-				{"region", "VARCHAR", "8", "null", "NO"},
-				{"id", "BIGINT", "19", "0", "NO"},
-				{"amount", "DECIMAL", "12", "2", "YES"},
-				{"placed", "DATE", "10", "null", "YES"},
-				{"updated", "DATETIME", "26", "null", "YES"}, // 19 + '.' + 6 fraction digits
-				{"note", "VARCHAR", "32", "null", "YES"},
-			} {
-				want.add("column", c.name, c.typ, "size="+c.size, "digits="+c.digits, "nullable="+c.nullable, "position="+strconv.Itoa(i+1))
-			}
-			// JDBC orders getPrimaryKeys by column name; KEY_SEQ is the
-			// position in the key.
-			want.add("primary key", "id", "seq=2", "PRIMARY")
-			want.add("primary key", "region", "seq=1", "PRIMARY")
-			compareTranscript(t, stdout, want)
+		check: func(t *testing.T, stdout, _ string) { compareTranscript(t, stdout, jdbcTranscript("0")) },
+	},
+	{
+		// MySQL's own JDBC driver (DBeaver's, DataGrip's and Tableau's
+		// for MySQL): its DatabaseMetaData runs information_schema
+		// queries with COLLATE clauses of information_schema's collation.
+		name:    "mysql-connectorj",
+		missing: func() string { return cmp.Or(lookPath("java"), missingFile(mysqlConnectorJJar())) },
+		command: func(host, port string) []string {
+			return []string{"java", "-cp", mysqlConnectorJJar(), "Client.java", host, port, "mysql"}
 		},
+		// MySQL Connector/J reports no DECIMAL_DIGITS for integers.
+		check: func(t *testing.T, stdout, _ string) { compareTranscript(t, stdout, jdbcTranscript("null")) },
 	},
 	{
 		name:    "pymysql",
 		missing: func() string { return missingPythonModules("pymysql") },
 		command: func(host, port string) []string { return []string{systemPython, "client.py", "pymysql", host, port} },
+		check: func(t *testing.T, stdout, _ string) {
+			compareTranscript(t, stdout, pythonTranscript(nil))
+		},
+	},
+	{
+		name:    "mysql-connector-python",
+		missing: func() string { return missingFile(mysqlConnectorPython()) },
+		command: func(host, port string) []string {
+			return []string{mysqlConnectorPython(), "client.py", "mysqlconnector", host, port}
+		},
 		check: func(t *testing.T, stdout, _ string) {
 			compareTranscript(t, stdout, pythonTranscript(nil))
 		},
@@ -236,7 +261,8 @@ var clientTests = []clientTest{
 		},
 		check: func(t *testing.T, stdout, _ string) {
 			// SQLAlchemy's inspector reads SHOW FULL TABLES and parses
-			// SHOW CREATE TABLE; this is how Superset sees the table.
+			// SHOW CREATE TABLE; this is how Superset sees the table,
+			// with the file index CREATE INDEX made as a secondary key.
 			var reflection transcript
 			reflection.add("tables", "orders")
 			for _, c := range [][]string{
@@ -250,6 +276,7 @@ var clientTests = []clientTest{
 				reflection.add("column", c...)
 			}
 			reflection.add("primary key", "region", "id")
+			reflection.add("index", "idx_note", "note", "unique=False")
 			compareTranscript(t, stdout, pythonTranscript(reflection))
 		},
 	},
@@ -283,6 +310,35 @@ var clientTests = []clientTest{
 			compareTranscript(t, stdout, want)
 		},
 	},
+}
+
+// jdbcTranscript is what Client.java prints through a JDBC driver whose
+// DatabaseMetaData gives bigintDigits as a BIGINT's DECIMAL_DIGITS.
+func jdbcTranscript(bigintDigits string) transcript {
+	var want transcript
+	want.queries()
+	want.add("syntax error", erParseError)
+	want.add("unknown table", erNoSuchTable)
+	want.afterErrors("true")
+	want.add("table", "shop", "orders", "TABLE")
+	for i, c := range []struct{ name, typ, size, digits, nullable string }{
+		{"region", "VARCHAR", "8", "null", "NO"},
+		{"id", "BIGINT", "19", bigintDigits, "NO"},
+		{"amount", "DECIMAL", "12", "2", "YES"},
+		{"placed", "DATE", "10", "null", "YES"},
+		{"updated", "DATETIME", "26", "null", "YES"}, // 19 + '.' + 6 fraction digits
+		{"note", "VARCHAR", "32", "null", "YES"},
+	} {
+		want.add("column", c.name, c.typ, "size="+c.size, "digits="+c.digits, "nullable="+c.nullable, "position="+strconv.Itoa(i+1))
+	}
+	// JDBC orders getPrimaryKeys by column name, getIndexInfo by index
+	// and position; KEY_SEQ and ORDINAL_POSITION are positions in the key.
+	want.add("primary key", "id", "seq=2", "PRIMARY")
+	want.add("primary key", "region", "seq=1", "PRIMARY")
+	want.add("index", "PRIMARY", "region", "seq=1", "non_unique=false")
+	want.add("index", "PRIMARY", "id", "seq=2", "non_unique=false")
+	want.add("imported keys", "0")
+	return want
 }
 
 func pythonTranscript(reflection transcript) transcript {

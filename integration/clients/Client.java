@@ -1,13 +1,16 @@
 // Drives lakesql serve through MariaDB Connector/J (the JDBC driver Metabase
-// uses for MySQL) and prints the transcript that integration/clients_test.go
-// compares. A single-file program, so no build tool is needed:
+// uses for MySQL) or MySQL Connector/J, and prints the transcript that
+// integration/clients_test.go compares. A single-file program, so no build
+// tool is needed:
 //
-//   java -cp /usr/share/java/mariadb-java-client.jar Client.java HOST PORT
+//   java -cp /usr/share/java/mariadb-java-client.jar Client.java HOST PORT mariadb
+//   java -cp mysql-connector-j.jar Client.java HOST PORT mysql
 //
 // A value is printed in the transcript's canonical form if the driver's
 // getObject returned the Java type JDBC maps the MySQL column type to
 // (BigDecimal, Date, Timestamp, Long, String); otherwise as <Type value>, so
-// the comparison shows it. DatabaseMetaData answers are printed as well:
+// the comparison shows it (MySQL Connector/J maps DATETIME to LocalDateTime,
+// MariaDB's to Timestamp). DatabaseMetaData answers are printed as well:
 // they are what BI tools build their schema browser from.
 
 import java.math.BigDecimal;
@@ -20,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,21 +58,37 @@ public class Client {
         {"unknown table", "SELECT * FROM no_such_table"},
     };
 
-    static final Class<?>[] ORDER_TYPES = {String.class, Long.class, BigDecimal.class, Date.class, Timestamp.class, String.class};
+    static Class<?>[] orderTypes(String driver) {
+        Class<?> datetime = driver.equals("mysql") ? LocalDateTime.class : Timestamp.class;
+        return new Class<?>[] {String.class, Long.class, BigDecimal.class, Date.class, datetime, String.class};
+    }
 
     static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
     public static void main(String[] args) throws SQLException {
-        String url = "jdbc:mariadb://" + args[0] + ":" + args[1] + "/?user=root&password=";
-        try (Connection conn = DriverManager.getConnection(url); Statement st = conn.createStatement()) {
-            st.execute("CREATE DATABASE shop");
+        String driver = args[2];
+        String url = "jdbc:" + driver + "://" + args[0] + ":" + args[1] + "/?user=root&password="
+            + (driver.equals("mysql") ? "&sslMode=DISABLED" : "");
+        Class<?>[] types = orderTypes(driver);
+        try (Connection conn = DriverManager.getConnection(url)) {
+            try (Statement setup = conn.createStatement()) {
+                setup.execute("CREATE DATABASE shop");
+            }
             conn.setCatalog("shop");
+            // Created after setCatalog: MySQL Connector/J switches back to
+            // the database a statement was created in before running it.
+            run(conn, conn.createStatement(), types);
+        }
+    }
+
+    static void run(Connection conn, Statement st, Class<?>[] types) throws SQLException {
+        try (st) {
             st.execute(DDL);
             insert(conn, FIRST_ROWS);
-            emit("first", st.executeQuery("SELECT " + COLUMNS + " FROM orders ORDER BY id"), ORDER_TYPES);
+            emit("first", st.executeQuery("SELECT " + COLUMNS + " FROM orders ORDER BY id"), types);
             insert(conn, SECOND_ROWS);
-            emit("latest", st.executeQuery("SELECT " + COLUMNS + " FROM orders ORDER BY id"), ORDER_TYPES);
-            emit("as of 1", st.executeQuery("SELECT " + COLUMNS + " FROM orders FOR VERSION AS OF 1 ORDER BY id"), ORDER_TYPES);
+            emit("latest", st.executeQuery("SELECT " + COLUMNS + " FROM orders ORDER BY id"), types);
+            emit("as of 1", st.executeQuery("SELECT " + COLUMNS + " FROM orders FOR VERSION AS OF 1 ORDER BY id"), types);
             try (PreparedStatement ps = conn.prepareStatement("SELECT id, amount FROM orders WHERE region = ? AND amount > ? ORDER BY id")) {
                 ps.setString(1, "eu");
                 ps.setBigDecimal(2, BigDecimal.ZERO);
@@ -77,7 +97,9 @@ public class Client {
             long connectionId = single(st.executeQuery("SELECT CONNECTION_ID()"));
             for (String[] bad : BAD_SQL) {
                 try {
-                    st.executeQuery(bad[1]);
+                    // execute, not executeQuery: MySQL Connector/J refuses a
+                    // text that does not start like a query itself.
+                    st.execute(bad[1]);
                     System.out.println(bad[0] + "\tno error");
                 } catch (SQLException e) {
                     System.out.println(bad[0] + "\t" + e.getErrorCode());
@@ -138,6 +160,9 @@ public class Client {
         if (v instanceof Timestamp t) {
             return t.toLocalDateTime().format(MICROS);
         }
+        if (v instanceof LocalDateTime t) {
+            return t.format(MICROS);
+        }
         return v.toString();
     }
 
@@ -162,6 +187,19 @@ public class Client {
             while (rs.next()) {
                 System.out.println(String.join("\t", "primary key", rs.getString("COLUMN_NAME"), "seq=" + rs.getInt("KEY_SEQ"), rs.getString("PK_NAME")));
             }
+        }
+        try (ResultSet rs = md.getIndexInfo("shop", null, "orders", false, false)) {
+            while (rs.next()) {
+                System.out.println(String.join("\t", "index", rs.getString("INDEX_NAME"), rs.getString("COLUMN_NAME"),
+                    "seq=" + rs.getInt("ORDINAL_POSITION"), "non_unique=" + rs.getBoolean("NON_UNIQUE")));
+            }
+        }
+        try (ResultSet rs = md.getImportedKeys("shop", null, "orders")) {
+            int n = 0;
+            while (rs.next()) {
+                n++;
+            }
+            System.out.println("imported keys\t" + n);
         }
     }
 }

@@ -1,8 +1,10 @@
 """Drives lakesql serve through PyMySQL or SQLAlchemy (Debian's packages, so
-run it with /usr/bin/python3) and prints the transcript that
+run it with /usr/bin/python3), or through MySQL's mysql-connector-python
+(PyPI, in the venv .ci/clients makes), and prints the transcript that
 integration/clients_test.go compares.
 
     /usr/bin/python3 client.py pymysql|sqlalchemy HOST PORT
+    VENV/bin/python client.py mysqlconnector HOST PORT
 
 Every value is printed in the transcript's canonical form if the driver
 decoded it to the Python type a MySQL server's column type gives (Decimal,
@@ -13,8 +15,6 @@ the right text with the wrong column type still fails the comparison.
 import datetime
 import decimal
 import sys
-
-import pymysql
 
 DDL = """CREATE TABLE orders (
   region VARCHAR(8) NOT NULL,
@@ -83,6 +83,9 @@ def query(cur, sql, args=None):
 
 
 def run_pymysql(host, port):
+    # Imported here: the mysqlconnector mode runs where PyMySQL is not installed.
+    import pymysql
+
     conn = pymysql.connect(host=host, port=port, user="root", password="", autocommit=True)
     cur = conn.cursor()
     cur.execute("CREATE DATABASE shop")
@@ -107,6 +110,37 @@ def run_pymysql(host, port):
     conn.close()
 
 
+def run_mysqlconnector(host, port):
+    """MySQL's own Python driver. Its executemany sends one multi-row INSERT;
+    the parameterised reads go through its prepared cursor
+    (COM_STMT_PREPARE / COM_STMT_EXECUTE, values in the binary protocol)."""
+    import mysql.connector
+
+    conn = mysql.connector.connect(host=host, port=port, user="root", password="", autocommit=True)
+    cur = conn.cursor()
+    prepared = conn.cursor(prepared=True)
+    cur.execute("CREATE DATABASE shop")
+    conn.database = "shop"
+    cur.execute(DDL)
+    cur.executemany(INSERT, FIRST_ROWS)
+    emit("first", query(cur, f"SELECT {COLUMNS} FROM orders ORDER BY id"), ORDER_TYPES)
+    cur.executemany(INSERT, SECOND_ROWS)
+    emit("latest", query(prepared, f"SELECT {COLUMNS} FROM orders ORDER BY id"), ORDER_TYPES)
+    emit("as of 1", query(cur, f"SELECT {COLUMNS} FROM orders FOR VERSION AS OF 1 ORDER BY id"), ORDER_TYPES)
+    emit("filtered", query(prepared, "SELECT id, amount FROM orders WHERE region = %s AND amount > %s ORDER BY id",
+                           ("eu", decimal.Decimal("0"))), (int, decimal.Decimal))
+    for label, sql in BAD_SQL:
+        try:
+            cur.execute(sql)
+            cur.fetchall()
+            print(f"{label}\tno error")
+        except mysql.connector.Error as e:
+            print(f"{label}\t{e.errno}")
+    emit("totals", query(prepared, "SELECT COUNT(*), SUM(amount) FROM orders"), (int, decimal.Decimal))
+    emit("same connection", query(prepared, "SELECT CONNECTION_ID() = %s", (conn.connection_id,)))
+    conn.close()
+
+
 def run_sqlalchemy(host, port):
     # Imported here: the pymysql mode must run where only PyMySQL is installed.
     import sqlalchemy as sa
@@ -119,6 +153,9 @@ def run_sqlalchemy(host, port):
     engine = sa.create_engine(f"mysql+pymysql://root:@{host}:{port}/shop", future=True)
     with engine.begin() as conn:
         conn.execute(sa.text(DDL))
+        # A Paimon file index (a bloom filter on note), which MySQL tools
+        # see as a secondary KEY.
+        conn.execute(sa.text("CREATE INDEX idx_note ON orders (note)"))
     reflect(engine)
 
     # The Core table is reflected too, so the reads below go through the
@@ -165,11 +202,13 @@ def reflect(engine):
         print(f"column\t{col['name']}\t{col['type'].compile(dialect=engine.dialect)}\tnullable={col['nullable']}")
     pk = inspector.get_pk_constraint("orders")
     print("primary key\t" + "\t".join(pk["constrained_columns"]))
+    for index in inspector.get_indexes("orders"):
+        print(f"index\t{index['name']}\t" + "\t".join(index["column_names"]) + f"\tunique={index['unique']}")
 
 
 def main():
     mode, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    {"pymysql": run_pymysql, "sqlalchemy": run_sqlalchemy}[mode](host, port)
+    {"pymysql": run_pymysql, "sqlalchemy": run_sqlalchemy, "mysqlconnector": run_mysqlconnector}[mode](host, port)
 
 
 if __name__ == "__main__":
