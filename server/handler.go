@@ -71,10 +71,25 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 // runQuery runs one statement, a key select from its shape's cached plan
 // when there is one, else through go-mysql-server's analysis.
 func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
-	sel := h.keySelects.Match(ctx, h.sessions.get(c.ConnectionID), query)
+	sess := h.sessions.get(c.ConnectionID)
+	if res, ok := h.systemSchema(c, query); ok {
+		return callback(res, false)
+	}
+	sel := h.keySelects.Match(ctx, sess, query)
 	return h.runKeySelect(ctx, c, query, sel, callback, func() error {
 		return h.Handler.ComQuery(ctx, c, query, callback)
 	})
+}
+
+// systemSchema answers a statement on the mysql database's tables that
+// go-mysql-server cannot (systemSchemaResult), in the connection's
+// session; the session exists once the client has sent a statement.
+func (h *handler) systemSchema(c *mysql.Conn, query string) (*sqltypes.Result, bool) {
+	sess := h.sessions.get(c.ConnectionID)
+	if sess == nil {
+		return nil, false
+	}
+	return systemSchemaResult(sess.GetCurrentDatabase(), query)
 }
 
 // runKeySelect runs a statement that may be a key select (sel, nil when
@@ -107,6 +122,9 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
+		if res, ok := h.systemSchema(c, query); ok {
+			return cb(res, false)
+		}
 		var runErr error
 		remainder, runErr = h.Handler.ComMultiQuery(sqlbackend.WithWireSpool(ctx, sqlbackend.WireSpool(cb), false), c, query, cb)
 		return runErr
