@@ -130,7 +130,8 @@ func startReaders() ([]*reader, error) {
 			return nil, fmt.Errorf("java reader %s is not built: %v", v, err)
 		}
 		classpath := filepath.Join(dir, "paimon-interop.jar") + ":" + strings.TrimSpace(string(cp))
-		r, err := startReader("java-"+v, "java", "-cp", classpath, "org.lakesql.interop.PaimonTool", "batch")
+		// C1 only and the serial collector, as java/run.sh runs the tool.
+		r, err := startReader("java-"+v, "java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "org.lakesql.interop.PaimonTool", "batch")
 		if err != nil {
 			return nil, err
 		}

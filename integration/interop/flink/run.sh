@@ -10,4 +10,5 @@ opens=(--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.ut
 	--add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
 	--add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED
 	--add-opens=java.sql/java.sql=ALL-UNNAMED)
-exec java -Xmx768m -XX:MaxDirectMemorySize=1536m "${opens[@]}" -cp "$dir/flink-interop.jar:$(cat "$dir/classpath.txt")" org.lakesql.interop.flink.FlinkTool "$@"
+# C1 only: see java/run.sh.
+exec java -XX:TieredStopAtLevel=1 -Xmx768m -XX:MaxDirectMemorySize=1536m "${opens[@]}" -cp "$dir/flink-interop.jar:$(cat "$dir/classpath.txt")" org.lakesql.interop.flink.FlinkTool "$@"
