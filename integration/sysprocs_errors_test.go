@@ -138,6 +138,9 @@ func TestSysProcArgumentCountAndTypeErrors(t *testing.T) {
 // exists 1062), naming the procedure, the argument and the value.
 func TestSysProcBadArguments(t *testing.T) {
 	_, root := startProcErrors(t)
+	servertest.Exec(t, root,
+		"CREATE TABLE sales.daily (dt DATE NOT NULL, shard INT NOT NULL, id BIGINT NOT NULL, PRIMARY KEY (dt, shard, id)) PARTITION BY LIST COLUMNS (dt, shard)",
+		"INSERT INTO sales.daily VALUES ('2026-04-16', 1, 1)")
 	conn := sysTableSession(t, root)
 	// A date ahead of the server's clock, however soon: its age is negative.
 	nextMonth := time.Now().AddDate(0, 1, 0).Format(time.DateOnly)
@@ -149,6 +152,8 @@ func TestSysProcBadArguments(t *testing.T) {
 		{"CALL sys.compact('sales.orders', 'dt')", []string{`sys.compact: partitions "dt"`, "key=value"}},
 		{"CALL sys.compact('sales.orders', 'dt=2026-04-16;')", []string{`sys.compact: partitions "dt=2026-04-16;"`}},
 		{"CALL sys.compact('sales.plain', 'dt=2026-04-16')", []string{"dt is not a partition key of sales.plain (partition keys: [])"}},
+		{"CALL sys.compact('sales.daily', 'dt=2026-13-45')", []string{`sys.compact: compact: partition value dt=2026-13-45: "2026-13-45" is not a valid DATE value`}},
+		{"CALL sys.compact('sales.daily', 'shard=x')", []string{`sys.compact: compact: partition value shard=x: "x" is not a valid INT value`}},
 		{"CALL sys.compact('sales.orders', 'dt=2026-04-16', 'fullish')", []string{`sys.compact: mode "fullish": want 'full' or 'minor'`}},
 		{"CALL sys.compact('sales.orders', '', 'full', 'bucket=2')", []string{`sys.compact: options "bucket=2": bucket is not a compaction option`}},
 

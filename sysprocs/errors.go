@@ -8,6 +8,7 @@ import (
 	"github.com/dolthub/vitess/go/mysql"
 
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/compact"
 	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/maintenance"
 )
@@ -62,7 +63,7 @@ func classify(err error) (code int, state string) {
 		return mysql.ERDupEntry, mysql.SSDupKey
 	// The table was resolved before the call, so what is not found is what
 	// an argument named: a tag or a snapshot.
-	case errors.Is(err, maintenance.ErrInvalidArgument), errors.Is(err, lakeerr.ErrNotFound):
+	case errors.Is(err, maintenance.ErrInvalidArgument), errors.Is(err, compact.ErrInvalidPartition), errors.Is(err, lakeerr.ErrNotFound):
 		return mysql.ERWrongArguments, mysql.SSClientError
 	}
 	return mysql.ERUnknownError, mysql.SSUnknownSQLState

@@ -2,6 +2,7 @@ package compact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/storage/catalog"
+	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -201,6 +203,52 @@ func TestPartitionFilterReadsDatesInTheirStringForm(t *testing.T) {
 		}
 		if ok, err := f.matches(leap); err != nil || !ok {
 			t.Errorf("dt=%s does not select the partition of 2024-02-29: %v, %v", value, ok, err)
+		}
+	}
+}
+
+// A partition spec takes the values users type for DATE, TIMESTAMP, INT
+// and STRING keys under both partition.legacy-name settings, and a value
+// the key's type cannot hold is the caller's error (ErrInvalidPartition),
+// never corruption.
+func TestPartitionFilterValues(t *testing.T) {
+	at := time.Date(2026, 4, 10, 10, 0, 0, 0, time.UTC)
+	keys := []struct {
+		typ    spec.DataType
+		stored any
+		good   []string
+		bad    string
+	}{
+		{spec.DataType{Root: spec.Date}, spec.DateValue(20553), []string{"2026-04-10"}, "2026-13-01"},
+		{spec.DataType{Root: spec.Timestamp, Precision: 6}, spec.TimestampFromTime(at), []string{"2026-04-10 10:00:00", "2026-04-10 10:00:00.000"}, "garbage"},
+		{spec.DataType{Root: spec.Int}, int32(7), []string{"7"}, "x"},
+		{spec.DataType{Root: spec.VarChar, Length: 10}, "eu-west", []string{"eu-west"}, ""},
+	}
+	for _, legacy := range []string{"true", "false"} {
+		for _, k := range keys {
+			s := &spec.TableSchema{Fields: []spec.DataField{{ID: 0, Name: "p", Type: k.typ}}, PartitionKeys: []string{"p"},
+				Options: map[string]string{"partition.legacy-name": legacy}}
+			row, err := spec.SerializeBinaryRow([]spec.DataType{k.typ}, []any{k.stored})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, value := range k.good {
+				f, err := newPartitionFilter(s, []map[string]string{{"p": value}})
+				if err != nil {
+					t.Errorf("legacy-name=%s, %s p=%s: %v", legacy, k.typ, value, err)
+					continue
+				}
+				if ok, err := f.matches(row); err != nil || !ok {
+					t.Errorf("legacy-name=%s, %s p=%s does not select its partition: %v, %v", legacy, k.typ, value, ok, err)
+				}
+			}
+			if k.bad == "" {
+				continue
+			}
+			_, err = newPartitionFilter(s, []map[string]string{{"p": k.bad}})
+			if !errors.Is(err, ErrInvalidPartition) || errors.Is(err, lakeerr.ErrCorruption) {
+				t.Errorf("legacy-name=%s, %s p=%s: %v, want ErrInvalidPartition and not corruption", legacy, k.typ, k.bad, err)
+			}
 		}
 	}
 }

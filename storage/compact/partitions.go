@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -45,6 +46,11 @@ type partitionFilter struct {
 	memo map[string]bool
 }
 
+// ErrInvalidPartition classes a partition spec that names a column that is
+// not a partition key, or a value the key's type cannot hold: the
+// caller's argument is wrong, nothing in the table.
+var ErrInvalidPartition = errors.New("invalid partition spec")
+
 // newPartitionFilter parses each spec's values in the partition key types;
 // a nil filter selects everything.
 func newPartitionFilter(s *spec.TableSchema, specs []map[string]string) (*partitionFilter, error) {
@@ -66,11 +72,11 @@ func newPartitionFilter(s *spec.TableSchema, specs []map[string]string) (*partit
 		for k, v := range m {
 			i := indexOf(f.keys, k)
 			if i < 0 {
-				return nil, fmt.Errorf("compact: %s is not a partition key of the table (keys: %v)", k, f.keys)
+				return nil, fmt.Errorf("compact: %s is not a partition key of the table (keys: %v): %w", k, f.keys, ErrInvalidPartition)
 			}
-			value, err := parseSpecValue(k, v, f.types[i], o.PartitionDefaultName(), legacy)
+			value, err := parseSpecValue(v, f.types[i], o.PartitionDefaultName(), legacy)
 			if err != nil {
-				return nil, fmt.Errorf("compact: partition value %s=%s: %w", k, v, err)
+				return nil, fmt.Errorf("compact: partition value %s=%s: %v: %w", k, v, err, ErrInvalidPartition)
 			}
 			typed[i] = value
 		}
@@ -83,15 +89,12 @@ func newPartitionFilter(s *spec.TableSchema, specs []map[string]string) (*partit
 // type's string form (a DATE is 2024-02-29), whatever form the directory
 // names use; a table with partition.legacy-name names DATE partitions by
 // their epoch day, which is accepted as well.
-func parseSpecValue(key, value string, t spec.DataType, defaultName string, legacy bool) (any, error) {
-	values, err := spec.ParsePartitionPath(key+"="+value, []string{key}, []spec.DataType{t}, defaultName, false)
+func parseSpecValue(value string, t spec.DataType, defaultName string, legacy bool) (any, error) {
+	v, err := spec.ParsePartitionValue(t, value, defaultName, false)
 	if err != nil && legacy {
-		values, err = spec.ParsePartitionPath(key+"="+value, []string{key}, []spec.DataType{t}, defaultName, true)
+		v, err = spec.ParsePartitionValue(t, value, defaultName, true)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return values[0], nil
+	return v, err
 }
 
 func indexOf(names []string, name string) int {

@@ -86,6 +86,22 @@ func ParsePartitionPath(path string, keys []string, types []DataType, defaultNam
 	return values, nil
 }
 
+// ParsePartitionValue reads one partition value, as a user writes it in a
+// partition spec ("dt=2026-04-10": the value's type's string form, or with
+// legacyName the form legacy directory names use), in type t; defaultName
+// stands for null. Unlike ParsePartitionPath, a value that does not parse
+// is the caller's mistake, not corruption: the error has no class.
+func ParsePartitionValue(t DataType, value, defaultName string, legacyName bool) (any, error) {
+	if value == defaultName {
+		return nil, nil
+	}
+	v, err := parsePartitionValue(t, value, legacyName)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a valid %s value: %v", value, t, err)
+	}
+	return v, nil
+}
+
 // escapePathName is PartitionPathUtils.escapePathName: escaped characters
 // become '%' and two upper-case hex digits.
 func escapePathName(s string) string {
