@@ -5,12 +5,13 @@ package integration
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"net"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/lakesql/lakesql/internal/testkit/servertest"
 )
 
 // dumpedTables are the tables TestMysqldumpAllDatabasesReloads dumps,
@@ -41,12 +42,9 @@ func TestMysqldumpAllDatabasesReloads(t *testing.T) {
 	}
 	source := startServer(t, serverConfig(newWarehouse(t)))
 	src := source.Connect(t, "root", "")
-	for _, stmt := range []string{"CREATE DATABASE shop", "CREATE DATABASE zz_last"} {
-		mustExec(t, src, stmt)
-	}
+	servertest.Exec(t, src, "CREATE DATABASE shop", "CREATE DATABASE zz_last")
 	for _, tbl := range dumpedTables {
-		mustExec(t, src, tbl.create)
-		mustExec(t, src, tbl.insert)
+		servertest.Exec(t, src, tbl.create, tbl.insert)
 	}
 	dump := runTool(t, nil, "mysqldump", source.Addr, "--all-databases")
 
@@ -55,17 +53,12 @@ func TestMysqldumpAllDatabasesReloads(t *testing.T) {
 	dst := target.Connect(t, "root", "")
 	for _, tbl := range dumpedTables {
 		for _, q := range []string{"SHOW CREATE TABLE " + tbl.name, "SELECT * FROM " + tbl.name + " ORDER BY 1, 2"} {
-			if want, got := rowsText(t, src, q), rowsText(t, dst, q); want != got {
-				t.Errorf("%s after the reload:\n%s\nwant\n%s", q, got, want)
+			_, want := queryStrings(t, src, q)
+			_, got := queryStrings(t, dst, q)
+			if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+				t.Errorf("%s after the reload:\n%q\nwant\n%q", q, got, want)
 			}
 		}
-	}
-}
-
-func mustExec(t *testing.T, db *sql.DB, stmt string) {
-	t.Helper()
-	if _, err := db.Exec(stmt); err != nil {
-		t.Fatalf("%s: %v", stmt, err)
 	}
 }
 
@@ -79,7 +72,9 @@ func runTool(t *testing.T, stdin []byte, program, addr string, args ...string) [
 		t.Fatal(err)
 	}
 	argv := append([]string{"--no-defaults", "-h", host, "-P", port, "-u", "root", "--skip-ssl"}, args...)
-	cmd := exec.CommandContext(context.Background(), program, argv...)
+	ctx, cancel := context.WithTimeout(context.Background(), clientsTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, argv...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -92,40 +87,4 @@ func runTool(t *testing.T, stdin []byte, program, addr string, args ...string) [
 		}
 	}
 	return out.Bytes()
-}
-
-// rowsText is a query's rows, a line each, for comparison.
-func rowsText(t *testing.T, db *sql.DB, query string) string {
-	t.Helper()
-	rows, err := db.Query(query)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range vals {
-			fmt.Fprintf(&b, "%q\t", v.String)
-			if !v.Valid {
-				b.WriteString("NULL\t")
-			}
-		}
-		b.WriteString("\n")
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
