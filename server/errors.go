@@ -79,40 +79,53 @@ func clientError(statement string, err error) error {
 func kindError(statement string, se *mysql.SQLError) (*mysql.SQLError, bool) {
 	msg := se.Message
 	switch {
-	case se.Num == mysql.ERUnknownError && unknownColumn.MatchString(msg):
-		return mysql.NewSQLError(mysql.ERBadFieldError, mysql.SSBadFieldError, "%s", msg), true
 	case se.Num == mysql.ERBadDb && strings.HasPrefix(msg, databaseNotFound):
 		return mysql.NewSQLError(mysql.ERBadDb, mysql.SSClientError, "Unknown database '%s'", strings.TrimPrefix(msg, databaseNotFound)), true
-	case se.Num == mysql.ERUnknownError && strings.HasPrefix(msg, commandDenied):
+	case se.Num != mysql.ERUnknownError:
+		return se, false
+	case strings.HasPrefix(msg, commandDenied):
 		return privilegeError(statement, msg), true
 	}
-	if accountOperationFailed.MatchString(msg) && se.Num == mysql.ERUnknownError {
-		return mysql.NewSQLError(erCannotUser, mysql.SSUnknownSQLState, "%s", msg), true
-	}
-	if m := unknownProcedure.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
-		return mysql.NewSQLError(mysql.ERSPDoesNotExist, mysql.SSClientError, "PROCEDURE %s does not exist", m[1]), true
-	}
-	if m := tooLongIdentifier.FindStringSubmatch(msg); m != nil && se.Num == mysql.ERUnknownError {
-		return mysql.NewSQLError(mysql.ERTooLongIdent, mysql.SSClientError, "Identifier name '%s' is too long", m[1]), true
+	for _, k := range numberedKinds {
+		m := k.text.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		if k.format == "" {
+			return mysql.NewSQLError(k.code, k.state, "%s", msg), true
+		}
+		return mysql.NewSQLError(k.code, k.state, k.format, m[1]), true
 	}
 	return se, false
 }
 
-var (
-	// sql.ErrColumnNotFound and sql.ErrTableColumnNotFound
-	unknownColumn = regexp.MustCompile(`^(column ".*" could not be found in any table in scope|table ".*" does not have column ".*")$`)
+const (
 	// sql.ErrDatabaseNotFound
 	databaseNotFound = "database not found: "
 	// sql.ErrPrivilegeCheckFailed
 	commandDenied = "command denied to user "
-	// sql.ErrInvalidIdentifier, which go-mysql-server raises only for
-	// names over sql.MaxIdentifierLength
-	tooLongIdentifier = regexp.MustCompile("^invalid identifier: `(.*)`$")
-	// sql.ErrUserCreationFailure, ErrUserAlterFailure, ErrUserDeletionFailure
-	accountOperationFailed = regexp.MustCompile(`^Operation (CREATE|ALTER|DROP) (USER|ROLE) failed for `)
-	// sql.ErrStoredProcedureDoesNotExist
-	unknownProcedure = regexp.MustCompile(`^stored procedure "(.*)" does not exist$`)
 )
+
+// numberedKinds are go-mysql-server's error kinds that it sends as 1105,
+// by their text, with MySQL's number and SQLSTATE, and MySQL's message
+// (a format of the text's first submatch; "" keeps the text).
+var numberedKinds = []struct {
+	text   *regexp.Regexp
+	code   int
+	state  string
+	format string
+}{
+	// sql.ErrColumnNotFound and sql.ErrTableColumnNotFound
+	{regexp.MustCompile(`^(column ".*" could not be found in any table in scope|table ".*" does not have column ".*")$`),
+		mysql.ERBadFieldError, mysql.SSBadFieldError, ""},
+	// sql.ErrInvalidIdentifier, raised only for names over
+	// sql.MaxIdentifierLength
+	{regexp.MustCompile("^invalid identifier: `(.*)`$"), mysql.ERTooLongIdent, mysql.SSClientError, "Identifier name '%s' is too long"},
+	// sql.ErrUserCreationFailure, ErrUserAlterFailure, ErrUserDeletionFailure
+	{regexp.MustCompile(`^Operation (CREATE|ALTER|DROP) (USER|ROLE) failed for `), erCannotUser, mysql.SSUnknownSQLState, ""},
+	// sql.ErrStoredProcedureDoesNotExist
+	{regexp.MustCompile(`^stored procedure "(.*)" does not exist$`), mysql.ERSPDoesNotExist, mysql.SSClientError, "PROCEDURE %s does not exist"},
+}
 
 func privilegeError(statement, msg string) *mysql.SQLError {
 	if db, ok := databaseOf(statement); ok {
