@@ -8,6 +8,7 @@ import (
 
 	"github.com/dolthub/go-mysql-server/sql"
 	"github.com/dolthub/vitess/go/mysql"
+	"github.com/lakesql/lakesql/planner/rewrite"
 )
 
 // sqlStates are the SQLSTATEs MySQL sends with the error numbers clients
@@ -164,17 +165,17 @@ var schemaObjects = map[string]bool{
 // onTables reports whether statement is one MySQL checks table
 // privileges for.
 func onTables(statement string) bool {
-	words := strings.Fields(strings.ToUpper(statement))
-	if len(words) == 0 || !tableVerbs[words[0]] {
+	words := leadingWords(statement)
+	if len(words) == 0 || !tableVerbs[strings.ToUpper(words[0])] {
 		return false
 	}
-	return len(words) < 2 || !schemaObjects[words[1]]
+	return len(words) < 2 || !schemaObjects[strings.ToUpper(words[1])]
 }
 
 // databaseOf is the database a USE or CREATE/ALTER/DROP DATABASE (or
 // SCHEMA) statement names.
 func databaseOf(statement string) (string, bool) {
-	words := strings.Fields(statement)
+	words := leadingWords(statement)
 	if len(words) < 2 {
 		return "", false
 	}
@@ -198,11 +199,22 @@ func databaseOf(statement string) (string, bool) {
 // statementVerb is the statement's first word, as MySQL names the
 // command in a refusal ("INSERT command denied to user …").
 func statementVerb(statement string) string {
-	words := strings.Fields(strings.ToUpper(statement))
+	words := leadingWords(statement)
 	if len(words) == 0 {
 		return ""
 	}
-	return words[0]
+	return strings.ToUpper(words[0])
+}
+
+// leadingWordsBytes bounds the text leadingWords looks at: the words it
+// is asked for fit, and a refused multi-megabyte INSERT is not split.
+const leadingWordsBytes = 512
+
+// leadingWords is the first words of statement, as written, after its
+// leading comments (rewrite.StatementStart).
+func leadingWords(statement string) []string {
+	start := rewrite.StatementStart(statement)
+	return strings.Fields(start[:min(len(start), leadingWordsBytes)])
 }
 
 // dataErrors are the errors go-mysql-server raises for a value a column

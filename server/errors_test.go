@@ -51,6 +51,7 @@ func TestClientErrorNumbersKinds(t *testing.T) {
 		{"CREATE USER x", denied, 1227, "42000", "Access denied; you need (at least one of) the privilege(s) for this operation: command denied to user 'u'@'%'"},
 		{"DROP DATABASE IF EXISTS `d`", denied, 1044, "42000", "Access denied for user 'u'@'%' to database 'd'"},
 		{"USE d", denied, 1044, "42000", "Access denied for user 'u'@'%' to database 'd'"},
+		{"/* from the ORM */ INSERT INTO t VALUES (1)", denied, 1142, "42000", "INSERT command denied to user 'u'@'%'"},
 		{"CREATE TABLE " + strings.Repeat("b", 65) + " (a INT)", sql.ErrInvalidIdentifier.New(strings.Repeat("b", 65)), 1059, "42000", "Identifier name '" + strings.Repeat("b", 65) + "' is too long"},
 		{"SHOW PROCESSLIST", denied, 1227, "42000", "Access denied; you need (at least one of) the privilege(s) for this operation: command denied to user 'u'@'%'"},
 	} {

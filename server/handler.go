@@ -72,7 +72,7 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 // when there is one, else through go-mysql-server's analysis.
 func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
 	sess := h.sessions.get(c.ConnectionID)
-	if res, ok := h.systemSchema(c, query); ok {
+	if res, ok := systemSchema(sess, query); ok {
 		return callback(res, false)
 	}
 	sel := h.keySelects.Match(ctx, sess, query)
@@ -83,9 +83,8 @@ func (h *handler) runQuery(ctx context.Context, c *mysql.Conn, query string, cal
 
 // systemSchema answers a statement on the mysql database's tables that
 // go-mysql-server cannot (systemSchemaResult), in the connection's
-// session; the session exists once the client has sent a statement.
-func (h *handler) systemSchema(c *mysql.Conn, query string) (*sqltypes.Result, bool) {
-	sess := h.sessions.get(c.ConnectionID)
+// session, sess; it is nil until the client has sent a statement.
+func systemSchema(sess *sqlbackend.Session, query string) (*sqltypes.Result, bool) {
 	if sess == nil {
 		return nil, false
 	}
@@ -122,7 +121,7 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 	ctx, stop := h.watchClient(ctx, c)
 	defer stop()
 	err = h.runStatement(ctx, c, query, callback, func(cb mysql.ResultSpoolFn) error {
-		if res, ok := h.systemSchema(c, query); ok {
+		if res, ok := systemSchema(h.sessions.get(c.ConnectionID), query); ok {
 			return cb(res, false)
 		}
 		var runErr error

@@ -73,13 +73,9 @@ func ParsePartitionPath(path string, keys []string, types []DataType, defaultNam
 		if eq <= 0 || eq == len(component)-1 || unescapePathName(component[:eq]) != keys[i] {
 			return nil, corruptDataf("partition path component %q is not %s=<value>", component, keys[i])
 		}
-		raw := unescapePathName(component[eq+1:])
-		if raw == defaultName {
-			continue
-		}
-		v, err := parsePartitionValue(types[i], raw, legacyName)
+		v, err := ParsePartitionValue(types[i], unescapePathName(component[eq+1:]), defaultName, legacyName)
 		if err != nil {
-			return nil, corruptDataf("partition value %q of %s: %v", raw, keys[i], err)
+			return nil, corruptDataf("partition path component %q: %v", component, err)
 		}
 		values[i] = v
 	}
