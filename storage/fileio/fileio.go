@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"time"
 )
 
@@ -148,6 +149,38 @@ type unstaged struct {
 func (u *unstaged) Put(ctx context.Context) error { return u.f.PutIfAbsent(ctx, u.path, u.data) }
 
 func (u *unstaged) Discard() {}
+
+// FileNamesLister is an optional capability of a FileIO: the names of a
+// directory's files without their sizes and times. Commits list the
+// snapshot directory, which holds a file per retained snapshot (thousands
+// for a table committed every second and kept an hour); on local disk
+// List stats each of them, which cost more than the rest of a small
+// commit, and the names alone need no stat.
+//
+// ListFileNames returns the base names of dir's direct children that are
+// not directories, in any order; a missing dir lists as empty.
+type FileNamesLister interface {
+	ListFileNames(ctx context.Context, dir string) ([]string, error)
+}
+
+// ListFileNames lists dir's file names with f's FileNamesLister if it has
+// one, else from List.
+func ListFileNames(ctx context.Context, f FileIO, dir string) ([]string, error) {
+	if l, ok := f.(FileNamesLister); ok {
+		return l.ListFileNames(ctx, dir)
+	}
+	infos, err := f.List(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(infos))
+	for _, fi := range infos {
+		if !fi.IsDir {
+			names = append(names, path.Base(fi.Path))
+		}
+	}
+	return names, nil
+}
 
 // FilesDeleter is an optional capability of a FileIO: deleting many files
 // in one call, at a cost far below a Delete each (one DeleteObjects

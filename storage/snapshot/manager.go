@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,17 +106,17 @@ func (m *Manager) notFound(ctx context.Context, id int64) error {
 // IDs lists the ids of all snapshot files, ascending. Temp files and hints
 // are skipped.
 func (m *Manager) IDs(ctx context.Context) ([]int64, error) {
-	infos, err := m.io.List(ctx, m.snapshotDir())
+	names, err := fileio.ListFileNames(ctx, m.io, m.snapshotDir())
 	if err != nil {
 		return nil, fmt.Errorf("list snapshots: %w", err)
 	}
 	var ids []int64
-	for _, fi := range infos {
-		if id, ok := parseSnapshotName(path.Base(fi.Path)); ok && !fi.IsDir {
+	for _, name := range names {
+		if id, ok := parseSnapshotName(name); ok {
 			ids = append(ids, id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	return ids, nil
 }
 

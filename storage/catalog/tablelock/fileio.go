@@ -66,3 +66,8 @@ type lockedPut struct {
 func (p *lockedPut) Put(ctx context.Context) error {
 	return p.locker.RunWithLock(ctx, p.target, p.Staged.Put)
 }
+
+// ListFileNames implements fileio.FileNamesLister with the wrapped FileIO's.
+func (l *lockedIO) ListFileNames(ctx context.Context, dir string) ([]string, error) {
+	return fileio.ListFileNames(ctx, l.FileIO, dir)
+}

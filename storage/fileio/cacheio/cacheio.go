@@ -126,3 +126,8 @@ func (f *FS) put(p string, data []byte) {
 }
 
 func (f *FS) evict(p string) { f.cache.Remove(p) }
+
+// ListFileNames implements fileio.FileNamesLister with the wrapped FileIO's.
+func (f *FS) ListFileNames(ctx context.Context, dir string) ([]string, error) {
+	return fileio.ListFileNames(ctx, f.FileIO, dir)
+}

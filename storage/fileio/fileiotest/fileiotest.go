@@ -48,6 +48,7 @@ func Run(t *testing.T, h Harness) {
 		{"OverwriteHint", testOverwriteHint},
 		{"Stat", testStat},
 		{"List", testList},
+		{"ListFileNames", testListFileNames},
 		{"Delete", testDelete},
 		{"DeleteFiles", testDeleteFiles},
 		{"OpenReadAt", testOpenReadAt},
@@ -229,6 +230,30 @@ func testList(t *testing.T, h Harness) {
 		{Path: path.Join(dir, "sub", "x"), Size: 1},
 	})
 	expectListing(t, fsys, path.Join(root, "never-written"), nil)
+}
+
+// testListFileNames checks fileio.ListFileNames, with the FileIO's
+// FileNamesLister when it has one: the files, not the directories, of
+// exactly one level, and nothing for a missing directory.
+func testListFileNames(t *testing.T, h Harness) {
+	fsys, root := h.New(t)
+	ctx := t.Context()
+	dir := path.Join(root, "snapshot")
+	for _, name := range []string{"snapshot-2", "LATEST", "snapshot-10", "sub/snapshot-3", "snapshot-1"} {
+		mustPut(t, fsys, path.Join(dir, name), []byte("x"))
+	}
+	names, err := fileio.ListFileNames(ctx, fsys, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	if want := []string{"LATEST", "snapshot-1", "snapshot-10", "snapshot-2"}; !slices.Equal(names, want) {
+		t.Errorf("ListFileNames = %q, want %q", names, want)
+	}
+	names, err = fileio.ListFileNames(ctx, fsys, path.Join(root, "never-written"))
+	if err != nil || len(names) != 0 {
+		t.Errorf("ListFileNames of a missing directory = %q, %v; want nothing", names, err)
+	}
 }
 
 func testDelete(t *testing.T, h Harness) {

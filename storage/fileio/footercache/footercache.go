@@ -279,3 +279,8 @@ func (c *cachedFile) Close() error {
 	}
 	return c.opened.Close()
 }
+
+// ListFileNames implements fileio.FileNamesLister with the wrapped FileIO's.
+func (f *FS) ListFileNames(ctx context.Context, dir string) ([]string, error) {
+	return fileio.ListFileNames(ctx, f.FileIO, dir)
+}

@@ -35,10 +35,11 @@ import (
 type FS struct{}
 
 var (
-	_ fileio.FileIO       = (*FS)(nil)
-	_ fileio.HintWriter   = (*FS)(nil)
-	_ fileio.FilesDeleter = (*FS)(nil)
-	_ fileio.Stager       = (*FS)(nil)
+	_ fileio.FileIO          = (*FS)(nil)
+	_ fileio.HintWriter      = (*FS)(nil)
+	_ fileio.FilesDeleter    = (*FS)(nil)
+	_ fileio.FileNamesLister = (*FS)(nil)
+	_ fileio.Stager          = (*FS)(nil)
 )
 
 // New returns a local-disk FileIO.
@@ -108,6 +109,34 @@ func (*FS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
 		infos = append(infos, fileInfo(filepath.Join(dir, entry.Name()), info))
 	}
 	return infos, nil
+}
+
+// ListFileNames implements fileio.FileNamesLister from the directory's
+// entries alone: their types come with the names (d_type), so no file is
+// stat'ed as List does.
+func (*FS) ListFileNames(ctx context.Context, dir string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &fs.PathError{Op: "list", Path: dir, Err: err}
+	}
+	d, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(entries))
+	for _, entry := range entries {
+		if !entry.IsDir() {
+			names = append(names, entry.Name())
+		}
+	}
+	return names, nil
 }
 
 // Delete removes path and fsyncs its directory, so that a file deleted
