@@ -11,6 +11,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/planner"
+	"github.com/lakesql/lakesql/sqlbackend/gmsfix"
 	"github.com/lakesql/lakesql/storage/scan"
 	"github.com/lakesql/lakesql/storage/table"
 )
@@ -87,7 +88,7 @@ func filteredRows(t *Table, p *table.Plan, push planner.Pushdown) float64 {
 }
 
 // gmsFilterSelectivity is the share of its input GMS's join planner
-// assumes a filter keeps (memo.defaultFilterSelectivity in v0.20.0). The
-// estimate is divided by it so that the planner sees the kept rows
-// themselves: a 2-row input taken for 1 row looks free to rebuild.
-const gmsFilterSelectivity = 0.85
+// assumes a filter keeps. The estimate is divided by it so that the
+// planner sees the kept rows themselves: a 2-row input taken for 1 row
+// looks free to rebuild.
+const gmsFilterSelectivity = gmsfix.FilterSelectivity

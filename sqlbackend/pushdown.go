@@ -23,20 +23,49 @@ const (
 // (analyzer/node_batches.go); their tables stay unmarked and push their
 // filter through LookupForExpressions, as they have no join to plan.
 func deferFilterPushdown(_ *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *plan.Scope, _ analyzer.RuleSelector, _ *sql.QueryFlags) (sql.Node, transform.TreeIdentity, error) {
-	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
-		rt, ok := n.(*plan.ResolvedTable)
+	return markPushAfterJoins(n)
+}
+
+// markPushAfterJoins marks the lakesql tables of n and of the subqueries
+// in its expressions. The tables of an IN or EXISTS subquery matter most:
+// GMS turns the subquery into a semi join of the outer query, planned with
+// the rest, and a subquery table left unmarked entered that plan as a
+// one-row lookup. sqllogictest's `WHERE col0 IN (SELECT col3 FROM tab0
+// WHERE col4 > 2973.9)` on a 1,000-row table ran as a nested loop of the
+// subquery's 400 rows over the table, 400,000 row pairs, instead of a
+// hash join.
+func markPushAfterJoins(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	marked, tablesSame, err := transform.Node(n, markTable)
+	if err != nil {
+		return n, transform.SameTree, err
+	}
+	marked, subqueriesSame, err := transform.NodeExprs(marked, func(e sql.Expression) (sql.Expression, transform.TreeIdentity, error) {
+		sq, ok := e.(*plan.Subquery)
 		if !ok {
-			return n, transform.SameTree, nil
+			return e, transform.SameTree, nil
 		}
-		t, ok := rt.Table.(*Table)
-		if !ok || t.pushAfterJoins {
-			return n, transform.SameTree, nil
+		query, same, err := markPushAfterJoins(sq.Query)
+		if err != nil || same {
+			return e, transform.SameTree, err
 		}
-		marked := *t
-		marked.pushAfterJoins = true
-		next, err := rt.WithTable(&marked)
-		return next, transform.NewTree, err
+		return sq.WithQuery(query), transform.NewTree, nil
 	})
+	return marked, tablesSame && subqueriesSame, err
+}
+
+func markTable(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+	rt, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return n, transform.SameTree, nil
+	}
+	t, ok := rt.Table.(*Table)
+	if !ok || t.pushAfterJoins {
+		return n, transform.SameTree, nil
+	}
+	marked := *t
+	marked.pushAfterJoins = true
+	next, err := rt.WithTable(&marked)
+	return next, transform.NewTree, err
 }
 
 // pushFiltersIntoScans pushes each filter that sits right above a lakesql
