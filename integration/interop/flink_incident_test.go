@@ -59,13 +59,14 @@ func incidentDuration(t *testing.T) time.Duration {
 // incidentDt is the partition of a key: four days.
 func incidentDt(key int64) string { return fmt.Sprintf("2026-04-%d", 16+key%4) }
 
-// TestFlinkPaymentIncident runs both variants at once (each has its own
-// warehouse and catalog key; most of a variant's time is Flink's paced
-// source, not CPU). Flink, its compaction job
+// TestFlinkPaymentIncident runs both variants at once, and beside
+// TestJavaReads (each has its own warehouse and catalog key; most of a
+// variant's time is Flink's paced source, not CPU). Flink, its compaction job
 // and lakesql open one JDBC catalog with lock.enabled (sharedCatalog):
 // without that shared lock Java's check-then-rename publish can replace a
 // snapshot lakesql has just published and acknowledged (FINDINGS.md F22).
 func TestFlinkPaymentIncident(t *testing.T) {
+	t.Parallel() // beside TestJavaReads
 	t.Run("inline-compaction", func(t *testing.T) { t.Parallel(); runIncident(t, false) })
 	t.Run("write-only", func(t *testing.T) { t.Parallel(); runIncident(t, true) })
 }

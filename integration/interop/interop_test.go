@@ -22,6 +22,10 @@ import (
 // TestJavaReads runs every case of cases_test.go and compares lakesql's
 // rows at each snapshot and tag with every reader's (issue 14, part 1).
 func TestJavaReads(t *testing.T) {
+	// Beside the payment incident, whose time is mostly Flink's paced
+	// source (.ci/interop runs go test with -parallel 3: this test and the
+	// incident's two variants).
+	t.Parallel()
 	rs := allReaders(t)
 	wh := warehouseDir(t)
 	srv := servertest.Start(t, servertest.Config(wh), server.Options{})

@@ -25,9 +25,10 @@ var (
 	updateFloors = flag.Bool("slt.update-floors", false, "rewrite "+floorsFile+" with this run's lakesql pass counts")
 	// executorMinRows < 0 leaves lakesql's default, under which the tiny
 	// tables of the corpus stay on go-mysql-server.
-	// parallel stays 1 in CI: select4's 8-table joins take about 7 s on
-	// go-mysql-server alone and over the 10 s record limit when two
-	// scripts share the 2 cores (seen in CI).
+	// .ci/sqllogictest runs two scripts at a time. The slowest record is
+	// under 1 s since select4's 8-table joins are planned as hash joins:
+	// at 7-8 s on go-mysql-server alone they went over the 10 s record
+	// limit when two scripts shared the 2 cores (seen in CI).
 	parallel        = flag.Int("slt.parallel", 1, "scripts run at once, each in its own database on each server")
 	executorMinRows = flag.Int("slt.executor-min-rows", -1, "set lakesql_executor_min_rows on lakesql's connections; 0 runs every read the executor translates on DuckDB, and fails unless the server has the executor (build with -tags duckdb_arrow)")
 )
