@@ -47,6 +47,12 @@ func (d *Database) GetTableInsensitive(ctx *sql.Context, name string) (sql.Table
 // GetTableInsensitiveAsOf implements sql.VersionedDatabase. GMS hands over
 // AS OF values as a string or a time.Time (go-mysql-server.md §3).
 func (d *Database) GetTableInsensitiveAsOf(ctx *sql.Context, name string, asOf any) (sql.Table, bool, error) {
+	if b, ok, err := parseBetween(ctx, asOf); ok || err != nil {
+		if err != nil {
+			return nil, false, err
+		}
+		return d.incrementalTable(ctx, name, b)
+	}
 	tt, err := parseAsOf(ctx, asOf)
 	if err != nil {
 		return nil, false, err

@@ -54,6 +54,9 @@ type dataSystemView struct {
 	kind   systables.RowKind
 	base   *Table
 	schema sql.Schema
+	// changes, when set, reads the changes of these snapshots instead of
+	// the rows of the pinned one (incrementalTable).
+	changes *snapshot.Between
 }
 
 var (
@@ -106,6 +109,9 @@ func (v *dataSystemView) Name() string { return v.base.name + "$" + v.kind.Name 
 
 // String implements fmt.Stringer; EXPLAIN prints it.
 func (v *dataSystemView) String() string {
+	if v.changes != nil {
+		return fmt.Sprintf("%s.%s@%s", v.base.db.name, v.Name(), changesText(v.changes))
+	}
 	return fmt.Sprintf("%s.%s@snapshot=%s", v.base.db.name, v.Name(), v.base.pin)
 }
 
@@ -123,10 +129,10 @@ func (v *dataSystemView) Partitions(*sql.Context) (sql.PartitionIter, error) {
 
 // PartitionRows implements sql.Table.
 func (v *dataSystemView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.RowIter, error) {
-	if v.base.readsNothing() {
+	if v.changes == nil && v.base.readsNothing() {
 		return sql.RowsToRowIter(), nil
 	}
-	plan, err := v.base.plan(ctx)
+	plan, err := v.plan(ctx)
 	if err != nil {
 		return nil, mysqlerr.From(err)
 	}
@@ -137,4 +143,11 @@ func (v *dataSystemView) PartitionRows(ctx *sql.Context, _ sql.Partition) (sql.R
 		return nil, mysqlerr.From(err)
 	}
 	return newRowIter(rows), nil
+}
+
+func (v *dataSystemView) plan(ctx *sql.Context) (*table.Plan, error) {
+	if v.changes != nil {
+		return v.base.t.PlanBetween(ctx, *v.changes, nil)
+	}
+	return v.base.plan(ctx)
 }

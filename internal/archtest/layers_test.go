@@ -127,6 +127,7 @@ var layers = []layer{
 		"internal/sqllogictest",
 		"internal/testkit",
 		"internal/testkit/clocktest",
+		"internal/testkit/compacttest",
 		"internal/testkit/filetest",
 		// GMS over memory tables with lakesql's corrections, for the
 		// plan translator's tests.

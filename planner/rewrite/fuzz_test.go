@@ -7,7 +7,7 @@ import (
 
 // triggerWords are the words every rule starts from; a text with none of
 // them, in any case, cannot match a rule.
-var triggerWords = []string{"of", "partition", "overwrite", "prepare"}
+var triggerWords = []string{"of", "between", "partition", "overwrite", "prepare"}
 
 func hasTriggerWord(s string) bool {
 	lower := strings.ToLower(s)

@@ -65,7 +65,10 @@ func TestRewrittenTimeTravelParses(t *testing.T) {
 					t.Fatalf("parse prepared text %q: %v", prep.Expr, err)
 				}
 			}
-			if tc.in != tc.want && !strings.HasPrefix(tc.in, "PREPARE") {
+			// The parser accepts FOR … BETWEEN, which go-mysql-server
+			// then refuses ("invalid AS OF expression type").
+			incremental := strings.Contains(strings.ToUpper(tc.in), " BETWEEN ") && strings.Contains(tc.want, betweenMarker)
+			if tc.in != tc.want && !strings.HasPrefix(tc.in, "PREPARE") && !incremental {
 				if _, err := parseAll(tc.in); err == nil {
 					t.Errorf("the parser accepts %q as written; the rewrite is not needed", tc.in)
 				}

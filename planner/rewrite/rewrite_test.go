@@ -63,6 +63,17 @@ var timeTravelCases = []struct {
 	{"string next to a real clause", "SELECT 'FOR TIME AS OF' AS c FROM t FOR TIME AS OF '2026-04-16'",
 		"SELECT 'FOR TIME AS OF' AS c FROM t FOR SYSTEM_TIME AS OF '2026-04-16'"},
 	{"hourly tag after VERSION", "SELECT * FROM t FOR VERSION AS OF '2026-04-16 10'", "SELECT * FROM t FOR VERSION AS OF '2026-04-16 10'"},
+	// Incremental reads travel as an AS OF value (between.go).
+	{"incremental snapshot ids", "SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 100 AND 120",
+		"SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF 'lakesql:between/v/100/120'"},
+	{"incremental tags with an alias", "SELECT a.k FROM `t$audit_log` for version between 'day_1' and 'it''s' a WHERE a.k > 1",
+		"SELECT a.k FROM `t$audit_log` FOR SYSTEM_TIME AS OF 'lakesql:between/v/day_1/it''s' a WHERE a.k > 1"},
+	{"incremental times", "SELECT * FROM `t$audit_log` FOR SYSTEM_TIME BETWEEN '2026-04-16 10:00:00' AND '2026-04-16 11:00:00' AS x",
+		"SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF 'lakesql:between/t/2026-04-16 10:00:00/2026-04-16 11:00:00' AS x"},
+	{"incremental times spelled FOR TIMESTAMP", "SELECT * FROM `t$audit_log` FOR TIMESTAMP BETWEEN '2026-04-16' AND '2026-04-17'",
+		"SELECT * FROM `t$audit_log` FOR SYSTEM_TIME AS OF 'lakesql:between/t/2026-04-16/2026-04-17'"},
+	{"BETWEEN of a filter stays", "SELECT * FROM t FOR VERSION AS OF 3 WHERE a BETWEEN 1 AND 2",
+		"SELECT * FROM t FOR VERSION AS OF 3 WHERE a BETWEEN 1 AND 2"},
 }
 
 func TestRewriteTimeTravel(t *testing.T) {
@@ -151,6 +162,10 @@ var errorCases = []struct {
 	want     string
 }{
 	{"as of ?", "SELECT * FROM t AS OF ?", lakeerr.ErrUnsupported, bindAsOfMessage},
+	{"between ?", "SELECT * FROM `t$audit_log` FOR VERSION BETWEEN ? AND 5", lakeerr.ErrUnsupported, "with a bind parameter"},
+	{"between an expression", "SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 1+1 AND 5", ErrSyntax, "BETWEEN takes two literals"},
+	{"between without AND", "SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 1, 5", ErrSyntax, "BETWEEN takes two literals"},
+	{"between a tag with a slash", "SELECT * FROM `t$audit_log` FOR VERSION BETWEEN 'a/b' AND 5", ErrInvalidAsOf, "cannot contain '/'"},
 	{"for version as of ?", "SELECT * FROM t FOR VERSION AS OF ?", lakeerr.ErrUnsupported, bindAsOfMessage},
 	{"for system_time as of ?", "SELECT * FROM t FOR SYSTEM_TIME AS OF ? AS x", lakeerr.ErrUnsupported, bindAsOfMessage},
 	{"for timestamp as of ?", "SELECT * FROM t FOR TIMESTAMP AS OF ?", lakeerr.ErrUnsupported, bindAsOfMessage},

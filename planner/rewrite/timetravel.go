@@ -27,9 +27,14 @@ const bindAsOfMessage = "AS OF with a bind parameter is not supported; inline th
 
 // timeTravel recognises the AS OF clause starting at the word t (FOR, AS,
 // VERSION or TIMESTAMP), rewrites a spelling the parser rejects, and checks
-// the value that follows.
+// the value that follows; or the incremental clause FOR … BETWEEN (between).
 func (rw *rewriter) timeTravel(sc *scanner, t token) error {
 	look := *sc
+	if incremental, err := rw.between(&look, t); incremental || err != nil {
+		*sc = look
+		return err
+	}
+	look = *sc
 	clause, ok := rw.clauseAt(&look, t)
 	if !ok {
 		return nil

@@ -186,3 +186,39 @@ func forEach(ctx context.Context, parallelism, n int, do func(ctx context.Contex
 	wg.Wait()
 	return context.Cause(ctx)
 }
+
+// ListedEntries returns the entries of the manifests of one manifest list,
+// a snapshot's delta or changelog list, that in's filter can match: the
+// files the snapshot added and deleted, in commit order. The entries are
+// the cache's: callers must not modify them.
+func (p *Planner) ListedEntries(ctx context.Context, in Input, list string) ([]spec.ManifestEntry, error) {
+	pl, err := Prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	metas, err := p.manifestList(ctx, list)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := p.readManifests(ctx, pl.PruneManifests(metas))
+	if err != nil {
+		return nil, err
+	}
+	var out []spec.ManifestEntry
+	for _, part := range parts {
+		out = append(out, part...)
+	}
+	return out, nil
+}
+
+// PlanFiles plans a read of exactly files, each taken as live whatever its
+// kind and kept or pruned by in's filter as a live file is: the files one
+// snapshot changed rather than the whole state of in.Snapshot. It does
+// not modify files.
+func PlanFiles(in Input, files []spec.ManifestEntry) (*Plan, error) {
+	pl, err := Prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	return pl.FinishLive(files)
+}

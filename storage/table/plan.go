@@ -46,6 +46,10 @@ type Split struct {
 	Files  []spec.DataFileMeta
 	// RawConvertible splits are read file by file, without merging.
 	RawConvertible bool
+	// Unmerged splits return every record of each file, in file order,
+	// with its own row kind: the changes of an incremental read (Java's
+	// streaming splits, read by MergeFileSplitRead.createNoMergeReader).
+	Unmerged bool
 }
 
 // BucketPlan is the kept files of one bucket of one partition.

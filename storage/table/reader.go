@@ -182,6 +182,11 @@ type rowSource interface {
 // forceKeepDelete does: a raw read would lose the kinds of its records.
 func (r *reader) openSplit(ctx context.Context, s *Split) (rowSource, error) {
 	b := &r.plan.Buckets[s.Bucket]
+	if s.Unmerged && r.engine != nil {
+		return &chain[spec.DataFileMeta]{items: s.Files, open: func(f *spec.DataFileMeta) (rowSource, error) {
+			return r.openUnmerged(ctx, b, f)
+		}}, nil
+	}
 	if r.dataEvolution && !s.RawConvertible {
 		rows, err := r.openEvolution(ctx, b, s)
 		if err != nil || !r.withRowKind {
@@ -242,6 +247,17 @@ func (r *reader) rawRows(d *dataFile) (*rowIterator, error) {
 		return nil, err
 	}
 	return d.rows(p, ranges)
+}
+
+// openUnmerged reads the records of a file of a primary-key table as they
+// were written, each on its own: row groups the residual filter rules out
+// are skipped, since no record depends on another.
+func (r *reader) openUnmerged(ctx context.Context, b *BucketPlan, f *spec.DataFileMeta) (rowSource, error) {
+	records, err := r.openRecords(ctx, b, f, r.residual)
+	if err != nil {
+		return nil, err
+	}
+	return &valuesOf{records: records, close: records.Close, withKind: r.withRowKind}, nil
 }
 
 // chain reads the rows of items (files, groups of files) one after
