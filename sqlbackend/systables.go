@@ -29,6 +29,9 @@ func (d *Database) systemTable(ctx *sql.Context, base, kind string, asOf *snapsh
 	if read, ok := systables.RowKindOf(kind); ok {
 		return d.dataSystemTable(ctx, stored, read, asOf)
 	}
+	if strings.EqualFold(kind, keyHistoryKind) {
+		return d.keyHistoryTable(ctx, stored, asOf)
+	}
 	if branch, ok := strings.CutPrefix(kind, branchPrefix); ok && branch != "" {
 		return d.branchTable(ctx, stored, branch, asOf)
 	}

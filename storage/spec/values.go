@@ -54,6 +54,17 @@ func (k RowKind) String() string {
 	return fmt.Sprintf("RowKind(%d)", int8(k))
 }
 
+// ParseRowKind reads Paimon's short form of a row kind
+// (RowKind.fromShortString).
+func ParseRowKind(s string) (RowKind, error) {
+	for k := RowKindInsert; k <= RowKindDelete; k++ {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown row kind %q", s)
+}
+
 // DateValue is a DATE: days since 1970-01-01.
 type DateValue int32
 

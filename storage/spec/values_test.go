@@ -37,3 +37,14 @@ func TestDecimalStringKeepsScale(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRowKindReadsWhatStringWrites(t *testing.T) {
+	for k := RowKindInsert; k <= RowKindDelete; k++ {
+		if got, err := ParseRowKind(k.String()); err != nil || got != k {
+			t.Errorf("ParseRowKind(%q) = %v, %v; want %v", k.String(), got, err, k)
+		}
+	}
+	if _, err := ParseRowKind("+X"); err == nil {
+		t.Error(`ParseRowKind("+X") succeeded`)
+	}
+}
