@@ -44,6 +44,7 @@ func TestJavaReads(t *testing.T) {
 			if c.incremental {
 				t.Run("incremental", func(t *testing.T) { compareIncremental(t, conn, wh, c, rs) })
 			}
+			t.Run("changes", func(t *testing.T) { compareChanges(t, conn, wh, c, rs) })
 		})
 	}
 }
