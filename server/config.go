@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/lakesql/lakesql/storage/fileio/s3io"
+	"github.com/lakesql/lakesql/sysprocs/reconcile"
 )
 
 // Config is everything `lakesql serve` can be told: the JSON config file
@@ -77,8 +78,12 @@ type Config struct {
 	Compaction string `json:"compaction"`
 	// Executor configures the vectorized executor of analytic reads.
 	Executor ExecutorConfig `json:"executor"`
-	Log      LogConfig      `json:"log"`
-	TLS      TLSConfig      `json:"tls"`
+	// Sources are the source databases CALL sys.reconcile compares lake
+	// tables with, by name: MySQL or MariaDB servers and the account to
+	// read them with, kept here so that no password is in SQL text.
+	Sources map[string]reconcile.SourceConfig `json:"sources"`
+	Log     LogConfig                         `json:"log"`
+	TLS     TLSConfig                         `json:"tls"`
 	// Users are administrator accounts (all privileges) defined by the
 	// config: they are recreated with these passwords at every start and
 	// never written to the warehouse. Other accounts are made with CREATE

@@ -108,7 +108,8 @@ func newServer(cfg Config, opts Options, root string, cat Catalog, localDisk boo
 		}
 	}()
 	if opts.Procedures == nil {
-		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: recorder})
+		opts.Procedures = sysprocs.New(sysprocs.Options{Catalog: backend.Catalog(), FileIO: opts.FileIO, Now: opts.Now, Observer: recorder,
+			Sources: cfg.Sources})
 	}
 	engine := sqlbackend.NewEngine(backend, opts.Procedures)
 	if err := confineFileAccess(cfg.Warehouse, localDisk); err != nil {

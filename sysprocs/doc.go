@@ -98,14 +98,27 @@
 //	  gives up after timeout_ms (default one minute) with error 3024, and stops
 //	  at once on KILL QUERY.
 //
+//	sys.reconcile('db.t', source, 'srcdb.t' [, at] [, partitions] [, options])
+//	  → kind, pk, columns, lake_row, source_row, count, snapshot_id,
+//	    commit_user, commit_identifier, watermark
+//	  Compares the table at snapshot at (id, tag or time; NULL the latest)
+//	  with its source table on the server the configuration's sources name,
+//	  by primary key, chunk checksums first (package reconcile). Totals
+//	  come first (pk NULL, count set), then each writer's last snapshot up
+//	  to at, then the differing keys (missing_in_lake, extra_in_lake,
+//	  differs) up to the options' limit.
+//
 // # Privileges
 //
 // go-mysql-server lets a CALL run if the user may EXECUTE in the database
 // that qualifies it (sys, so GRANT EXECUTE ON sys.* …) or in the current
 // database for an unqualified CALL. That says nothing about the table the
-// procedure acts on, so each procedure checks it too: wait_watermark needs
-// SELECT on the table, every other procedure INSERT and DELETE, at the
-// global, database or table level. A refusal is error 1142; a user without
+// procedure acts on, so each procedure checks it too: wait_watermark and
+// reconcile need SELECT on the table, every other procedure INSERT and
+// DELETE, at the global, database or table level. A refusal is error 1142.
+// reconcile also needs EXECUTE on itself (GRANT EXECUTE ON PROCEDURE
+// sys.reconcile), since it reads the source with the server's account;
+// without it the call gets error 1370. A user without
 // EXECUTE gets go-mysql-server's own "Access denied for user … to database
 // 'sys'" (error 1105). A server
 // without accounts (an embedded engine) checks nothing, as go-mysql-server

@@ -19,6 +19,7 @@ const (
 	erErrorDuringCommit = 1180 // ER_ERROR_DURING_COMMIT
 	erGetErrMsg         = 1296 // ER_GET_ERRMSG
 	erSPWrongNoOfArgs   = 1318 // ER_SP_WRONG_NO_OF_ARGS
+	erProcAccessDenied  = 1370 // ER_PROCACCESS_DENIED_ERROR
 	erUnknownError      = 1105 // ER_UNKNOWN_ERROR, also MySQL's generic warning
 )
 

@@ -45,6 +45,10 @@ func (r *recorder) PartitionsExpired(db, tbl string, res maintenance.PartitionEx
 	r.add("partitions %s.%s %v snapshot=%d", db, tbl, res.Partitions, res.SnapshotID)
 }
 
+func (r *recorder) Reconciled(db, tbl string, rowsCompared, mismatches int64) {
+	r.add("reconciled %s.%s rows=%d mismatches=%d", db, tbl, rowsCompared, mismatches)
+}
+
 // observed gives the fixture's procedures an observer.
 func observed(f *fixture) *recorder {
 	r := &recorder{}

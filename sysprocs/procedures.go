@@ -17,6 +17,7 @@ import (
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/maintenance"
 	"github.com/lakesql/lakesql/storage/table"
+	"github.com/lakesql/lakesql/sysprocs/reconcile"
 )
 
 // Options are the dependencies of the procedures. Every source of
@@ -44,6 +45,9 @@ type Options struct {
 	// Observer is told what the maintenance procedures did, for metrics;
 	// nil tells no one.
 	Observer Observer
+	// Sources are the source databases sys.reconcile compares tables
+	// with, by the name a CALL gives.
+	Sources map[string]reconcile.SourceConfig
 }
 
 // Observer is told what the maintenance procedures did to a table, named
@@ -65,6 +69,9 @@ type Observer interface {
 	OrphanFilesDeleted(db, table string, res maintenance.OrphanResult)
 	// PartitionsExpired reports what sys.expire_partitions dropped.
 	PartitionsExpired(db, table string, res maintenance.PartitionExpireResult)
+	// Reconciled reports a run of sys.reconcile: the rows it compared on
+	// both sides and the keys that differ.
+	Reconciled(db, table string, rowsCompared, mismatches int64)
 }
 
 // Procedures answers CALL sys.<name>(…). It is safe for concurrent use.
@@ -99,6 +106,7 @@ func New(opts Options) *Procedures {
 		p.orphanProcedures(),
 		p.expirePartitionsProcedures(),
 		p.waitWatermarkProcedures(),
+		p.reconcileProcedures(),
 	} {
 		for _, d := range group {
 			p.registry.Register(d)

@@ -46,6 +46,10 @@ func (m *Metrics) registerMaintenance(perTable []string) {
 		"Files maintenance procedures deleted from storage, by procedure (expire_snapshots, delete_tag, expire_tags, remove_orphan_files) and kind (data, changelog, manifest, index, statistics, manifest-list, index-manifest, snapshot; orphan for what remove_orphan_files deleted, which no metadata describes). expire_partitions deletes no file: its files go when the snapshots that hold them expire.",
 		append(perTable, "procedure", "kind")...)
 	m.partitionsExpired = m.counter("lakesql_partitions_expired_total", "Partitions CALL sys.expire_partitions dropped.", perTable...)
+	m.reconciledRows = m.counter("lakesql_reconcile_rows_compared_total",
+		"Rows CALL sys.reconcile compared, the lake's and the source's.", perTable...)
+	m.reconcileMismatch = m.counter("lakesql_reconcile_mismatches_total",
+		"Keys CALL sys.reconcile found missing in the lake, extra in it or differing.", perTable...)
 }
 
 // Compacted counts one compaction of a table: its outcome, the files and
@@ -160,6 +164,16 @@ func (m *Metrics) countDeleted(db, tableName, procedure, kind string, n int) {
 	if n > 0 {
 		m.filesDeleted.WithLabelValues(db, tableName, procedure, kind).Add(float64(n))
 	}
+}
+
+// Reconciled counts the rows a CALL sys.reconcile compared and the keys
+// it found differing.
+func (m *Metrics) Reconciled(db, tableName string, rowsCompared, mismatches int64) {
+	if m == nil {
+		return
+	}
+	m.reconciledRows.WithLabelValues(db, tableName).Add(float64(rowsCompared))
+	m.reconcileMismatch.WithLabelValues(db, tableName).Add(float64(mismatches))
 }
 
 // PartitionsExpired counts the partitions CALL sys.expire_partitions

@@ -107,6 +107,8 @@ func TestMaintenanceDeletionsByProcedureAndKind(t *testing.T) {
 	m.OrphanFilesDeleted("pay", "payments", maintenance.OrphanResult{Candidates: []maintenance.OrphanFile{{Path: "d"}}})
 	m.PartitionsExpired("pay", "payments", maintenance.PartitionExpireResult{Partitions: []string{"dt=2020-01-01", "dt=2020-01-02"}, SnapshotID: 12, FilesDeleted: 2})
 	m.PartitionsExpired("pay", "payments", maintenance.PartitionExpireResult{})
+	m.Reconciled("pay", "payments", 2006, 3)
+	m.Reconciled("pay", "payments", 10, 0)
 
 	expected := `
 # HELP lakesql_snapshots_expired_total Snapshots CALL sys.expire_snapshots deleted.
@@ -115,8 +117,15 @@ lakesql_snapshots_expired_total{db="pay",table="payments"} 3
 # HELP lakesql_partitions_expired_total Partitions CALL sys.expire_partitions dropped.
 # TYPE lakesql_partitions_expired_total counter
 lakesql_partitions_expired_total{db="pay",table="payments"} 2
+# HELP lakesql_reconcile_rows_compared_total Rows CALL sys.reconcile compared, the lake's and the source's.
+# TYPE lakesql_reconcile_rows_compared_total counter
+lakesql_reconcile_rows_compared_total{db="pay",table="payments"} 2016
+# HELP lakesql_reconcile_mismatches_total Keys CALL sys.reconcile found missing in the lake, extra in it or differing.
+# TYPE lakesql_reconcile_mismatches_total counter
+lakesql_reconcile_mismatches_total{db="pay",table="payments"} 3
 `
-	if err := testutil.CollectAndCompare(m.registry, strings.NewReader(expected), "lakesql_snapshots_expired_total", "lakesql_partitions_expired_total"); err != nil {
+	if err := testutil.CollectAndCompare(m.registry, strings.NewReader(expected), "lakesql_snapshots_expired_total", "lakesql_partitions_expired_total",
+		"lakesql_reconcile_rows_compared_total", "lakesql_reconcile_mismatches_total"); err != nil {
 		t.Error(err)
 	}
 	want := map[[2]string]float64{

@@ -64,6 +64,8 @@ type Metrics struct {
 	snapshotsExpired  *prometheus.CounterVec
 	filesDeleted      *prometheus.CounterVec
 	partitionsExpired *prometheus.CounterVec
+	reconciledRows    *prometheus.CounterVec
+	reconcileMismatch *prometheus.CounterVec
 
 	mu sync.Mutex
 	// latest is the highest snapshot id seen per table: a gauge must not
