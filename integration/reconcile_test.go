@@ -19,7 +19,7 @@ import (
 )
 
 // sourceConfig is the reconcile source of the MariaDB server of dsn.
-func sourceConfig(t *testing.T, dsn string) sourcecfg.SourceConfig {
+func sourceConfig(t testing.TB, dsn string) sourcecfg.SourceConfig {
 	t.Helper()
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {

@@ -20,11 +20,16 @@ import (
 //	map.<column>=<expr>   the source's SQL expression for a lake column,
 //	                      when its name or type differs there
 //	ignore=<col>,<col>    lake columns not compared (not key columns)
+//	key_order=source      compare string keys in the source's collation
+//	                      (see reconcile.Column.BinaryOrder)
 type reconcileOptions struct {
 	compare reconcile.Options
 	where   string
 	mapping map[string]string
 	ignore  []string
+	// sourceOrder trusts the source's collation to order string keys as
+	// the lake does (byte by byte), so that chunks are index ranges.
+	sourceOrder bool
 }
 
 func parseReconcileOptions(text string) (reconcileOptions, error) {
@@ -61,10 +66,19 @@ func (o *reconcileOptions) set(name, value string) error {
 		for _, c := range strings.Split(value, ",") {
 			o.ignore = append(o.ignore, strings.TrimSpace(c))
 		}
+	case name == "key_order":
+		switch strings.ToLower(value) {
+		case "binary":
+			o.sourceOrder = false
+		case "source":
+			o.sourceOrder = true
+		default:
+			return fmt.Errorf("key_order %q: want binary or source", value)
+		}
 	case strings.HasPrefix(name, "map.") && len(name) > len("map."):
 		o.mapping[name[len("map."):]] = value
 	default:
-		return fmt.Errorf("unknown option %s (options: chunk_rows, limit, where, map.<column>, ignore)", name)
+		return fmt.Errorf("unknown option %s (options: chunk_rows, limit, where, map.<column>, ignore, key_order)", name)
 	}
 	return err
 }
@@ -97,7 +111,7 @@ func (o reconcileOptions) columns(s *spec.TableSchema) ([]reconcile.Column, erro
 	var cols []reconcile.Column
 	for _, name := range s.PrimaryKeys {
 		f := s.Fields[s.FieldIndex(name)]
-		cols = append(cols, reconcile.Column{Name: name, Source: o.sourceExpr(name), Key: true, BinaryOrder: isText(f.Type)})
+		cols = append(cols, reconcile.Column{Name: name, Source: o.sourceExpr(name), Key: true, BinaryOrder: isText(f.Type) && !o.sourceOrder})
 	}
 	for _, f := range s.Fields {
 		if !slices.Contains(s.PrimaryKeys, f.Name) && !slices.Contains(o.ignore, f.Name) {

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dolthub/go-mysql-server/sql"
+
+	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -98,5 +101,58 @@ func TestReconcilePartitionCondition(t *testing.T) {
 	}
 	if _, _, err := partitionCondition(reconcileSchemaOf(), "status=PAID", o); err == nil {
 		t.Error("a partition spec on a column that is not a partition key was accepted")
+	}
+}
+
+// plainText prints each value exactly as the wire protocol does, through
+// go-mysql-server's type, for the edge values of each type it prints.
+func TestPlainTextIsTheWireText(t *testing.T) {
+	dec := func(unscaled int64, scale int) spec.DecimalValue { return spec.NewDecimal(unscaled, scale) }
+	cases := []struct {
+		t spec.DataType
+		v any
+	}{
+		{spec.DataType{Root: spec.TinyInt}, int8(-128)},
+		{spec.DataType{Root: spec.SmallInt}, int16(32767)},
+		{spec.DataType{Root: spec.Int}, int32(-2147483648)},
+		{spec.DataType{Root: spec.BigInt}, int64(9223372036854775807)},
+		{spec.DataType{Root: spec.BigInt}, int64(-1)},
+		{spec.DataType{Root: spec.VarChar, Length: 20}, "Zürich ✓"},
+		{spec.DataType{Root: spec.Char, Length: 3}, "ab"},
+		{spec.DataType{Root: spec.Date}, spec.DateValue(0)},
+		{spec.DataType{Root: spec.Date}, spec.DateValue(-719162)},
+		{spec.DataType{Root: spec.Date}, spec.DateValue(20559)},
+		{spec.DataType{Root: spec.Decimal, Precision: 18, Scale: 2}, dec(1050, 2)},
+		{spec.DataType{Root: spec.Decimal, Precision: 18, Scale: 2}, dec(-5, 2)},
+		{spec.DataType{Root: spec.Decimal, Precision: 18, Scale: 2}, dec(0, 2)},
+		{spec.DataType{Root: spec.Decimal, Precision: 10, Scale: 0}, dec(-42, 0)},
+		{spec.DataType{Root: spec.Decimal, Precision: 38, Scale: 10}, dec(1, 10)},
+		{spec.DataType{Root: spec.Decimal, Precision: 18, Scale: 6}, dec(-999999999999999999, 6)},
+	}
+	ctx := sql.NewEmptyContext()
+	for _, c := range cases {
+		got, ok := plainText(c.t, c.v)
+		if !ok {
+			t.Errorf("%v of %v: not printed", c.v, c.t)
+			continue
+		}
+		typ, err := sqltypes.Type(c.t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv, err := sqltypes.ToSQL(c.t, c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire, err := typ.SQL(ctx, nil, sv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != wire.ToString() {
+			t.Errorf("%v of %v: %q, the wire sends %q", c.v, c.t, got, wire.ToString())
+		}
+	}
+	if _, ok := plainText(spec.DataType{Root: spec.Decimal, Scale: 3}, dec(1, 2)); ok {
+		t.Error("a decimal of another scale than its column's was printed as is")
 	}
 }

@@ -158,7 +158,7 @@ func (k *KeyOrdered) lowerBound(i int) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	partition, _, err := spec.DecodeBinaryRow(partTypes, b.Partition)
+	partition, err := spec.DeserializeBinaryRow(partTypes, b.Partition)
 	if err != nil {
 		return nil, fmt.Errorf("partition of bucket %d: %w", b.Bucket, err)
 	}

@@ -20,10 +20,20 @@ import (
 // primary key, whether the key leads with the partition column or not,
 // over buckets with overlapping runs, updates and deletes.
 func TestReadKeyOrderedSortsTheWholeTable(t *testing.T) {
-	for _, pk := range [][]string{{"dt", "k"}, {"k", "dt"}} {
-		t.Run(fmt.Sprint(pk), func(t *testing.T) {
+	for _, c := range []struct {
+		pk       []string
+		dtType   spec.DataType
+		dayValue func(int) any
+	}{
+		{[]string{"dt", "k"}, spec.DataType{Root: spec.Int}, func(d int) any { return int32(d) }},
+		{[]string{"k", "dt"}, spec.DataType{Root: spec.Int}, func(d int) any { return int32(d) }},
+		// Short strings are stored inline in the partition row.
+		{[]string{"dt", "k"}, spec.DataType{Root: spec.VarChar, Length: 10}, func(d int) any { return fmt.Sprintf("d%02d", d) }},
+	} {
+		pk := c.pk
+		t.Run(fmt.Sprint(pk, c.dtType.Root), func(t *testing.T) {
 			fields := []spec.DataField{
-				{ID: 0, Name: "dt", Type: spec.DataType{Root: spec.Int}},
+				{ID: 0, Name: "dt", Type: c.dtType},
 				{ID: 1, Name: "k", Type: spec.DataType{Root: spec.BigInt}},
 				{ID: 2, Name: "v", Type: spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxVarLength}},
 			}
@@ -33,7 +43,7 @@ func TestReadKeyOrderedSortsTheWholeTable(t *testing.T) {
 			for commit := range 4 {
 				var records []tabletest.Record
 				for range 300 {
-					dt, k := int32(rng.IntN(3)), int64(rng.IntN(500))
+					dt, k := c.dayValue(rng.IntN(3)), int64(rng.IntN(500))
 					if rng.IntN(5) == 0 {
 						records = append(records, tabletest.Delete(dt, k, ""))
 					} else {

@@ -33,7 +33,12 @@ type Column struct {
 	Key bool
 	// BinaryOrder compares the key column's values byte by byte on the
 	// source, as the lake orders them: a string column's collation may
-	// order them otherwise.
+	// order them otherwise. The source's index on the key cannot serve
+	// such a comparison, so each chunk is then a scan. Without it, a key
+	// the two orders place differently lands in different chunks on the
+	// two sides and is reported as missing in one and extra in the other:
+	// false differences, never a difference missed, since every row of
+	// each side is in exactly one chunk.
 	BinaryOrder bool
 }
 
@@ -103,26 +108,31 @@ func (r *Report) Matches() bool { return r.Missing == 0 && r.Extra == 0 && r.Dif
 // joined by Separator. The source computes the same in SQL (see
 // ChecksumExpr); a chunk's checksum is the XOR of its rows'.
 func RowChecksum(r Row) uint64 {
-	h := md5.New()
-	flags := make([]byte, len(r))
-	first := true
-	for i, v := range r {
-		flags[i] = '0'
+	var scratch [256]byte
+	buf := scratch[:0]
+	texts := 0
+	for _, v := range r {
 		if v == nil {
-			flags[i] = '1'
 			continue
 		}
-		if !first {
-			io.WriteString(h, Separator)
+		if texts > 0 {
+			buf = append(buf, Separator...)
 		}
-		io.WriteString(h, *v)
-		first = false
+		buf = append(buf, *v...)
+		texts++
 	}
-	if !first {
-		io.WriteString(h, Separator)
+	if texts > 0 {
+		buf = append(buf, Separator...)
 	}
-	h.Write(flags)
-	return binary.BigEndian.Uint64(h.Sum(nil)[:8])
+	for _, v := range r {
+		if v == nil {
+			buf = append(buf, '1')
+		} else {
+			buf = append(buf, '0')
+		}
+	}
+	sum := md5.Sum(buf)
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 // Compare walks the lake's rows chunk by chunk and compares each chunk
@@ -137,26 +147,63 @@ func Compare(ctx context.Context, columns []Column, lake Lake, source Source, op
 	if len(c.keyIdx) == 0 {
 		return nil, errors.New("reconcile: no key column")
 	}
+	chunks, stop := c.readAhead()
+	defer stop()
 	var lo Row
-	for {
-		chunk, done, err := c.nextChunk()
-		if err != nil {
-			return nil, err
+	for next := range chunks {
+		if next.err != nil {
+			return nil, next.err
 		}
 		var hi Row
-		if !done {
-			hi = c.key(chunk[len(chunk)-1])
+		if !next.done {
+			hi = c.key(next.rows[len(next.rows)-1])
 		}
-		if err := c.compareChunk(ctx, lo, hi, chunk); err != nil {
+		if err := c.compareChunk(ctx, lo, hi, next.rows); err != nil {
 			return nil, err
 		}
 		if c.opts.Progress != nil {
 			c.opts.Progress(*c.report)
 		}
-		if done {
+		if next.done {
 			return c.report, nil
 		}
 		lo = hi
+	}
+	return nil, errors.New("reconcile: the lake's rows ended without a last chunk")
+}
+
+// lakeChunk is a chunk of lake rows, or the error that ended the read.
+type lakeChunk struct {
+	rows []Row
+	done bool
+	err  error
+}
+
+// readAhead reads the lake's chunks on a goroutine of its own, one ahead
+// of the comparison, so that reading and formatting the lake's rows
+// overlaps the source's work on the chunk before. stop ends the reading
+// and returns once the goroutine is gone: the lake is not touched after.
+func (c *comparison) readAhead() (chunks <-chan lakeChunk, stop func()) {
+	out := make(chan lakeChunk, 1)
+	quit := make(chan struct{})
+	go func() {
+		defer close(out)
+		for {
+			rows, done, err := c.nextChunk()
+			select {
+			case out <- lakeChunk{rows: rows, done: done, err: err}:
+			case <-quit:
+				return
+			}
+			if done || err != nil {
+				return
+			}
+		}
+	}()
+	return out, func() {
+		close(quit)
+		for range out {
+		}
 	}
 }
 

@@ -62,7 +62,11 @@ func cmp(v, def int) int {
 // transaction WITH CONSISTENT SNAPSHOT, READ ONLY: every chunk sees the
 // same state of the source, as the lake side reads one snapshot.
 type MySQLSource struct {
-	conn    *sql.Conn
+	db   *sql.DB
+	conn *sql.Conn
+	// connID is conn's id on the source, which a cancelled read's query
+	// is killed by.
+	connID  int64
 	table   string
 	columns []Column
 	where   string
@@ -87,7 +91,11 @@ func OpenMySQL(ctx context.Context, db *sql.DB, table string, columns []Column, 
 			return nil, fmt.Errorf("source: %s: %w", stmt, err)
 		}
 	}
-	s := &MySQLSource{conn: conn, table: quoteTable(table), columns: columns, where: where}
+	s := &MySQLSource{db: db, conn: conn, table: quoteTable(table), columns: columns, where: where}
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&s.connID); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("source: %w", err)
+	}
 	s.checksumSQL = fmt.Sprintf("SELECT COUNT(*), COALESCE(BIT_XOR(%s), 0) FROM %s", ChecksumExpr(columns), s.table)
 	exprs := make([]string, len(columns))
 	for i, c := range columns {
@@ -132,7 +140,7 @@ func (s *MySQLSource) Checksum(ctx context.Context, lo, hi Row) (count int64, su
 	where, args := s.condition(lo, hi)
 	err = s.conn.QueryRowContext(ctx, s.checksumSQL+where, args...).Scan(&count, &sum)
 	if err != nil {
-		return 0, 0, fmt.Errorf("source checksum of %s: %w", s.table, err)
+		return 0, 0, s.failed(ctx, "checksum", err)
 	}
 	return count, sum, nil
 }
@@ -142,7 +150,7 @@ func (s *MySQLSource) Rows(ctx context.Context, lo, hi Row, each func(Row) error
 	where, args := s.condition(lo, hi)
 	rows, err := s.conn.QueryContext(ctx, s.rowsSQL+where, args...)
 	if err != nil {
-		return fmt.Errorf("source rows of %s: %w", s.table, err)
+		return s.failed(ctx, "rows", err)
 	}
 	defer rows.Close()
 	raw := make([]sql.RawBytes, len(s.columns))
@@ -165,7 +173,25 @@ func (s *MySQLSource) Rows(ctx context.Context, lo, hi Row, each func(Row) error
 			return err
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return s.failed(ctx, "rows", err)
+	}
+	return nil
+}
+
+// failed is the error of a read of the source. A read stopped by ctx
+// (KILL QUERY on lakesql, the client leaving) leaves its query running on
+// the source, which would hold the table's metadata lock until it ends:
+// it is killed there too, and ctx's error returned.
+func (s *MySQLSource) failed(ctx context.Context, what string, err error) error {
+	if ctx.Err() == nil {
+		return fmt.Errorf("source %s of %s: %w", what, s.table, err)
+	}
+	kill, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// Best effort: a query not killed still ends on its own.
+	_, _ = s.db.ExecContext(kill, fmt.Sprintf("KILL QUERY %d", s.connID))
+	return ctx.Err()
 }
 
 // condition is the WHERE of a key range (lo, hi] and of the source's own
@@ -174,20 +200,14 @@ func (s *MySQLSource) Rows(ctx context.Context, lo, hi Row, each func(Row) error
 func (s *MySQLSource) condition(lo, hi Row) (string, []any) {
 	var conds []string
 	var args []any
-	key := s.keyTuple()
-	for _, bound := range []struct {
-		row Row
-		op  string
-	}{{lo, ">"}, {hi, "<="}} {
-		if bound.row == nil {
-			continue
-		}
-		marks := make([]string, len(bound.row))
-		for i, v := range bound.row {
-			marks[i] = "?"
-			args = append(args, *v)
-		}
-		conds = append(conds, fmt.Sprintf("%s %s (%s)", key, bound.op, strings.Join(marks, ", ")))
+	key := s.keyExprs()
+	if lo != nil {
+		c, a := lexicographic(key, lo, ">")
+		conds, args = append(conds, c), append(args, a...)
+	}
+	if hi != nil {
+		c, a := lexicographic(key, hi, "<=")
+		conds, args = append(conds, c), append(args, a...)
 	}
 	if s.where != "" {
 		conds = append(conds, "("+s.where+")")
@@ -198,21 +218,47 @@ func (s *MySQLSource) condition(lo, hi Row) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// keyTuple is the source's key as a row constructor, each column compared
-// in the lake's order.
-func (s *MySQLSource) keyTuple() string {
-	var parts []string
+// lexicographic compares the key to a bound in key order, spelled as
+// (k1 > ?) OR (k1 = ? AND k2 > ?) … rather than as a row constructor,
+// which MariaDB's range optimizer does not turn into an index range: a
+// chunk is then read through the key's index, not by a scan of the table.
+// op is ">" (after the bound) or "<=" (up to it).
+func lexicographic(key []string, bound Row, op string) (string, []any) {
+	strict := op[:1]
+	var terms []string
+	var args []any
+	for i := range key {
+		var parts []string
+		for j := 0; j < i; j++ {
+			parts = append(parts, key[j]+" = ?")
+			args = append(args, *bound[j])
+		}
+		last := strict
+		if i == len(key)-1 {
+			last = op
+		}
+		parts = append(parts, key[i]+" "+last+" ?")
+		args = append(args, *bound[i])
+		terms = append(terms, "("+strings.Join(parts, " AND ")+")")
+	}
+	return "(" + strings.Join(terms, " OR ") + ")", args
+}
+
+// keyExprs are the source's key columns, each compared in the lake's
+// order.
+func (s *MySQLSource) keyExprs() []string {
+	var out []string
 	for _, c := range s.columns {
 		if !c.Key {
 			continue
 		}
 		if c.BinaryOrder {
-			parts = append(parts, "CAST("+c.Source+" AS BINARY)")
+			out = append(out, "CAST("+c.Source+" AS BINARY)")
 		} else {
-			parts = append(parts, c.Source)
+			out = append(out, c.Source)
 		}
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return out
 }
 
 // Close ends the source's transaction and returns its connection.
