@@ -46,7 +46,7 @@ func BenchmarkReconcile(b *testing.B) {
 	// Plant: 3 rows differ, 2 are missing in the lake, 2 extra in it.
 	servertest.Exec(b, source,
 		"UPDATE pay SET amount = amount + 1 WHERE dt = 'd03' AND pay_id IN (3000001, 3000002, 3000003)",
-		"INSERT INTO pay VALUES ('d04', 4999999, 1, 1.00), ('d09', 9999999, 1, 1.00)",
+		"INSERT INTO pay VALUES ('d04', 90000001, 1, 1.00), ('d09', 90000002, 1, 1.00)",
 		"DELETE FROM pay WHERE dt = 'd01' AND pay_id IN (1000010, 1000020)")
 	want := map[string]int64{"missing_in_lake": 2, "extra_in_lake": 2, "differs": 3}
 

@@ -34,11 +34,13 @@ type Column struct {
 	// BinaryOrder compares the key column's values byte by byte on the
 	// source, as the lake orders them: a string column's collation may
 	// order them otherwise. The source's index on the key cannot serve
-	// such a comparison, so each chunk is then a scan. Without it, a key
-	// the two orders place differently lands in different chunks on the
-	// two sides and is reported as missing in one and extra in the other:
-	// false differences, never a difference missed, since every row of
-	// each side is in exactly one chunk.
+	// such a comparison, so each chunk is then a scan. Without it, the
+	// lake's chunk bounds need not be ordered in the source's order, and a
+	// source row may be compared in a chunk the lake did not put its key
+	// in (or in two): it is reported missing or extra though both sides
+	// hold it. Such differences are false, but none is missed: the chunks
+	// (b0, b1], (b1, b2], … from no bound to none cover every key in any
+	// order, and each lake row is in exactly one.
 	BinaryOrder bool
 }
 
