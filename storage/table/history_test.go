@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"testing"
 
 	"github.com/lakesql/lakesql/internal/testkit/compacttest"
+	"github.com/lakesql/lakesql/internal/testkit/filetest"
 	"github.com/lakesql/lakesql/internal/testkit/tabletest"
 	"github.com/lakesql/lakesql/internal/testkit/writetest"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/fileio/memio"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -87,5 +90,35 @@ func TestHistoryOfAnAppendTableIsRefused(t *testing.T) {
 	writetest.Commit(tt, "u", tabletest.Insert(int32(1), "a"))
 	if _, err := tt.Open().History(context.Background(), nil); err == nil {
 		t.Fatal("History of an append table succeeded")
+	}
+}
+
+// A key's history reads only the data files whose key range can hold it,
+// not every file the retained snapshots wrote.
+func TestHistoryReadsOnlyTheFilesOfTheKey(t *testing.T) {
+	fs := filetest.NewCountingFS(memio.New())
+	tt := tabletest.Create(t, tabletest.Config{FS: fs}, catalog.TableDefinition{Fields: incrementalFields(), PrimaryKeys: []string{"k"},
+		Options: map[string]string{"bucket": "1", "write-only": "true"}})
+	for commit := range int32(10) {
+		var records []tabletest.Record
+		for k := commit * 100; k < commit*100+100; k++ {
+			records = append(records, tabletest.Insert(k, "v"))
+		}
+		writetest.Commit(tt, "u", records...)
+	}
+	tbl := tt.Open()
+	files := tt.LiveFiles()
+	opened := func() (n int) {
+		for _, e := range files {
+			n += fs.Opens(path.Join(tt.Dir, "bucket-0", e.File.FileName))
+		}
+		return n
+	}
+	before := opened()
+	if got := readHistory(t, tbl, equals(t, 0, int32(250))); !slices.Equal(got, []string{"3 u/3 +I 250|v"}) {
+		t.Fatalf("history of 250 = %q", got)
+	}
+	if n := opened() - before; n != 1 {
+		t.Fatalf("the history of one key opened %d of the %d data files, want the 1 whose key range holds it", n, len(files))
 	}
 }
