@@ -80,15 +80,7 @@ func compareChanges(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*
 	for _, pair := range pairs {
 		from, to := pair[0], pair[1]
 		t.Run(fmt.Sprintf("%d,%d", from, to), func(t *testing.T) {
-			q := fmt.Sprintf("SELECT * FROM `t$audit_log` FOR VERSION BETWEEN %d AND %d", from, to)
-			rows, err := conn.QueryContext(context.Background(), q)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			want, kinds, err := lakesqlTable(rows)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+			want, kinds := queryTable(t, conn, fmt.Sprintf("SELECT * FROM `t$audit_log` FOR VERSION BETWEEN %d AND %d", from, to))
 			want.sort()
 			p := point{tag: fmt.Sprintf("changes %d,%d", from, to)}
 			for _, r := range javaReaders(rs) {
@@ -156,7 +148,12 @@ func expectNoChanges(t *testing.T, r *reader, args []string) {
 
 func rowsAt(t *testing.T, conn *sql.Conn, id int64) (*table, map[string]kind) {
 	t.Helper()
-	q := fmt.Sprintf("SELECT * FROM t FOR VERSION AS OF %d", id)
+	return queryTable(t, conn, fmt.Sprintf("SELECT * FROM t FOR VERSION AS OF %d", id))
+}
+
+// queryTable is lakesql's answer to q, with its columns' kinds.
+func queryTable(t *testing.T, conn *sql.Conn, q string) (*table, map[string]kind) {
+	t.Helper()
 	rows, err := conn.QueryContext(context.Background(), q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)

@@ -219,15 +219,7 @@ func points(t *testing.T, conn *sql.Conn) []point {
 func checkPoints(t *testing.T, conn *sql.Conn, wh string, c tableCase, rs []*reader) {
 	for _, p := range points(t, conn) {
 		t.Run(p.String(), func(t *testing.T) {
-			q := "SELECT * FROM t FOR VERSION AS OF " + p.asOf()
-			rows, err := conn.QueryContext(context.Background(), q)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			want, kinds, err := lakesqlTable(rows)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+			want, kinds := queryTable(t, conn, "SELECT * FROM t FOR VERSION AS OF "+p.asOf())
 			t.Logf("lakesql: %d rows, %d columns", len(want.rows), len(want.columns))
 			for _, r := range rs {
 				t.Run(r.name, func(t *testing.T) {

@@ -44,15 +44,7 @@ func compareSystemTables(t *testing.T, conn *sql.Conn, wh string, c tableCase, r
 			continue
 		}
 		t.Run(st.name, func(t *testing.T) {
-			q := "SELECT * FROM `t$" + st.name + "`"
-			rows, err := conn.QueryContext(context.Background(), q)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			want, kinds, err := lakesqlTable(rows)
-			if err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
+			want, kinds := queryTable(t, conn, "SELECT * FROM `t$"+st.name+"`")
 			for _, r := range javaReaders(rs) {
 				t.Run(r.name, func(t *testing.T) {
 					out, err := r.call("systable", "--warehouse", wh, "--table", c.name+".t", "--name", st.name)
