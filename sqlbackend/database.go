@@ -74,6 +74,12 @@ func (d *Database) table(ctx *sql.Context, name string, asOf *snapshot.TimeTrave
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	return d.pinnedTable(ctx, stored, asOf)
+}
+
+// pinnedTable opens the table stored, pinned at the snapshot asOf selects
+// or at the transaction's pin; ok is false when the table is gone.
+func (d *Database) pinnedTable(ctx *sql.Context, stored string, asOf *snapshot.TimeTravel) (_ *Table, ok bool, _ error) {
 	t, err := d.backend.OpenTable(ctx, d.name, stored)
 	if errors.Is(err, lakeerr.ErrNotFound) {
 		return nil, false, nil

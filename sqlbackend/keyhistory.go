@@ -1,7 +1,6 @@
 package sqlbackend
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -17,7 +16,6 @@ import (
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/sqlbackend/systables"
-	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
@@ -64,20 +62,9 @@ func (d *Database) keyHistoryTable(ctx *sql.Context, stored string, asOf *snapsh
 		return nil, false, mysql.NewSQLError(mysql.ERNotSupportedYet, mysql.SSClientError,
 			"%s.%s$%s lists every retained snapshot's changes and has no AS OF", d.name, stored, keyHistoryKind)
 	}
-	t, err := d.backend.OpenTable(ctx, d.name, stored)
-	if errors.Is(err, lakeerr.ErrNotFound) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
-	}
-	p, err := pinFor(ctx, d.name, stored, t, nil)
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
-	}
-	base, err := newTable(ctx, d, stored, t, p, false)
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
+	base, ok, err := d.pinnedTable(ctx, stored, nil)
+	if err != nil || !ok {
+		return nil, ok, err
 	}
 	if err := checkKeyHistory(d.name, stored, base.schema); err != nil {
 		return nil, false, err

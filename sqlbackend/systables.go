@@ -1,7 +1,6 @@
 package sqlbackend
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/lakesql/lakesql/planner/sqltypes"
 	"github.com/lakesql/lakesql/sqlbackend/mysqlerr"
 	"github.com/lakesql/lakesql/sqlbackend/systables"
-	"github.com/lakesql/lakesql/storage/lakeerr"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 	"github.com/lakesql/lakesql/storage/table"
@@ -72,20 +70,9 @@ var (
 )
 
 func (d *Database) dataSystemTable(ctx *sql.Context, stored string, kind systables.RowKind, asOf *snapshot.TimeTravel) (sql.Table, bool, error) {
-	t, err := d.backend.OpenTable(ctx, d.name, stored)
-	if errors.Is(err, lakeerr.ErrNotFound) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
-	}
-	p, err := pinFor(ctx, d.name, stored, t, asOf)
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
-	}
-	base, err := newTable(ctx, d, stored, t, p, asOf != nil)
-	if err != nil {
-		return nil, false, mysqlerr.From(err)
+	base, ok, err := d.pinnedTable(ctx, stored, asOf)
+	if err != nil || !ok {
+		return nil, ok, err
 	}
 	v := &dataSystemView{ReadOnly: systables.NewReadOnly(d.name, stored, kind.Name), kind: kind, base: base}
 	fields, primaryKeys := base.schema.Fields, base.schema.PrimaryKeys

@@ -96,8 +96,11 @@ func (h *History) Next() (Change, error) {
 			if err != io.EOF {
 				return Change{}, err
 			}
-			h.rows.Close()
+			err = h.rows.Close()
 			h.rows = nil
+			if err != nil {
+				return Change{}, err
+			}
 		}
 		if len(h.reads) > 0 {
 			if err := h.startRead(); err != nil {

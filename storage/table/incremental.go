@@ -46,11 +46,7 @@ func (t *Table) PlanBetween(ctx context.Context, b snapshot.Between, filter pred
 	if err != nil {
 		return nil, err
 	}
-	sp, err := scan.PlanFiles(t.changesInput(ctx, end, s, filter), files)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := t.fromScan(ctx, sp)
+	plan, err := t.planFiles(ctx, t.changesInput(ctx, end, s, filter), files)
 	if err != nil {
 		return nil, err
 	}
