@@ -50,12 +50,16 @@ func (t *Table) ReadKeyOrdered(ctx context.Context, plan *Plan) (*KeyOrdered, er
 		k.types = append(k.types, s.Fields[i].Type)
 	}
 	k.queue.compare = k.compareKeys
+	splits := make([][]Split, len(plan.Buckets))
+	for _, split := range plan.Splits {
+		splits[split.Bucket] = append(splits[split.Bucket], split)
+	}
 	for i := range plan.Buckets {
 		lower, err := k.lowerBound(i)
 		if err != nil {
 			return nil, err
 		}
-		k.queue.items = append(k.queue.items, &bucketStream{bucket: i, key: lower})
+		k.queue.items = append(k.queue.items, &bucketStream{bucket: i, splits: splits[i], key: lower})
 	}
 	heap.Init(&k.queue)
 	return k, nil
@@ -98,12 +102,7 @@ func (k *KeyOrdered) requeue(top *bucketStream) {
 // open starts reading bucket s and reads its first row.
 func (k *KeyOrdered) open(s *bucketStream) error {
 	sub := *k.plan
-	sub.Splits = nil
-	for _, split := range k.plan.Splits {
-		if split.Bucket == s.bucket {
-			sub.Splits = append(sub.Splits, split)
-		}
-	}
+	sub.Splits = s.splits
 	rows, err := k.t.ExecutePlan(k.ctx, &sub, ReadOptions{Parallelism: 1})
 	if err != nil {
 		return err
@@ -205,6 +204,7 @@ func (k *KeyOrdered) Close() error {
 // row.
 type bucketStream struct {
 	bucket int
+	splits []Split // the plan's splits of the bucket
 	rows   *Rows
 	row    []any
 	key    []any
