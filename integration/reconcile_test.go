@@ -295,3 +295,33 @@ func TestReconcileStringKeysInAnotherCollation(t *testing.T) {
 		}
 	}
 }
+
+// FLOAT and DOUBLE columns compare exactly: a DOUBLE by the text MySQL
+// prints (shortest digits, exponent past 15 digits either side), a FLOAT
+// as the DOUBLE of its value, since MariaDB prints a FLOAT rounded to 6
+// digits. Identical sides checksum equal, chunk for chunk, and a change in
+// the last digit of either is found.
+func TestReconcileFloatingPointColumns(t *testing.T) {
+	f := newReconcileFixture(t)
+	db := strings.TrimSuffix(f.srcTable, ".payments")
+	const columns = "(id INT PRIMARY KEY, d DOUBLE, r FLOAT)"
+	servertest.Exec(t, f.source, "CREATE TABLE "+db+".rates "+columns)
+	servertest.Exec(t, f.lake, "CREATE TABLE rates "+columns)
+	rows := "(1, 0.1, 0.1), (2, 1e20, 1e20), (3, 0.30000000000000004, 123.456), (4, 1.2345678901234568e17, 16777217), " +
+		"(5, -1.5e-7, -1.5e-7), (6, 5e-324, 3.4e38), (7, 1.7976931348623157e308, 1.4e-45), (8, 123456789012345, 1234567.8), " +
+		"(9, 0.0000000000000015, NULL), (10, NULL, 0)"
+	servertest.Exec(t, f.source, "INSERT INTO "+db+".rates VALUES "+rows)
+	servertest.Exec(t, f.lake, "INSERT INTO rates VALUES "+rows)
+	rates := *f
+	rates.srcTable = db + ".rates"
+	totals, diffs := rates.reconcileTable(t, "pay.rates", "chunk_rows=3")
+	if len(diffs) != 0 || totals["chunks_compared_by_row"] != 0 || totals["lake_rows"] != 10 {
+		t.Fatalf("identical sides: totals %v, differences %q; want no chunk compared by row", totals, diffs)
+	}
+	servertest.Exec(t, f.source, "UPDATE "+rates.srcTable+" SET d = 0.1000000000000001 WHERE id = 1",
+		"UPDATE "+rates.srcTable+" SET r = 16777218 WHERE id = 4")
+	_, diffs = rates.reconcileTable(t, "pay.rates", "chunk_rows=3")
+	if want := []string{`differs ["1"] d`, `differs ["4"] r`}; !slices.Equal(diffs, want) {
+		t.Errorf("after changing a last digit: differences %q, want %q", diffs, want)
+	}
+}

@@ -207,7 +207,7 @@ func partitionCondition(s *spec.TableSchema, partitions string, opts reconcileOp
 				return nil, "", err
 			}
 			conj = append(conj, leaf)
-			conds = append(conds, fmt.Sprintf("%s = '%s'", opts.sourceExpr(name), strings.ReplaceAll(text, "'", "''")))
+			conds = append(conds, fmt.Sprintf("%s = '%s'", opts.sourceExpr(s.Fields[i]), strings.ReplaceAll(text, "'", "''")))
 		}
 		slices.Sort(conds)
 		lake = append(lake, predicate.And(conj...))
@@ -328,8 +328,10 @@ func (l *lakeTexts) text(i int, v any) (string, error) {
 }
 
 // plainText prints the values whose MySQL text needs no go-mysql-server
-// type: integers, strings, dates, and decimals of the column's scale.
-// TestPlainTextIsTheWireText holds it to the wire's text.
+// type: integers, strings, dates, and decimals of the column's scale,
+// which TestPlainTextIsTheWireText holds to the wire's text; and floating
+// values as MySQL prints a DOUBLE, which TestReconcileFloatingPointColumns
+// holds to MariaDB's text.
 func plainText(t spec.DataType, v any) (string, bool) {
 	switch x := v.(type) {
 	case int8:
@@ -346,6 +348,11 @@ func plainText(t spec.DataType, v any) (string, bool) {
 		return x.String(), t.Root == spec.Date
 	case spec.DecimalValue:
 		return x.String(), t.Root == spec.Decimal && x.Scale() == t.Scale
+	case float64:
+		return sqltypes.DoubleText(x), t.Root == spec.Double
+	case float32:
+		// The source sends a FLOAT cast to DOUBLE (sourceExpr).
+		return sqltypes.DoubleText(float64(x)), t.Root == spec.Float
 	}
 	return "", false
 }

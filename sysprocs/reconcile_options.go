@@ -111,21 +111,30 @@ func (o reconcileOptions) columns(s *spec.TableSchema) ([]reconcile.Column, erro
 	var cols []reconcile.Column
 	for _, name := range s.PrimaryKeys {
 		f := s.Fields[s.FieldIndex(name)]
-		cols = append(cols, reconcile.Column{Name: name, Source: o.sourceExpr(name), Key: true, BinaryOrder: isText(f.Type) && !o.sourceOrder})
+		cols = append(cols, reconcile.Column{Name: name, Source: o.sourceExpr(f), Key: true, BinaryOrder: isText(f.Type) && !o.sourceOrder})
 	}
 	for _, f := range s.Fields {
 		if !slices.Contains(s.PrimaryKeys, f.Name) && !slices.Contains(o.ignore, f.Name) {
-			cols = append(cols, reconcile.Column{Name: f.Name, Source: o.sourceExpr(f.Name)})
+			cols = append(cols, reconcile.Column{Name: f.Name, Source: o.sourceExpr(f)})
 		}
 	}
 	return cols, nil
 }
 
-func (o reconcileOptions) sourceExpr(column string) string {
-	if expr, ok := o.mapping[strings.ToLower(column)]; ok {
-		return expr
+// sourceExpr is the source's expression of lake column f: the column of
+// the same name, or what the options map it to. A FLOAT is compared as
+// the DOUBLE of its value, because MySQL and MariaDB print a FLOAT rounded
+// to 6 significant digits, where the DOUBLE's shortest digits are exact
+// (lakeTexts prints the lake's FLOAT the same way).
+func (o reconcileOptions) sourceExpr(f spec.DataField) string {
+	expr, ok := o.mapping[strings.ToLower(f.Name)]
+	if !ok {
+		expr = reconcile.QuoteName(f.Name)
 	}
-	return reconcile.QuoteName(column)
+	if f.Type.Root == spec.Float {
+		return "CAST(" + expr + " AS DOUBLE)"
+	}
+	return expr
 }
 
 func fieldIndexFold(s *spec.TableSchema, name string) int {

@@ -97,9 +97,12 @@ func OpenMySQL(ctx context.Context, db *sql.DB, table string, columns []Column, 
 		return nil, fmt.Errorf("source: %w", err)
 	}
 	s.checksumSQL = fmt.Sprintf("SELECT COUNT(*), COALESCE(BIT_XOR(%s), 0) FROM %s", ChecksumExpr(columns), s.table)
+	// Each value is fetched as CONCAT makes it a string, the text the
+	// checksum hashes. A bare numeric column would come back parsed by the
+	// driver and be printed again in Go's way (1e+20 for MySQL's 1e20).
 	exprs := make([]string, len(columns))
 	for i, c := range columns {
-		exprs[i] = c.Source
+		exprs[i] = "CONCAT(" + c.Source + ")"
 	}
 	s.rowsSQL = fmt.Sprintf("SELECT %s FROM %s", strings.Join(exprs, ", "), s.table)
 	return s, nil
