@@ -346,3 +346,19 @@ func TestJavaFileIndexesSystemTable(t *testing.T) {
 	wantRows(t, c, "SELECT column_name, storage_type FROM append_with_bitmap_v1.`append_with_bitmap_v1$file_indexes` ORDER BY column_name",
 		"[f0 EMBEDDED]", "[f1 EMBEDDED]", "[f2 EMBEDDED]")
 }
+
+// Java's btree global indexes (testdata/globalindex) let a read skip the
+// row-id groups they refute, and EXPLAIN counts them with the files data-
+// file indexes skip.
+func TestGlobalIndexesSkipGroups(t *testing.T) {
+	h := newHarness(t, filepath.Join("..", "testdata", "globalindex"))
+	c := h.connect()
+	c.mustExec("USE gi")
+	wantRows(t, c, "SELECT COUNT(*) FROM btree_zstd WHERE k = 'zzz'", "[0]")
+	wantRows(t, c, "SELECT id FROM btree_zstd WHERE n = 39 ORDER BY id", "[7]", "[57]", "[107]", "[157]")
+	wantRows(t, c, "SELECT id FROM btree_zstd WHERE s > 3 AND id < 10 ORDER BY id", "[4]", "[9]")
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN SELECT id FROM btree_zstd WHERE k = 'zzz'")), "\n")
+	if !strings.Contains(plan, "index-skipped=2") {
+		t.Errorf("EXPLAIN does not say the global index skipped both row-id groups:\n%s", plan)
+	}
+}

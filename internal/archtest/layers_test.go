@@ -47,6 +47,8 @@ var layers = []layer{
 		// Opens a data file with the reader of its format, for reads
 		// and compactions alike.
 		"storage/fileformat",
+		// Btree global index files, which reads use to skip rows.
+		"storage/globalindex",
 		"storage/lease",
 		"storage/lsm",
 		"storage/manifest",

@@ -60,7 +60,8 @@ type Totals struct {
 	Manifests, Partitions, Buckets, Files Count
 	// UnreadFiles is the net number of files in pruned manifests.
 	UnreadFiles int64
-	// SkippedByIndex counts the files their data-file index left out.
+	// SkippedByIndex counts the files a data-file index or a global index
+	// left out.
 	SkippedByIndex int
 }
 
@@ -94,7 +95,7 @@ func (e *Explanation) Totals() Totals {
 		switch f.Reason {
 		case Kept:
 			t.Files.Kept++
-		case PrunedByFileIndex:
+		case PrunedByFileIndex, PrunedByGlobalIndex:
 			t.SkippedByIndex++
 		}
 	}
@@ -148,7 +149,7 @@ func (e *Explanation) writeSummary(b *strings.Builder) {
 		fmt.Fprintf(b, " (%d more in pruned manifests)", t.UnreadFiles)
 	}
 	if t.SkippedByIndex > 0 {
-		fmt.Fprintf(b, ", %d skipped by their file index", t.SkippedByIndex)
+		fmt.Fprintf(b, ", %d skipped by a file or global index", t.SkippedByIndex)
 	}
 	fmt.Fprintf(b, "\nsplits: %d (%d raw, %d merge)", e.Splits, e.RawSplits, e.Splits-e.RawSplits)
 	if e.LimitDroppedSplits > 0 {

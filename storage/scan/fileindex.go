@@ -87,26 +87,24 @@ func indexAnswerable(p predicate.Predicate) bool {
 // for tests[i]), records PrunedByFileIndex for them in the explanation,
 // and drops splits left without files.
 func (p *Plan) DropIndexed(tests []IndexTest, cannot []bool) {
-	dropped := map[[2]int]bool{}
+	names := map[string]bool{}
 	for i, t := range tests {
 		if cannot[i] {
-			dropped[[2]int{t.Split, t.File}] = true
+			names[p.Splits[t.Split].Files[t.File].FileName] = true
 		}
 	}
-	if len(dropped) == 0 {
+	p.DropFiles(names, PrunedByFileIndex)
+}
+
+// DropFiles removes the kept files of the given names, records reason
+// for them in the explanation, and drops splits left without files.
+func (p *Plan) DropFiles(names map[string]bool, reason Reason) {
+	if len(names) == 0 {
 		return
 	}
-	names := map[string]bool{}
 	var splits []Split
-	for s, split := range p.Splits {
-		var files []spec.DataFileMeta
-		for f, file := range split.Files {
-			if dropped[[2]int{s, f}] {
-				names[file.FileName] = true
-				continue
-			}
-			files = append(files, file)
-		}
+	for _, split := range p.Splits {
+		files := slices.DeleteFunc(slices.Clone(split.Files), func(f spec.DataFileMeta) bool { return names[f.FileName] })
 		if len(files) > 0 {
 			split.Files = files
 			splits = append(splits, split)
@@ -115,7 +113,7 @@ func (p *Plan) DropIndexed(tests []IndexTest, cannot []bool) {
 	p.Splits = splits
 	for i := range p.Explain.Files {
 		if d := &p.Explain.Files[i]; d.Reason == Kept && names[d.FileName] {
-			d.Reason = PrunedByFileIndex
+			d.Reason = reason
 		}
 	}
 	p.Explain.count(p.Splits)

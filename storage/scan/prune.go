@@ -33,6 +33,9 @@ const (
 	// PrunedByFileIndex: the file's data-file index (bloom filter,
 	// bitmap) proves no row of it matches.
 	PrunedByFileIndex
+	// PrunedByGlobalIndex: the table's global index (bitmap, btree) on a
+	// column proves no row of the file's row ids matches.
+	PrunedByGlobalIndex
 )
 
 var reasonNames = [...]string{
@@ -45,6 +48,7 @@ var reasonNames = [...]string{
 	PrunedByValueStats:       "value stats",
 	PrunedByBucketValueStats: "value stats (whole bucket)",
 	PrunedByFileIndex:        "file index",
+	PrunedByGlobalIndex:      "global index",
 }
 
 func (r Reason) String() string {

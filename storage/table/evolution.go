@@ -48,6 +48,9 @@ type rowIDGroup struct {
 	// the range, in row-id order (a writer rolls a column's blobs over
 	// several files).
 	blobs [][]spec.DataFileMeta
+	// partition is the serialized partition of the group's split, set
+	// where global indexes are applied.
+	partition string
 }
 
 // bunches are the group's sources of columns in the order a column is

@@ -58,7 +58,8 @@ func unsupported(feature string) error {
 }
 
 // checkIndexSupported refuses index files of a type a read may need to
-// understand (see indexType constants); global indexes are not used yet.
+// understand (see indexType constants). Global indexes only let a read
+// skip rows (applyGlobalIndexes), so a read never needs them.
 func checkIndexSupported(entries []spec.IndexManifestEntry) error {
 	for _, e := range entries {
 		t := e.IndexFile.IndexType

@@ -174,6 +174,9 @@ func (t *Table) planSnapshot(ctx context.Context, snap *spec.Snapshot, readSchem
 	if err == nil {
 		err = t.applyFileIndexes(ctx, sp)
 	}
+	if err == nil {
+		err = t.applyGlobalIndexes(ctx, sp, in.Index)
+	}
 	if err != nil {
 		if snap != nil {
 			err = fmt.Errorf("plan snapshot %d of %s: %w", snap.ID, t.dir, err)
