@@ -10,6 +10,7 @@ import (
 	"github.com/dolthub/go-mysql-server/sql/transform"
 
 	"github.com/lakesql/lakesql/planner/rewrite"
+	"github.com/lakesql/lakesql/storage/snapshot"
 )
 
 // ruleExplainInputs is the analyzer rule id of explainInputRows.
@@ -30,6 +31,9 @@ func explainInputRows(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 		return n, transform.SameTree, nil
 	}
 	return transform.Node(n, func(n sql.Node) (sql.Node, transform.TreeIdentity, error) {
+		if changes, ok := incrementalRead(n); ok {
+			return &explainedScan{Node: n, detail: changesText(changes)}, transform.NewTree, nil
+		}
 		t, ok := scannedTable(n)
 		if !ok {
 			return n, transform.SameTree, nil
@@ -38,8 +42,23 @@ func explainInputRows(ctx *sql.Context, _ *analyzer.Analyzer, n sql.Node, _ *pla
 		if err != nil {
 			return n, transform.SameTree, nil
 		}
-		return &explainedScan{Node: n, rows: rows}, transform.NewTree, nil
+		return &explainedScan{Node: n, detail: fmt.Sprintf("estimated rows: %d", rows)}, transform.NewTree, nil
 	})
+}
+
+// incrementalRead is the snapshot range of an incremental read
+// (`t$audit_log FOR VERSION BETWEEN …`) a plan node scans: GMS prints the
+// table's name only.
+func incrementalRead(n sql.Node) (*snapshot.Between, bool) {
+	t, ok := n.(*plan.ResolvedTable)
+	if !ok {
+		return nil, false
+	}
+	v, ok := t.UnderlyingTable().(*dataSystemView)
+	if !ok || v.changes == nil {
+		return nil, false
+	}
+	return v.changes, true
 }
 
 // scannedTable is the lakesql table a plan node scans: a table, or an
@@ -66,16 +85,16 @@ func (t *Table) plannedRows(ctx *sql.Context) (uint64, error) {
 	return n, err
 }
 
-// explainedScan is a scan node as EXPLAIN prints it, with its estimated
-// rows as its first detail line.
+// explainedScan is a scan node as EXPLAIN prints it, with a first detail
+// line: its estimated rows, or the snapshots an incremental read reads.
 type explainedScan struct {
 	sql.Node
-	rows uint64
+	detail string
 }
 
 func (e *explainedScan) String() string {
 	head, details, ok := strings.Cut(e.Node.String(), "\n")
-	line := fmt.Sprintf(" ├─ estimated rows: %d", e.rows)
+	line := " ├─ " + e.detail
 	if !ok {
 		return head + "\n" + strings.Replace(line, "├─", "└─", 1)
 	}

@@ -2,6 +2,7 @@ package sqlbackend
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dolthub/vitess/go/mysql"
@@ -19,6 +20,10 @@ func TestIncrementalAuditLog(t *testing.T) {
 	wantRows(t, c, fmt.Sprintf(q, "FOR VERSION BETWEEN 1 AND 3"), "[+I 2 FAILED]", "[-D 2 FAILED]", "[+I 4 PENDING]")
 	wantRows(t, c, fmt.Sprintf(q, "FOR VERSION BETWEEN 2 AND 3"), "[-D 2 FAILED]")
 	wantRows(t, c, fmt.Sprintf(q, "FOR VERSION BETWEEN 4 AND 4"))
+	plan := strings.Join(format(c.mustQuery("EXPLAIN PLAN "+fmt.Sprintf(q, "FOR VERSION BETWEEN 1 AND 3"))), "\n")
+	if !strings.Contains(plan, "changes of snapshots (1, 3]") {
+		t.Errorf("EXPLAIN does not name the snapshots the read reads:\n%s", plan)
+	}
 
 	// Times stand for the snapshots committed at or before them.
 	times := c.mustQuery("SELECT CAST(commit_time AS CHAR) FROM `payments$snapshots` WHERE snapshot_id IN (2, 4) ORDER BY snapshot_id")
