@@ -244,7 +244,8 @@ func (noRows) Position() int64                { return 0 }
 func (noRows) Close() error                   { return nil }
 
 // orcFile is an ORC data file: one row group per stripe, pruned by the
-// stripe statistics of its integer, date and string columns.
+// stripe statistics of its integer, date and string columns and narrowed
+// by their row index.
 type orcFile struct{ r *orcio.File }
 
 func (f orcFile) RowGroups() []parquetio.RowGroup {
@@ -261,8 +262,19 @@ func (f orcFile) ColumnStats(g int, c parquetio.ColumnRequest) (parquetio.Column
 	return parquetio.ColumnStats{NullCount: s.NullCount, Min: s.Min, Max: s.Max}, ok, err
 }
 
-func (orcFile) PageStats(int, parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
-	return nil, false, nil
+// PageStats are the statistics of the stripe's row groups, from ORC's
+// row index: a filtered read narrows a stripe to them as it narrows a
+// Parquet row group to its pages.
+func (f orcFile) PageStats(g int, c parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
+	groups, ok, err := f.r.RowGroupStats(g, c.Name, c.Type)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	pages := make([]parquetio.PageStats, len(groups))
+	for i, rg := range groups {
+		pages[i] = parquetio.PageStats{FirstRow: rg.FirstRow, OnlyNulls: rg.OnlyNulls, Min: rg.Min, Max: rg.Max}
+	}
+	return pages, true, nil
 }
 
 func (f orcFile) Rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (RowBatches, error) {

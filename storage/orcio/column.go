@@ -20,6 +20,8 @@ import (
 // columnReader decodes the slots of one column, a batch at a time.
 type columnReader interface {
 	next(n int) ([]any, error)
+	// skip passes over the next n slots (skip.go).
+	skip(n int) error
 }
 
 // valueReader decodes the next count present values of a column.

@@ -195,46 +195,61 @@ func canonicalExpected(t *testing.T, v any, dt spec.DataType) any {
 
 // TestBatchedReadsMatchWholeReads reads each corpus file through a
 // RowIterator in batches of 7 rows, over ranges that skip rows within
-// each stripe, and checks every row and position against a whole read.
+// each stripe (one row, then one; then two thirds of it, then its row
+// groups but the last), and checks every row and position against a
+// whole read.
 func TestBatchedReadsMatchWholeReads(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
+	layouts := []func(rows int64) [][2]int64{
+		func(rows int64) [][2]int64 { return [][2]int64{{1, rows / 3}, {rows/3 + 1, rows}} },
+		func(rows int64) [][2]int64 { return [][2]int64{{2 * rows / 3, rows - 1}} },
+		func(rows int64) [][2]int64 { return [][2]int64{{max(rows-rows%250-1, 0), rows}} },
+	}
 	for _, path := range files {
 		f := openCorpusFile(t, path)
 		fields, whole := readCorpusFile(t, path)
-		var ranges []RowRange
-		want := 0
-		for i, s := range f.Stripes() {
-			third := s.NumRows / 3
-			if third < 2 {
-				continue
+		for _, layout := range layouts {
+			var ranges []RowRange
+			want := 0
+			for i, s := range f.Stripes() {
+				if s.NumRows < 6 {
+					continue
+				}
+				for _, r := range layout(s.NumRows) {
+					ranges = append(ranges, RowRange{Stripe: i, From: r[0], To: r[1]})
+					want += int(r[1] - r[0])
+				}
 			}
-			ranges = append(ranges, RowRange{Stripe: i, From: 1, To: third}, RowRange{Stripe: i, From: third + 1, To: s.NumRows})
-			want += int(s.NumRows) - 2
+			checkRanges(t, path, f, fields, whole, ranges, want)
 		}
-		it, err := f.NewRowIterator(fields, ranges)
+	}
+}
+
+func checkRanges(t *testing.T, path string, f *File, fields []spec.DataField, whole [][]any, ranges []RowRange, want int) {
+	t.Helper()
+	it, err := f.NewRowIterator(fields, ranges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	batch := make([][]any, 7)
+	for {
+		n, err := it.NextBatch(batch)
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		checked := 0
-		batch := make([][]any, 7)
-		for {
-			n, err := it.NextBatch(batch)
-			if errors.Is(err, io.EOF) {
-				break
+		for j := range n {
+			pos := it.Position() + int64(j)
+			if !reflect.DeepEqual(batch[j], whole[pos]) {
+				t.Fatalf("%s: row at position %d differs", path, pos)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for j := range n {
-				pos := it.Position() + int64(j)
-				if !reflect.DeepEqual(batch[j], whole[pos]) {
-					t.Fatalf("%s: row at position %d differs", path, pos)
-				}
-				checked++
-			}
+			checked++
 		}
-		if checked != want {
-			t.Fatalf("%s: %d rows read, want %d", path, checked, want)
-		}
+	}
+	if checked != want {
+		t.Fatalf("%s: %d rows read, want %d", path, checked, want)
 	}
 }

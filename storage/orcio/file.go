@@ -55,6 +55,7 @@ type File struct {
 	// read on the first request for them.
 	metadataOffset, metadataLength int64
 	stats                          stripeStatistics
+	indexes                        rowIndexes
 }
 
 // Open reads and checks the tail of the ORC file of size bytes behind r;

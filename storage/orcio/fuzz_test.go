@@ -3,6 +3,7 @@ package orcio
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,8 +40,10 @@ func orcSeeds(tb testing.TB) map[string][]byte {
 }
 
 // FuzzRead opens arbitrary bytes as an ORC file and reads every stripe's
-// statistics and every row as the file's own schema: it must never panic,
-// and every failure is a corruption or unsupported error naming the file.
+// statistics, its row groups' statistics, every row as the file's own
+// schema, and the second half of each stripe, skipping the first: it must
+// never panic, and every failure is a corruption or unsupported error
+// naming the file.
 func FuzzRead(f *testing.F) {
 	for _, data := range orcSeeds(f) {
 		f.Add(data)
@@ -71,15 +74,35 @@ func readWhole(data []byte) error {
 	if err != nil {
 		return err
 	}
-	for i := range file.NumStripes() {
+	var halves []RowRange
+	for i, s := range file.Stripes() {
 		for _, f := range fields {
 			if _, _, err := file.StripeStats(i, f.Name, f.Type); err != nil {
 				return err
 			}
+			if _, _, err := file.RowGroupStats(i, f.Name, f.Type); err != nil {
+				return err
+			}
+		}
+		halves = append(halves, RowRange{Stripe: i, From: s.NumRows / 2, To: s.NumRows})
+	}
+	if _, err = file.ReadRows(fields); err != nil {
+		return err
+	}
+	// The second half of each stripe, the first skipped.
+	it, err := file.NewRowIterator(fields, halves)
+	if err != nil {
+		return err
+	}
+	batch := make([][]any, batchRows)
+	for {
+		if _, err := it.NextBatch(batch); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
 		}
 	}
-	_, err = file.ReadRows(fields)
-	return err
 }
 
 // fuzzMaxRows skips files declaring more rows than the corpus has: a few

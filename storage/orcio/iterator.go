@@ -114,16 +114,16 @@ func (it *RowIterator) nextBatch(dst [][]any) (int, error) {
 	return 0, io.EOF
 }
 
-// skipTo decodes and drops the open stripe's rows before row from: ORC's
-// row indexes could seek there, which is not done yet.
+// skipTo passes over the open stripe's rows before row from, decoding
+// their streams without producing values (skip.go).
 func (it *RowIterator) skipTo(from int64) error {
-	for it.at < from {
-		rows, err := it.open.next(int(min(from-it.at, batchRows)))
-		if err != nil {
-			return err
-		}
-		it.at += int64(len(rows))
+	if it.at >= from {
+		return nil
 	}
+	if err := it.open.skip(int(from - it.at)); err != nil {
+		return err
+	}
+	it.at = from
 	return nil
 }
 

@@ -75,3 +75,57 @@ func equalValues(t spec.DataType, a, b any) bool {
 	}
 	return spec.CompareValues(t, a, b) == 0
 }
+
+// TestRowGroupStatsBoundTheirRows checks the row index statistics of
+// every stripe and top-level column of the pyarrow corpus (written with
+// 250-row row groups) against the decoded rows of each group: one group
+// per 250 rows, a group of only NULLs marked so, and bounds that are the
+// group's least and greatest values.
+func TestRowGroupStatsBoundTheirRows(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
+	checked, onlyNulls := 0, 0
+	for _, path := range files {
+		f := openCorpusFile(t, path)
+		fields, err := f.Fields()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.NumStripes() {
+			rows, err := f.ReadStripe(i, fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, field := range fields {
+				groups, ok, err := f.RowGroupStats(i, field.Name, field.Type)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					continue
+				}
+				stride := int(f.footer.rowIndexStride)
+				if len(groups) != (len(rows)+stride-1)/stride {
+					t.Fatalf("%s stripe %d %s: %d row groups for %d rows of %d", path, i, field.Name, len(groups), len(rows), stride)
+				}
+				for g, stats := range groups {
+					from := g * stride
+					lo, hi, nulls := actualBounds(rows[from:min(from+stride, len(rows))], c, field.Type)
+					if stats.FirstRow != int64(from) || stats.OnlyNulls != (lo == nil && nulls > 0) ||
+						stats.Min != nil && (!equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi)) {
+						t.Errorf("%s stripe %d %s group %d: stats %+v; rows %d.. hold %v..%v with %d nulls", path, i, field.Name, g, stats, from, lo, hi, nulls)
+					}
+					if stats.OnlyNulls {
+						onlyNulls++
+					}
+					if stats.Min != nil {
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("%d row group bounds checked", checked)
+	}
+	t.Logf("%d row group bounds checked, %d groups of only NULLs", checked, onlyNulls)
+}
