@@ -18,6 +18,7 @@ import (
 	"github.com/lakesql/lakesql/storage/orcio"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/spec"
+	"github.com/lakesql/lakesql/storage/vector"
 )
 
 // Data file formats lakesql reads (CoreOptions.FILE_FORMAT identifiers).
@@ -63,6 +64,30 @@ type RowBatches interface {
 	NextBatch(dst [][]any) (int, error)
 	Position() int64
 	Close() error
+}
+
+// VectorReader is a Reader that decodes flat columns into typed vectors
+// (package vector) without boxing a value: Parquet and ORC files.
+type VectorReader interface {
+	// CanVectorize reports whether NewVectorIterator reads the column.
+	CanVectorize(c parquetio.ColumnRequest) bool
+	// NewVectorIterator reads the columns from the given row groups, in
+	// that order.
+	NewVectorIterator(columns []parquetio.ColumnRequest, groups []int) (VectorBatches, error)
+}
+
+// VectorBatches streams batches of vectors, one per column; Position is
+// the file position of the first row of the last batch.
+type VectorBatches interface {
+	Next(maxRows int) ([]*vector.Vector, int, error)
+	Position() int64
+	Close() error
+}
+
+// VectorsOf is r as a VectorReader, nil for formats without vectors.
+func VectorsOf(r Reader) VectorReader {
+	v, _ := r.(VectorReader)
+	return v
 }
 
 // KeyValueIterator streams the records of a primary-key file, in the
@@ -135,6 +160,16 @@ func (f parquetFile) ColumnStats(g int, c parquetio.ColumnRequest) (parquetio.Co
 
 func (f parquetFile) PageStats(g int, c parquetio.ColumnRequest) ([]parquetio.PageStats, bool, error) {
 	return f.r.PageStats(g, c)
+}
+
+func (f parquetFile) CanVectorize(c parquetio.ColumnRequest) bool { return f.r.CanVectorize(c) }
+
+func (f parquetFile) NewVectorIterator(columns []parquetio.ColumnRequest, groups []int) (VectorBatches, error) {
+	it, err := f.r.NewVectorIterator(columns, groups)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
 }
 
 func (f parquetFile) Rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (RowBatches, error) {
@@ -277,11 +312,29 @@ func (f orcFile) PageStats(g int, c parquetio.ColumnRequest) ([]parquetio.PageSt
 	return pages, true, nil
 }
 
-func (f orcFile) Rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (RowBatches, error) {
+func (f orcFile) CanVectorize(c parquetio.ColumnRequest) bool {
+	return f.r.CanVectorize(c.Name, c.Type)
+}
+
+// NewVectorIterator reads stripes (the file's row groups) as vectors.
+func (f orcFile) NewVectorIterator(columns []parquetio.ColumnRequest, groups []int) (VectorBatches, error) {
+	it, err := f.r.NewVectorIterator(orcFields(columns), groups)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+func orcFields(columns []parquetio.ColumnRequest) []spec.DataField {
 	fields := make([]spec.DataField, len(columns))
 	for i, c := range columns {
 		fields[i] = spec.DataField{Name: c.Name, Type: c.Type}
 	}
+	return fields
+}
+
+func (f orcFile) Rows(columns []parquetio.ColumnRequest, ranges []parquetio.RowRange) (RowBatches, error) {
+	fields := orcFields(columns)
 	stripeRanges := make([]orcio.RowRange, len(ranges))
 	for i, r := range ranges {
 		stripeRanges[i] = orcio.RowRange{Stripe: r.Group, From: r.From, To: r.To}

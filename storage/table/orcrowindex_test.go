@@ -2,7 +2,9 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/predicate"
@@ -137,5 +139,52 @@ func BenchmarkORCRowIndexLookup(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestORCAggregatesReadVectors: aggregates over Java's ORC files with a
+// filter statistics cannot answer read the columns as vectors (orcio's
+// VectorIterator) and equal the sums, counts and bounds of the rows.
+func TestORCAggregatesReadVectors(t *testing.T) {
+	ctx := context.Background()
+	tbl := openFixture(t, filepath.Join("..", "..", "testdata", "orcindex", "o.db", "orc_append"))
+	all, fields, err := readSnapshot(tbl, snapshot.TimeTravel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := fieldIndex(fields, "v")
+	filter, err := predicate.Leaf(predicate.ColumnOf(v, fields[v]), predicate.OpGt, int32(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var count, sumV, countN int64
+	var minK, maxK string
+	var maxD spec.DateValue
+	for _, row := range all {
+		if filter.Eval(row) != predicate.True {
+			continue
+		}
+		count++
+		sumV += int64(row[v].(int32))
+		if row[4] != nil {
+			countN++
+		}
+		k := row[1].(string)
+		if minK == "" || k < minK {
+			minK = k
+		}
+		maxK = max(maxK, k)
+		maxD = max(maxD, row[2].(spec.DateValue))
+	}
+	res, err := tbl.Aggregate(ctx, ReadOptions{Filter: filter}, []AggSpec{
+		{Func: AggCountStar}, {Func: AggSum, Column: "v"}, {Func: AggCount, Column: "n"},
+		{Func: AggMin, Column: "k"}, {Func: AggMax, Column: "k"}, {Func: AggMax, Column: "d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{fmt.Sprint(res[0].Value), fmt.Sprint(res[1].Value), fmt.Sprint(res[2].Value), fmt.Sprint(res[3].Value), fmt.Sprint(res[4].Value), fmt.Sprint(res[5].Value)}
+	want := []string{fmt.Sprint(count), fmt.Sprint(sumV), fmt.Sprint(countN), minK, maxK, fmt.Sprint(maxD)}
+	if !slices.Equal(got, want) {
+		t.Errorf("aggregates %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/lakesql/lakesql/storage/fileformat"
 	"github.com/lakesql/lakesql/storage/parquetio"
 	"github.com/lakesql/lakesql/storage/predicate"
 	"github.com/lakesql/lakesql/storage/scan"
@@ -88,7 +89,7 @@ func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *s
 	if err != nil {
 		return errors.Join(err, d.Close())
 	}
-	it, err := d.parquet().NewVectorIterator(requests, groups)
+	it, err := fileformat.VectorsOf(d.format).NewVectorIterator(requests, groups)
 	if err != nil {
 		return errors.Join(err, d.Close())
 	}
@@ -100,10 +101,10 @@ func (a *splitAggregator) file(ctx context.Context, t *task, b *BucketPlan, f *s
 // columns the aggregates and the residual filter need, and the read
 // position of each; ok is false when one of them does not vectorize or
 // would need a cast (a column whose type evolved), which the row path
-// applies, and for files of formats other than Parquet.
+// applies, and for files of formats other than Parquet and ORC.
 func (r *reader) vectorColumns(d *dataFile, aggs []aggregate) (requests []parquetio.ColumnRequest, columns []int, ok bool) {
-	pq := d.parquet()
-	if pq == nil {
+	vr := fileformat.VectorsOf(d.format)
+	if vr == nil {
 		return nil, nil, false
 	}
 	for _, c := range union(aggColumns(aggs), predicate.Columns(r.residual)) {
@@ -115,7 +116,7 @@ func (r *reader) vectorColumns(d *dataFile, aggs []aggregate) (requests []parque
 			continue
 		}
 		req := parquetio.ColumnRequest{Name: ff.Name, Type: ff.Type}
-		if ff.Type.String() != rf.Type.String() || !pq.CanVectorize(req) {
+		if ff.Type.String() != rf.Type.String() || !vr.CanVectorize(req) {
 			return nil, nil, false
 		}
 		requests = append(requests, req)
@@ -126,7 +127,7 @@ func (r *reader) vectorColumns(d *dataFile, aggs []aggregate) (requests []parque
 
 // vectors aggregates the batches of a file: rows its deletion vector
 // keeps, then rows the residual filter selects.
-func (a *splitAggregator) vectors(ctx context.Context, r *reader, d *dataFile, it *parquetio.VectorIterator, columns []int) error {
+func (a *splitAggregator) vectors(ctx context.Context, r *reader, d *dataFile, it fileformat.VectorBatches, columns []int) error {
 	filter := a.filter(r)
 	a.batch.Columns = make([]*vector.Vector, len(r.schema.Fields))
 	for {
