@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lakesql/lakesql/storage/lakeerr"
+	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
 
@@ -176,5 +177,32 @@ func TestWatermarkNeverMovesBack(t *testing.T) {
 	h.commit(appendRequest(h, "job", 3, "fc"))
 	if w := inspect(t, h.mem).latest.Watermark; w == nil || *w != 100 {
 		t.Fatalf("watermark %v; want 100", w)
+	}
+}
+
+// A row-tracking table's next row id passes from snapshot to snapshot: a
+// commit that adds no file needing row ids keeps it, as Java's does, so
+// that Java's next write numbers its rows after the existing ones.
+func TestNextRowIDIsCarried(t *testing.T) {
+	h := newHarness(t, false)
+	h.commit(appendRequest(h, "job", 1, "fa"))
+	ctx := context.Background()
+	snaps := snapshot.NewManager(h.mem, tableDir, "")
+	first, err := snaps.Snapshot(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := int64(4242)
+	first.NextRowID = &next
+	data, err := spec.EncodeSnapshot(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.mem.Overwrite(ctx, snaps.SnapshotPath(1), data); err != nil {
+		t.Fatal(err)
+	}
+	h.commit(appendRequest(h, "job", 2, "fb"))
+	if got := inspect(t, h.mem).latest.NextRowID; got == nil || *got != next {
+		t.Fatalf("next row id %v after a commit; want %d", got, next)
 	}
 }

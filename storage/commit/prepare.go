@@ -233,6 +233,7 @@ func (r *run) buildSnapshot(p *part, d *deltaFiles, b *baseFiles, latest *spec.S
 		TotalRecordCount:      &total,
 		DeltaRecordCount:      &delta,
 		Watermark:             newWatermark(r.req.Watermark, latest),
+		NextRowID:             nextRowID(latest),
 	}
 	if len(r.req.Properties) > 0 {
 		s.Properties = maps.Clone(r.req.Properties)
@@ -248,6 +249,19 @@ func (r *run) buildSnapshot(p *part, d *deltaFiles, b *baseFiles, latest *spec.S
 		s.ChangelogManifestList, s.ChangelogManifestListSize, s.ChangelogRecordCount = &name, &size, &records
 	}
 	return s
+}
+
+// nextRowID carries the row id the next new file of a row-tracking table
+// starts at, as Java's commit does when it adds no file that needs row
+// ids: lakesql writes no such file (row-tracking writes are refused), but
+// its other commits (a partition's expiry, say) must not drop the count,
+// or Java would number new rows from 0 again, over existing ones.
+func nextRowID(latest *spec.Snapshot) *int64 {
+	if latest == nil || latest.NextRowID == nil {
+		return nil
+	}
+	next := *latest.NextRowID
+	return &next
 }
 
 // newWatermark never moves the watermark back (Java keeps the maximum).
