@@ -3,6 +3,7 @@ package commit
 import (
 	"context"
 	"errors"
+	"path"
 	"slices"
 	"testing"
 
@@ -204,5 +205,49 @@ func TestNextRowIDIsCarried(t *testing.T) {
 	h.commit(appendRequest(h, "job", 2, "fb"))
 	if got := inspect(t, h.mem).latest.NextRowID; got == nil || *got != next {
 		t.Fatalf("next row id %v after a commit; want %d", got, next)
+	}
+}
+
+// A snapshot keeps its predecessor's statistics file (Spark's ANALYZE
+// TABLE) while the schema is the one they were computed on, as Java's
+// commit does; statistics of another schema, a missing file and a
+// malformed one are not kept.
+func TestStatisticsAreInherited(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, content string
+		kept          bool
+	}{
+		{"same schema", `{"snapshotId":1,"schemaId":0,"mergedRecordCount":1,"colStats":{}}`, true},
+		{"another schema", `{"snapshotId":1,"schemaId":7,"mergedRecordCount":1,"colStats":{}}`, false},
+		{"missing", "", false},
+		{"malformed", `{"snapshotId":`, false},
+	} {
+		h := newHarness(t, false)
+		h.commit(appendRequest(h, "job", 1, "fa"))
+		snaps := snapshot.NewManager(h.mem, tableDir, "")
+		first, err := snaps.Snapshot(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "stat-0a1b-0"
+		first.Statistics = &name
+		data, err := spec.EncodeSnapshot(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.mem.Overwrite(ctx, snaps.SnapshotPath(1), data); err != nil {
+			t.Fatal(err)
+		}
+		if c.content != "" {
+			if err := h.mem.PutIfAbsent(ctx, path.Join(tableDir, "statistics", name), []byte(c.content)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.commit(appendRequest(h, "job", 2, "fb"))
+		got := inspect(t, h.mem).latest.Statistics
+		if kept := got != nil && *got == name; kept != c.kept {
+			t.Errorf("%s: statistics %v after a commit; kept %v, want %v", c.name, got, kept, c.kept)
+		}
 	}
 }

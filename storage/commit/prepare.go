@@ -2,9 +2,11 @@ package commit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 
 	"github.com/lakesql/lakesql/storage/fileio"
 	"github.com/lakesql/lakesql/storage/manifest"
@@ -99,6 +101,10 @@ func (r *run) prepare(ctx context.Context, p *part, latest *spec.Snapshot, check
 		delta = base.delta
 	}
 	snap := r.buildSnapshot(p, delta, base, latest)
+	var err error
+	if snap.Statistics, err = r.inheritedStatistics(ctx, latest); err != nil {
+		return nil, err
+	}
 	encoded, err := spec.EncodeSnapshot(snap)
 	if err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
@@ -262,6 +268,33 @@ func nextRowID(latest *spec.Snapshot) *int64 {
 	}
 	next := *latest.NextRowID
 	return &next
+}
+
+// inheritedStatistics is the statistics file (an engine's ANALYZE TABLE)
+// the new snapshot keeps from latest: Java's commit keeps it while the
+// table's schema is the one it was computed on, so that Spark's planner
+// still finds it after a write. A file that cannot be found or read as
+// statistics is not kept either: the statistics are optional, and a
+// malformed file must not stop the table's writes.
+func (r *run) inheritedStatistics(ctx context.Context, latest *spec.Snapshot) (*string, error) {
+	if latest == nil || latest.Statistics == nil {
+		return nil, nil
+	}
+	data, err := r.c.io.ReadFile(ctx, path.Join(r.c.tableDir, "statistics", *latest.Statistics))
+	if errors.Is(err, fileio.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("commit: statistics of snapshot %d: %w", latest.ID, err)
+	}
+	var stats struct {
+		SchemaID *int64 `json:"schemaId"`
+	}
+	if err := json.Unmarshal(data, &stats); err != nil || stats.SchemaID == nil || *stats.SchemaID != r.table.schemaID {
+		return nil, nil
+	}
+	name := *latest.Statistics
+	return &name, nil
 }
 
 // newWatermark never moves the watermark back (Java keeps the maximum).
