@@ -187,21 +187,8 @@ func TestWatermarkNeverMovesBack(t *testing.T) {
 func TestNextRowIDIsCarried(t *testing.T) {
 	h := newHarness(t, false)
 	h.commit(appendRequest(h, "job", 1, "fa"))
-	ctx := context.Background()
-	snaps := snapshot.NewManager(h.mem, tableDir, "")
-	first, err := snaps.Snapshot(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	next := int64(4242)
-	first.NextRowID = &next
-	data, err := spec.EncodeSnapshot(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.mem.Overwrite(ctx, snaps.SnapshotPath(1), data); err != nil {
-		t.Fatal(err)
-	}
+	rewriteSnapshot(t, h, 1, func(s *spec.Snapshot) { s.NextRowID = &next })
 	h.commit(appendRequest(h, "job", 2, "fb"))
 	if got := inspect(t, h.mem).latest.NextRowID; got == nil || *got != next {
 		t.Fatalf("next row id %v after a commit; want %d", got, next)
@@ -225,20 +212,8 @@ func TestStatisticsAreInherited(t *testing.T) {
 	} {
 		h := newHarness(t, false)
 		h.commit(appendRequest(h, "job", 1, "fa"))
-		snaps := snapshot.NewManager(h.mem, tableDir, "")
-		first, err := snaps.Snapshot(ctx, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
 		name := "stat-0a1b-0"
-		first.Statistics = &name
-		data, err := spec.EncodeSnapshot(first)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := h.mem.Overwrite(ctx, snaps.SnapshotPath(1), data); err != nil {
-			t.Fatal(err)
-		}
+		rewriteSnapshot(t, h, 1, func(s *spec.Snapshot) { s.Statistics = &name })
 		if c.content != "" {
 			if err := h.mem.PutIfAbsent(ctx, path.Join(tableDir, "statistics", name), []byte(c.content)); err != nil {
 				t.Fatal(err)
@@ -249,5 +224,25 @@ func TestStatisticsAreInherited(t *testing.T) {
 		if kept := got != nil && *got == name; kept != c.kept {
 			t.Errorf("%s: statistics %v after a commit; kept %v, want %v", c.name, got, kept, c.kept)
 		}
+	}
+}
+
+// rewriteSnapshot changes snapshot id of h's table in place, as another
+// engine would have written it.
+func rewriteSnapshot(t *testing.T, h *harness, id int64, change func(*spec.Snapshot)) {
+	t.Helper()
+	ctx := context.Background()
+	snaps := snapshot.NewManager(h.mem, tableDir, "")
+	s, err := snaps.Snapshot(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(s)
+	data, err := spec.EncodeSnapshot(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.mem.Overwrite(ctx, snaps.SnapshotPath(id), data); err != nil {
+		t.Fatal(err)
 	}
 }

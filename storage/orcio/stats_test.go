@@ -12,8 +12,35 @@ import (
 // agree with the stripe's decoded rows: the null count exactly, and the
 // bounds are the least and greatest values (pyarrow writes exact ones).
 func TestStripeStatsBoundTheRows(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
 	checked := 0
+	eachStripeColumn(t, func(path string, f *File, i int, rows [][]any, c int, field spec.DataField) {
+		stats, ok, err := f.StripeStats(i, field.Name, field.Type)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return
+		}
+		lo, hi, nulls := actualBounds(rows, c, field.Type)
+		if stats.NullCount != nulls || !equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi) {
+			t.Errorf("%s stripe %d %s: stats %+v; rows hold %v..%v with %d nulls", path, i, field.Name, stats, lo, hi, nulls)
+		}
+		checked++
+	})
+	if checked < 50 {
+		t.Fatalf("%d column statistics checked", checked)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
+	if _, ok, _ := openCorpusFile(t, files[0]).StripeStats(0, "no such column", spec.DataType{Root: spec.Int}); ok {
+		t.Error("statistics of a missing column")
+	}
+}
+
+// eachStripeColumn calls check with every stripe's rows and each of its
+// top-level columns, for every file of the pyarrow corpus.
+func eachStripeColumn(t *testing.T, check func(path string, f *File, stripe int, rows [][]any, c int, field spec.DataField)) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
 	for _, path := range files {
 		f := openCorpusFile(t, path)
 		fields, err := f.Fields()
@@ -26,26 +53,9 @@ func TestStripeStatsBoundTheRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			for c, field := range fields {
-				stats, ok, err := f.StripeStats(i, field.Name, field.Type)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !ok {
-					continue
-				}
-				lo, hi, nulls := actualBounds(rows, c, field.Type)
-				if stats.NullCount != nulls || !equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi) {
-					t.Errorf("%s stripe %d %s: stats %+v; rows hold %v..%v with %d nulls", path, i, field.Name, stats, lo, hi, nulls)
-				}
-				checked++
+				check(path, f, i, rows, c, field)
 			}
 		}
-	}
-	if checked < 50 {
-		t.Fatalf("%d column statistics checked", checked)
-	}
-	if _, ok, _ := openCorpusFile(t, files[0]).StripeStats(0, "no such column", spec.DataType{Root: spec.Int}); ok {
-		t.Error("statistics of a missing column")
 	}
 }
 
@@ -82,50 +92,35 @@ func equalValues(t spec.DataType, a, b any) bool {
 // per 250 rows, a group of only NULLs marked so, and bounds that are the
 // group's least and greatest values.
 func TestRowGroupStatsBoundTheirRows(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "pyarrow", "*.orc"))
 	checked, onlyNulls := 0, 0
-	for _, path := range files {
-		f := openCorpusFile(t, path)
-		fields, err := f.Fields()
+	eachStripeColumn(t, func(path string, f *File, i int, rows [][]any, c int, field spec.DataField) {
+		groups, ok, err := f.RowGroupStats(i, field.Name, field.Type)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range f.NumStripes() {
-			rows, err := f.ReadStripe(i, fields)
-			if err != nil {
-				t.Fatal(err)
+		if !ok {
+			return
+		}
+		stride := int(f.footer.rowIndexStride)
+		if len(groups) != (len(rows)+stride-1)/stride {
+			t.Fatalf("%s stripe %d %s: %d row groups for %d rows of %d", path, i, field.Name, len(groups), len(rows), stride)
+		}
+		for g, stats := range groups {
+			from := g * stride
+			lo, hi, nulls := actualBounds(rows[from:min(from+stride, len(rows))], c, field.Type)
+			if stats.FirstRow != int64(from) || stats.OnlyNulls != (lo == nil && nulls > 0) ||
+				stats.Min != nil && (!equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi)) {
+				t.Errorf("%s stripe %d %s group %d: stats %+v; rows %d.. hold %v..%v with %d nulls", path, i, field.Name, g, stats, from, lo, hi, nulls)
 			}
-			for c, field := range fields {
-				groups, ok, err := f.RowGroupStats(i, field.Name, field.Type)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !ok {
-					continue
-				}
-				stride := int(f.footer.rowIndexStride)
-				if len(groups) != (len(rows)+stride-1)/stride {
-					t.Fatalf("%s stripe %d %s: %d row groups for %d rows of %d", path, i, field.Name, len(groups), len(rows), stride)
-				}
-				for g, stats := range groups {
-					from := g * stride
-					lo, hi, nulls := actualBounds(rows[from:min(from+stride, len(rows))], c, field.Type)
-					if stats.FirstRow != int64(from) || stats.OnlyNulls != (lo == nil && nulls > 0) ||
-						stats.Min != nil && (!equalValues(field.Type, stats.Min, lo) || !equalValues(field.Type, stats.Max, hi)) {
-						t.Errorf("%s stripe %d %s group %d: stats %+v; rows %d.. hold %v..%v with %d nulls", path, i, field.Name, g, stats, from, lo, hi, nulls)
-					}
-					if stats.OnlyNulls {
-						onlyNulls++
-					}
-					if stats.Min != nil {
-						checked++
-					}
-				}
+			if stats.OnlyNulls {
+				onlyNulls++
+			}
+			if stats.Min != nil {
+				checked++
 			}
 		}
+	})
+	if checked < 100 || onlyNulls == 0 {
+		t.Fatalf("%d row group bounds checked, %d groups of only NULLs", checked, onlyNulls)
 	}
-	if checked < 100 {
-		t.Fatalf("%d row group bounds checked", checked)
-	}
-	t.Logf("%d row group bounds checked, %d groups of only NULLs", checked, onlyNulls)
 }

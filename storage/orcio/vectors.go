@@ -36,29 +36,21 @@ func (f *File) CanVectorize(name string, want spec.DataType) bool {
 	if !ok {
 		return true
 	}
-	switch f.footer.types[id].kind {
-	case kindByte:
-		return want.Root == spec.TinyInt
-	case kindShort:
-		return want.Root == spec.SmallInt
-	case kindInt:
-		return want.Root == spec.Int
-	case kindLong:
-		return want.Root == spec.BigInt
-	case kindDate:
-		return want.Root == spec.Date
-	case kindFloat:
-		return want.Root == spec.Float
-	case kindDouble:
-		return want.Root == spec.Double
-	case kindBoolean:
-		return want.Root == spec.Boolean
+	kind := f.footer.types[id].kind
+	switch kind {
 	case kindString, kindVarchar, kindChar:
 		return want.IsString()
 	case kindBinary:
 		return want.Root == spec.Binary || want.Root == spec.VarBinary
 	}
-	return false
+	root, ok := vectorRoots[kind]
+	return ok && want.Root == root
+}
+
+// vectorRoots is the one type each other vectorized ORC kind is read as.
+var vectorRoots = map[typeKind]spec.TypeRoot{
+	kindByte: spec.TinyInt, kindShort: spec.SmallInt, kindInt: spec.Int, kindLong: spec.BigInt,
+	kindDate: spec.Date, kindFloat: spec.Float, kindDouble: spec.Double, kindBoolean: spec.Boolean,
 }
 
 // NewVectorIterator reads the given columns, each of which must pass
@@ -298,52 +290,41 @@ func putFloats(v *vector.Vector, slots []int, st *stream, single bool) error {
 // bytesColumn reads strings and binaries, direct or by dictionary (see
 // bytesReader), into the slots of a Bytes vector, in slot order.
 func (s *stripe) bytesColumn(id uint32) (func(*vector.Vector, []int) error, error) {
-	lengths, err := s.ints(id, streamLength, false)
+	r, err := s.bytesReader(id, true)
 	if err != nil {
 		return nil, err
 	}
-	enc := s.encodings[id]
-	if !enc.dictionary() {
-		data, err := s.stream(id, streamData)
+	switch r := r.(type) {
+	case directBytes:
 		return func(v *vector.Vector, slots []int) error {
-			n, err := nextInts(lengths, len(slots))
+			n, err := nextInts(r.lengths, len(slots))
 			if err := countOf(len(n), len(slots), err); err != nil {
 				return err
 			}
 			for i, slot := range slots {
-				if n[i] < 0 || n[i] > int64(len(data.b)) {
+				if n[i] < 0 || n[i] > int64(len(r.data.b)) {
 					return corruptf("value of %d bytes", n[i])
 				}
-				putBytes(v, slot, data.bytes(int(n[i])))
+				putBytes(v, slot, r.data.bytes(int(n[i])))
 			}
-			return data.err
-		}, err
-	}
-	if enc.dictionarySize > maxStripeValues {
-		return nil, corruptf("dictionary of %d entries", enc.dictionarySize)
-	}
-	dictData, err := s.stream(id, streamDictionaryData)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := directBytes{lengths, dictData, true}.values(int(enc.dictionarySize))
-	if err != nil {
-		return nil, fmt.Errorf("dictionary: %w", err)
-	}
-	index, err := s.ints(id, streamData, false)
-	return func(v *vector.Vector, slots []int) error {
-		x, err := nextInts(index, len(slots))
-		if err := countOf(len(x), len(slots), err); err != nil {
-			return err
-		}
-		for i, slot := range slots {
-			if x[i] < 0 || x[i] >= int64(len(entries)) {
-				return corruptf("dictionary index %d of %d entries", x[i], len(entries))
+			return r.data.err
+		}, nil
+	case dictionaryBytes:
+		return func(v *vector.Vector, slots []int) error {
+			x, err := nextInts(r.index, len(slots))
+			if err := countOf(len(x), len(slots), err); err != nil {
+				return err
 			}
-			putBytes(v, slot, entries[x[i]].([]byte))
-		}
-		return nil
-	}, err
+			for i, slot := range slots {
+				if x[i] < 0 || x[i] >= int64(len(r.entries)) {
+					return corruptf("dictionary index %d of %d entries", x[i], len(r.entries))
+				}
+				putBytes(v, slot, r.entries[x[i]].([]byte))
+			}
+			return nil
+		}, nil
+	}
+	return nil, fmt.Errorf("column %d: a %T: %w", id, r, errUnsupported)
 }
 
 // putBytes appends value b for slot; fillOffsets then closes the NULL

@@ -100,7 +100,14 @@ func fieldIndex(fields []spec.DataField, name string) int {
 
 func checkFilteredRead(t *testing.T, tbl *Table, fields []spec.DataField, all [][]any, p predicate.Predicate) {
 	t.Helper()
-	rows, err := tbl.Read(context.Background(), ReadOptions{Filter: p})
+	checkFilteredReadAt(t, tbl, snapshot.TimeTravel{}, fields, all, p)
+}
+
+// checkFilteredReadAt reads the snapshot at selects with filter p and
+// compares the rows with those of all, that snapshot's rows, p keeps.
+func checkFilteredReadAt(t *testing.T, tbl *Table, at snapshot.TimeTravel, fields []spec.DataField, all [][]any, p predicate.Predicate) {
+	t.Helper()
+	rows, err := tbl.Read(context.Background(), ReadOptions{At: at, Filter: p})
 	if err != nil {
 		t.Fatalf("%s: %v", p, err)
 	}

@@ -59,35 +59,28 @@ func TestBitmapGlobalIndexesSkipRowIDGroups(t *testing.T) {
 			i := fieldIndex(fields, name)
 			return predicate.ColumnOf(i, fields[i])
 		})
-		plan, err := tbl.PlanTimeTravel(context.Background(), at, filter)
-		if err != nil {
-			t.Fatal(err)
-		}
-		skipped := 0
-		for _, f := range plan.Scan.Explain.Files {
-			if f.Reason == scan.PrunedByGlobalIndex {
-				skipped++
-			}
-		}
-		if skipped != c.skipped {
+		if skipped := globallySkipped(t, tbl, at, filter); skipped != c.skipped {
 			t.Errorf("%s at snapshot %d, %s: %d files skipped by the global index, want %d", c.table, c.snapshot, filter, skipped, c.skipped)
 		}
-		rows, err := tbl.Read(context.Background(), ReadOptions{At: at, Filter: filter})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadAll(rows)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want [][]any
-		for _, row := range all {
-			if filter.Eval(row) == predicate.True {
-				want = append(want, row)
-			}
-		}
-		compareRows(t, c.table+" "+filter.String(), toJSON(t, fields, got), toJSON(t, fields, want))
+		checkFilteredReadAt(t, tbl, at, fields, all, filter)
 	}
+}
+
+// globallySkipped is how many files a read of the snapshot at selects
+// with filter leaves out by a global index.
+func globallySkipped(t *testing.T, tbl *Table, at snapshot.TimeTravel, filter predicate.Predicate) int {
+	t.Helper()
+	plan, err := tbl.PlanTimeTravel(context.Background(), at, filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, f := range plan.Scan.Explain.Files {
+		if f.Reason == scan.PrunedByGlobalIndex {
+			skipped++
+		}
+	}
+	return skipped
 }
 
 type columnFilter = func(col func(string) predicate.Column) predicate.Predicate
@@ -288,36 +281,16 @@ func checkBTreeLookup(t *testing.T, name string, body []byte, field spec.DataFie
 // and the read returns the matching rows.
 func checkGroupsSkipped(t *testing.T, tbl *Table, name string, leaf *predicate.LeafPredicate, all [][]any, fields []spec.DataField, groupRows int) {
 	t.Helper()
-	var want [][]any
 	empty := []bool{true, true}
 	for i, row := range all {
 		if leaf.Eval(row) == predicate.True {
-			want = append(want, row)
 			empty[i/groupRows] = false
 		}
 	}
-	plan, err := tbl.PlanTimeTravel(context.Background(), snapshot.TimeTravel{}, leaf)
-	if err != nil {
-		t.Fatal(err)
+	if skipped, want := globallySkipped(t, tbl, snapshot.TimeTravel{}, leaf), btoi(empty[0])+btoi(empty[1]); skipped != want {
+		t.Errorf("%s %s: %d row-id groups skipped, want %d", name, leaf, skipped, want)
 	}
-	skipped := 0
-	for _, f := range plan.Scan.Explain.Files {
-		if f.Reason == scan.PrunedByGlobalIndex {
-			skipped++
-		}
-	}
-	if wantSkipped := btoi(empty[0]) + btoi(empty[1]); skipped != wantSkipped {
-		t.Errorf("%s %s: %d row-id groups skipped, want %d", name, leaf, skipped, wantSkipped)
-	}
-	rows, err := tbl.Read(context.Background(), ReadOptions{Filter: leaf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadAll(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compareRows(t, name+" "+leaf.String(), toJSON(t, fields, got), toJSON(t, fields, want))
+	checkFilteredRead(t, tbl, fields, all, leaf)
 }
 
 func btoi(b bool) int {
@@ -344,20 +317,11 @@ func TestStaleGlobalIndexIsNotUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := tbl.PlanTimeTravel(context.Background(), snapshot.TimeTravel{}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if skipped := plan.Scan.Explain.Totals().SkippedByIndex; skipped != 0 {
+	if skipped := globallySkipped(t, tbl, snapshot.TimeTravel{}, p); skipped != 0 {
 		t.Errorf("%d files skipped by the stale index", skipped)
 	}
-	rows, err := tbl.Read(context.Background(), ReadOptions{Filter: p})
-	if err != nil {
-		t.Fatal(err)
+	checkFilteredRead(t, tbl, fields, all, p)
+	if len(all) != 10 || all[3][k] != "new03" {
+		t.Fatalf("the rows are not the partial write's: %v", all)
 	}
-	got, err := ReadAll(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compareRows(t, "k = 'new03'", toJSON(t, fields, got), toJSON(t, fields, all[3:4]))
 }
