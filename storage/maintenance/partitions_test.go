@@ -3,13 +3,16 @@ package maintenance
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lakesql/lakesql/internal/testkit/fixtures"
 	"github.com/lakesql/lakesql/storage/catalog"
 	"github.com/lakesql/lakesql/storage/commit"
+	"github.com/lakesql/lakesql/storage/fileio/localio"
 	"github.com/lakesql/lakesql/storage/snapshot"
 	"github.com/lakesql/lakesql/storage/spec"
 )
@@ -128,5 +131,28 @@ func TestExpirePartitionsVersusCompaction(t *testing.T) {
 		if got := partitionsRead(t, f, snapshot.TimeTravel{}); !slices.Equal(got, []string{"20240104", "20240105"}) {
 			t.Fatalf("point %d: latest holds partitions %v", k, got)
 		}
+	}
+}
+
+// Expiring a partition of Java's row-tracking table keeps the table's
+// next row id (8 after its 8 rows): without it Java would number its next
+// rows from 0, over the rows of the partitions left.
+func TestExpirePartitionsKeepsTheNextRowID(t *testing.T) {
+	ctx := context.Background()
+	const name = "append_with_global_index_with_partition"
+	dir := filepath.Join(fixtures.Copy(t, filepath.Join(fixtures.Root(), "paimon-java", name+".db")), name)
+	// Partition f1 = 10 reads as 0010-01-01, which has long expired (so
+	// does 20); one partition expires per run.
+	res, err := ExpirePartitions(ctx, localio.New(), dir, PartitionExpireOptions{
+		ExpirationTime: time.Hour, TimestampPattern: "00$f1-01-01", TimestampFormatter: "yyyy-MM-dd", MaxExpires: 1})
+	if err != nil || len(res.Partitions) != 1 {
+		t.Fatalf("expired %+v, %v; want one partition", res, err)
+	}
+	s, err := snapshot.NewManager(localio.New(), dir, "").Snapshot(ctx, res.SnapshotID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.NextRowID == nil || *s.NextRowID != 8 {
+		t.Fatalf("next row id %v after the expiry, want 8", s.NextRowID)
 	}
 }
