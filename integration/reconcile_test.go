@@ -81,6 +81,19 @@ func newReconcileFixture(t *testing.T) *reconcileFixture {
 	return &reconcileFixture{lake: lake, source: maria, lakeAddr: srv.Addr, srcTable: db + ".payments"}
 }
 
+// pairedTable creates table name on both sides (in the source's database,
+// and in the lake's pay), with the same rows, and returns the fixture
+// reconciling it.
+func (f *reconcileFixture) pairedTable(t *testing.T, name, sourceColumns, lakeColumns, rows string) *reconcileFixture {
+	t.Helper()
+	db := strings.TrimSuffix(f.srcTable, ".payments")
+	servertest.Exec(t, f.source, "CREATE TABLE "+db+"."+name+" "+sourceColumns, "INSERT INTO "+db+"."+name+" VALUES "+rows)
+	servertest.Exec(t, f.lake, "CREATE TABLE "+name+" "+lakeColumns, "INSERT INTO "+name+" VALUES "+rows)
+	paired := *f
+	paired.srcTable = db + "." + name
+	return &paired
+}
+
 // reconcile calls sys.reconcile and returns its totals by kind (and each
 // writer's last snapshot, as "writer <user>") and its differences as "kind
 // pk columns".
@@ -270,16 +283,10 @@ func TestReconcileStopsOnKillQuery(t *testing.T) {
 // chunk the lake did not put it in: reported missing or extra though both
 // sides hold it, a false difference, never a missed one.
 func TestReconcileStringKeysInAnotherCollation(t *testing.T) {
-	f := newReconcileFixture(t)
-	db := strings.TrimSuffix(f.srcTable, ".payments")
-	servertest.Exec(t, f.source, "CREATE TABLE "+db+".codes (code VARCHAR(20) COLLATE utf8mb4_general_ci PRIMARY KEY, v INT)")
-	servertest.Exec(t, f.lake, "CREATE TABLE codes (code VARCHAR(20) PRIMARY KEY, v INT)")
 	// Bytewise B1 < C2 < a1 < b3 < c4; case-insensitively a1 < B1 < b3 < C2 < c4.
-	rows := "('a1', 1), ('B1', 2), ('b3', 3), ('C2', 4), ('c4', 5)"
-	servertest.Exec(t, f.source, "INSERT INTO "+db+".codes VALUES "+rows)
-	servertest.Exec(t, f.lake, "INSERT INTO codes VALUES "+rows)
-	codes := *f
-	codes.srcTable = db + ".codes"
+	const rows = "('a1', 1), ('B1', 2), ('b3', 3), ('C2', 4), ('c4', 5)"
+	codes := newReconcileFixture(t).pairedTable(t, "codes",
+		"(code VARCHAR(20) COLLATE utf8mb4_general_ci PRIMARY KEY, v INT)", "(code VARCHAR(20) PRIMARY KEY, v INT)", rows)
 	totals, diffs := codes.reconcileTable(t, "pay.codes", "chunk_rows=2")
 	if len(diffs) != 0 || totals["chunks_compared_by_row"] != 0 || totals["lake_rows"] != 5 {
 		t.Errorf("binary order: totals %v, differences %q; want none", totals, diffs)
@@ -302,23 +309,16 @@ func TestReconcileStringKeysInAnotherCollation(t *testing.T) {
 // digits. Identical sides checksum equal, chunk for chunk, and a change in
 // the last digit of either is found.
 func TestReconcileFloatingPointColumns(t *testing.T) {
-	f := newReconcileFixture(t)
-	db := strings.TrimSuffix(f.srcTable, ".payments")
 	const columns = "(id INT PRIMARY KEY, d DOUBLE, r FLOAT)"
-	servertest.Exec(t, f.source, "CREATE TABLE "+db+".rates "+columns)
-	servertest.Exec(t, f.lake, "CREATE TABLE rates "+columns)
-	rows := "(1, 0.1, 0.1), (2, 1e20, 1e20), (3, 0.30000000000000004, 123.456), (4, 1.2345678901234568e17, 16777217), " +
-		"(5, -1.5e-7, -1.5e-7), (6, 5e-324, 3.4e38), (7, 1.7976931348623157e308, 1.4e-45), (8, 123456789012345, 1234567.8), " +
-		"(9, 0.0000000000000015, NULL), (10, NULL, 0)"
-	servertest.Exec(t, f.source, "INSERT INTO "+db+".rates VALUES "+rows)
-	servertest.Exec(t, f.lake, "INSERT INTO rates VALUES "+rows)
-	rates := *f
-	rates.srcTable = db + ".rates"
+	rates := newReconcileFixture(t).pairedTable(t, "rates", columns, columns,
+		"(1, 0.1, 0.1), (2, 1e20, 1e20), (3, 0.30000000000000004, 123.456), (4, 1.2345678901234568e17, 16777217), "+
+			"(5, -1.5e-7, -1.5e-7), (6, 5e-324, 3.4e38), (7, 1.7976931348623157e308, 1.4e-45), (8, 123456789012345, 1234567.8), "+
+			"(9, 0.0000000000000015, NULL), (10, NULL, 0)")
 	totals, diffs := rates.reconcileTable(t, "pay.rates", "chunk_rows=3")
 	if len(diffs) != 0 || totals["chunks_compared_by_row"] != 0 || totals["lake_rows"] != 10 {
 		t.Fatalf("identical sides: totals %v, differences %q; want no chunk compared by row", totals, diffs)
 	}
-	servertest.Exec(t, f.source, "UPDATE "+rates.srcTable+" SET d = 0.1000000000000001 WHERE id = 1",
+	servertest.Exec(t, rates.source, "UPDATE "+rates.srcTable+" SET d = 0.1000000000000001 WHERE id = 1",
 		"UPDATE "+rates.srcTable+" SET r = 16777218 WHERE id = 4")
 	_, diffs = rates.reconcileTable(t, "pay.rates", "chunk_rows=3")
 	if want := []string{`differs ["1"] d`, `differs ["4"] r`}; !slices.Equal(diffs, want) {

@@ -87,6 +87,11 @@ type Committer struct {
 	rand       *mathrand.Rand
 	sleep      func(ctx context.Context, d time.Duration) error
 	leases     leaseSource
+	// statsSchemas caches, by statistics file name, the schema id the
+	// file was computed on (noStatsSchema when it cannot be read as
+	// statistics): the files never change, and every commit of a table
+	// with statistics asks (inheritedStatistics).
+	statsSchemas sync.Map
 
 	mu sync.Mutex
 	// horizon is the latest snapshot id when this Committer first read the

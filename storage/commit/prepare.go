@@ -280,21 +280,42 @@ func (r *run) inheritedStatistics(ctx context.Context, latest *spec.Snapshot) (*
 	if latest == nil || latest.Statistics == nil {
 		return nil, nil
 	}
-	data, err := r.c.io.ReadFile(ctx, path.Join(r.c.tableDir, "statistics", *latest.Statistics))
-	if errors.Is(err, fileio.ErrNotExist) {
-		return nil, nil
-	}
+	name := *latest.Statistics
+	schemaID, err := r.c.statisticsSchema(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("commit: statistics of snapshot %d: %w", latest.ID, err)
+	}
+	if schemaID != r.table.schemaID {
+		return nil, nil
+	}
+	return &name, nil
+}
+
+// noStatsSchema is the schema id of a statistics file that is missing or
+// cannot be read as statistics: no schema's.
+const noStatsSchema = -1
+
+// statisticsSchema is the schema id statistics file name was computed on.
+func (c *Committer) statisticsSchema(ctx context.Context, name string) (int64, error) {
+	if id, ok := c.statsSchemas.Load(name); ok {
+		return id.(int64), nil
+	}
+	data, err := c.io.ReadFile(ctx, path.Join(c.tableDir, "statistics", name))
+	if errors.Is(err, fileio.ErrNotExist) {
+		return noStatsSchema, nil
+	}
+	if err != nil {
+		return 0, err
 	}
 	var stats struct {
 		SchemaID *int64 `json:"schemaId"`
 	}
-	if err := json.Unmarshal(data, &stats); err != nil || stats.SchemaID == nil || *stats.SchemaID != r.table.schemaID {
-		return nil, nil
+	id := int64(noStatsSchema)
+	if json.Unmarshal(data, &stats) == nil && stats.SchemaID != nil {
+		id = *stats.SchemaID
 	}
-	name := *latest.Statistics
-	return &name, nil
+	c.statsSchemas.Store(name, id)
+	return id, nil
 }
 
 // newWatermark never moves the watermark back (Java keeps the maximum).

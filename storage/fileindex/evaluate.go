@@ -29,25 +29,7 @@ func NewEvaluator(c *Container, fields []spec.DataField) *Evaluator {
 // every disjunct. An index whose bytes are malformed is an error, not a
 // reason to skip.
 func (e *Evaluator) Cannot(p predicate.Predicate) (bool, error) {
-	switch x := p.(type) {
-	case predicate.Constant:
-		return predicate.Tri(x) != predicate.True, nil
-	case *predicate.Compound:
-		return e.compoundCannot(x)
-	case *predicate.LeafPredicate:
-		return e.leafCannot(x)
-	}
-	return false, nil
-}
-
-func (e *Evaluator) compoundCannot(c *predicate.Compound) (bool, error) {
-	for _, child := range c.Children() {
-		cannot, err := e.Cannot(child)
-		if err != nil || cannot == c.IsAnd() {
-			return cannot, err
-		}
-	}
-	return !c.IsAnd(), nil
+	return predicate.Refuted(p, e.leafCannot)
 }
 
 func (e *Evaluator) leafCannot(l *predicate.LeafPredicate) (bool, error) {

@@ -15,8 +15,10 @@ import (
 // RowIterator, which the aggregates of storage/table read as they read
 // Parquet's. It is not safe for concurrent use.
 type VectorIterator struct {
-	f        *File
-	fields   []spec.DataField
+	f      *File
+	fields []spec.DataField
+	// layout is the file's stripes; stripes are those left to read.
+	layout   []Stripe
 	stripes  []int
 	open     *stripeVectors
 	out      []*vector.Vector
@@ -62,7 +64,7 @@ func (f *File) NewVectorIterator(fields []spec.DataField, stripes []int) (*Vecto
 			return nil, f.wrap(corruptf("stripe %d of %d", s, len(f.footer.stripes)))
 		}
 	}
-	it := &VectorIterator{f: f, fields: fields, stripes: stripes, out: make([]*vector.Vector, len(fields))}
+	it := &VectorIterator{f: f, fields: fields, layout: f.Stripes(), stripes: stripes, out: make([]*vector.Vector, len(fields))}
 	for i, field := range fields {
 		if !f.CanVectorize(field.Name, field.Type) {
 			return nil, f.wrap(fmt.Errorf("column %s: cannot decode as a %s vector: %w", field.Name, field.Type, errUnsupported))
@@ -91,7 +93,7 @@ func (it *VectorIterator) Next(maxRows int) ([]*vector.Vector, int, error) {
 	}
 	s := it.open
 	n := min(maxRows, s.left)
-	it.position = it.f.Stripes()[s.index].FirstRow + int64(s.rows-s.left)
+	it.position = it.layout[s.index].FirstRow + int64(s.rows-s.left)
 	for i, c := range s.columns {
 		it.out[i].Reset(n)
 		if err := c.decode(it.out[i], n); err != nil {

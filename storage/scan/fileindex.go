@@ -74,13 +74,9 @@ func IndexFileName(f *spec.DataFileMeta) string {
 // indexAnswerable reports whether p has an equality, IN or IS NULL leaf,
 // the only leaves an index answers.
 func indexAnswerable(p predicate.Predicate) bool {
-	switch x := p.(type) {
-	case *predicate.LeafPredicate:
-		return x.Op() == predicate.OpEq || x.Op() == predicate.OpIn || x.Op() == predicate.OpIsNull
-	case *predicate.Compound:
-		return slices.ContainsFunc(x.Children(), indexAnswerable)
-	}
-	return false
+	return predicate.AnyLeaf(p, func(l *predicate.LeafPredicate) bool {
+		return l.Op() == predicate.OpEq || l.Op() == predicate.OpIn || l.Op() == predicate.OpIsNull
+	})
 }
 
 // DropIndexed removes the files whose test proved no match (cannot[i]

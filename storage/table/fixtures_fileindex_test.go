@@ -52,7 +52,7 @@ func TestJavaFixturesFileIndexReads(t *testing.T) {
 				evaluated = evaluated || d.Type == spec.FileIndexBloomFilter || d.Type == spec.FileIndexBitmap
 				for _, p := range indexProbes(t, fields, all, d) {
 					checkFilteredRead(t, tbl, fields, all, p)
-					skipped += skippedFiles(t, tbl, p)
+					skipped += skippedFiles(t, tbl, snapshot.TimeTravel{}, p, scan.PrunedByFileIndex)
 				}
 			}
 			// A data-evolution table's files that share rows are never
@@ -117,14 +117,17 @@ func neighbour(v any) (any, bool) {
 	return nil, false
 }
 
-func skippedFiles(t *testing.T, tbl *Table, p predicate.Predicate) int {
-	plan, err := tbl.PlanTimeTravel(context.Background(), snapshot.TimeTravel{}, p)
+// skippedFiles is how many files a read of the snapshot at selects with
+// filter p leaves out for reason.
+func skippedFiles(t *testing.T, tbl *Table, at snapshot.TimeTravel, p predicate.Predicate, reason scan.Reason) int {
+	t.Helper()
+	plan, err := tbl.PlanTimeTravel(context.Background(), at, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, f := range plan.Scan.Explain.Files {
-		if f.Reason == scan.PrunedByFileIndex {
+		if f.Reason == reason {
 			n++
 		}
 	}

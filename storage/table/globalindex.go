@@ -78,7 +78,7 @@ func (t *Table) applyGlobalIndexes(ctx context.Context, sp *scan.Plan, index []s
 	if err != nil || !evolution {
 		return err
 	}
-	p := &globalPruner{table: t, indexes: readableGlobalIndexes(index), matches: map[matchKey]matchingRows{}}
+	p := &globalPruner{table: t, indexes: readableGlobalIndexes(index), bodies: map[string][]byte{}, matches: map[matchKey]matchingRows{}}
 	if len(p.indexes) == 0 || !p.mayAnswer(sp.Filter.Full) {
 		return nil
 	}
@@ -113,6 +113,9 @@ func (t *Table) applyGlobalIndexes(ctx context.Context, sp *scan.Plan, index []s
 type globalPruner struct {
 	table   *Table
 	indexes map[int32][]globalIndexFile
+	// bodies are the index files read, each read once for all the
+	// leaves it answers.
+	bodies map[string][]byte
 	// matches are each index file's answer to each leaf, looked up once
 	// for all the groups the file covers.
 	matches map[matchKey]matchingRows
@@ -153,17 +156,9 @@ func (b bitmap64) intersects(from, to uint64) bool {
 
 // mayAnswer reports whether p has a leaf a global index answers.
 func (p *globalPruner) mayAnswer(pred predicate.Predicate) bool {
-	switch x := pred.(type) {
-	case *predicate.LeafPredicate:
-		return slices.ContainsFunc(p.indexes[int32(x.Column().ID)], func(f globalIndexFile) bool { return answers(f.meta.IndexType, x) })
-	case *predicate.Compound:
-		for _, c := range x.Children() {
-			if p.mayAnswer(c) {
-				return true
-			}
-		}
-	}
-	return false
+	return predicate.AnyLeaf(pred, func(l *predicate.LeafPredicate) bool {
+		return slices.ContainsFunc(p.indexes[int32(l.Column().ID)], func(f globalIndexFile) bool { return answers(f.meta.IndexType, l) })
+	})
 }
 
 // answers reports whether an index of the type answers leaf l.
@@ -180,23 +175,9 @@ func answers(indexType string, l *predicate.LeafPredicate) bool {
 }
 
 // cannot reports whether the indexes prove that no row of group g makes
-// pred TRUE: AND needs one refuted conjunct, OR every disjunct.
+// pred TRUE.
 func (p *globalPruner) cannot(ctx context.Context, g *rowIDGroup, pred predicate.Predicate) (bool, error) {
-	switch x := pred.(type) {
-	case predicate.Constant:
-		return predicate.Tri(x) != predicate.True, nil
-	case *predicate.Compound:
-		for _, child := range x.Children() {
-			refuted, err := p.cannot(ctx, g, child)
-			if err != nil || refuted == x.IsAnd() {
-				return refuted, err
-			}
-		}
-		return !x.IsAnd(), nil
-	case *predicate.LeafPredicate:
-		return p.leafCannot(ctx, g, x)
-	}
-	return false, nil
+	return predicate.Refuted(pred, func(l *predicate.LeafPredicate) (bool, error) { return p.leafCannot(ctx, g, l) })
 }
 
 func (p *globalPruner) leafCannot(ctx context.Context, g *rowIDGroup, l *predicate.LeafPredicate) (bool, error) {
@@ -223,7 +204,7 @@ func (p *globalPruner) matching(ctx context.Context, file globalIndexFile, field
 	if m, ok := p.matches[key]; ok {
 		return m, nil
 	}
-	body, err := p.table.globalIndexBody(ctx, file.meta)
+	body, err := p.body(ctx, file.meta)
 	if err != nil {
 		return matchingRows{}, err
 	}
@@ -238,6 +219,18 @@ func (p *globalPruner) matching(ctx context.Context, file globalIndexFile, field
 	}
 	p.matches[key] = m
 	return m, nil
+}
+
+// body is an index file's bytes, read once per plan.
+func (p *globalPruner) body(ctx context.Context, meta spec.IndexFileMeta) ([]byte, error) {
+	if body, ok := p.bodies[meta.FileName]; ok {
+		return body, nil
+	}
+	body, err := p.table.globalIndexBody(ctx, meta)
+	if err == nil {
+		p.bodies[meta.FileName] = body
+	}
+	return body, err
 }
 
 func bitmapMatching(body []byte, field spec.DataField, l *predicate.LeafPredicate) (matchingRows, error) {

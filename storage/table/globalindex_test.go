@@ -59,28 +59,11 @@ func TestBitmapGlobalIndexesSkipRowIDGroups(t *testing.T) {
 			i := fieldIndex(fields, name)
 			return predicate.ColumnOf(i, fields[i])
 		})
-		if skipped := globallySkipped(t, tbl, at, filter); skipped != c.skipped {
+		if skipped := skippedFiles(t, tbl, at, filter, scan.PrunedByGlobalIndex); skipped != c.skipped {
 			t.Errorf("%s at snapshot %d, %s: %d files skipped by the global index, want %d", c.table, c.snapshot, filter, skipped, c.skipped)
 		}
 		checkFilteredReadAt(t, tbl, at, fields, all, filter)
 	}
-}
-
-// globallySkipped is how many files a read of the snapshot at selects
-// with filter leaves out by a global index.
-func globallySkipped(t *testing.T, tbl *Table, at snapshot.TimeTravel, filter predicate.Predicate) int {
-	t.Helper()
-	plan, err := tbl.PlanTimeTravel(context.Background(), at, filter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	skipped := 0
-	for _, f := range plan.Scan.Explain.Files {
-		if f.Reason == scan.PrunedByGlobalIndex {
-			skipped++
-		}
-	}
-	return skipped
 }
 
 type columnFilter = func(col func(string) predicate.Column) predicate.Predicate
@@ -287,7 +270,7 @@ func checkGroupsSkipped(t *testing.T, tbl *Table, name string, leaf *predicate.L
 			empty[i/groupRows] = false
 		}
 	}
-	if skipped, want := globallySkipped(t, tbl, snapshot.TimeTravel{}, leaf), btoi(empty[0])+btoi(empty[1]); skipped != want {
+	if skipped, want := skippedFiles(t, tbl, snapshot.TimeTravel{}, leaf, scan.PrunedByGlobalIndex), btoi(empty[0])+btoi(empty[1]); skipped != want {
 		t.Errorf("%s %s: %d row-id groups skipped, want %d", name, leaf, skipped, want)
 	}
 	checkFilteredRead(t, tbl, fields, all, leaf)
@@ -317,7 +300,7 @@ func TestStaleGlobalIndexIsNotUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if skipped := globallySkipped(t, tbl, snapshot.TimeTravel{}, p); skipped != 0 {
+	if skipped := skippedFiles(t, tbl, snapshot.TimeTravel{}, p, scan.PrunedByGlobalIndex); skipped != 0 {
 		t.Errorf("%d files skipped by the stale index", skipped)
 	}
 	checkFilteredRead(t, tbl, fields, all, p)
